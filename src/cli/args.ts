@@ -1,0 +1,29 @@
+/** Option parsing on top of node:util parseArgs, with errors a person can act on. */
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { UsageError } from './command.js'
+
+type Options = NonNullable<ParseArgsConfig['options']>
+
+export function parse<O extends Options>(command: string, argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true })
+  } catch (error) {
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '')
+    throw new UsageError(`${command}: ${message} (see 'l9kit ${command} --help')`)
+  }
+}
+
+/** Checks that an option's value is one of a fixed list. */
+export function oneOf<T extends string>(command: string, option: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback
+  if ((allowed as readonly string[]).includes(value)) return value as T
+  throw new UsageError(`${command}: --${option} must be one of ${allowed.join(', ')} (got '${value}')`)
+}
+
+/** A positive integer option, with its name in the error. */
+export function positiveInt(command: string, option: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${command}: --${option} must be a positive integer (got '${value}')`)
+  return n
+}

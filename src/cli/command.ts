@@ -1,0 +1,31 @@
+/** The shape every `l9kit` subcommand has, and the errors that end a command cleanly. */
+import type { Readable, Writable } from 'node:stream'
+
+export interface Io {
+  stdin: Readable
+  stdout: Writable
+  stderr: Writable
+  /** True when stderr is a terminal (progress bars are drawn only then). */
+  stderrIsTTY: boolean
+  env: NodeJS.ProcessEnv
+  /** Resolves when the command should stop (SIGINT/SIGTERM); used by long-running commands. */
+  stopSignal?: AbortSignal
+}
+
+export interface Command {
+  name: string
+  /** One line for `l9kit --help`. */
+  summary: string
+  /** Full text for `l9kit <name> --help`: usage, every option, exit codes. */
+  help: string
+  /** Runs the command; resolves to the exit code. */
+  run(argv: string[], io: Io): Promise<number>
+}
+
+/** Exit codes shared by all subcommands. */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const
+
+/** A mistake of the user's (bad option, missing file): printed as one line, exit 2, no stack. */
+export class UsageError extends Error {
+  override name = 'UsageError'
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+/** Entry point of the `l9kit` binary: wires the process to the program. */
+import { EXIT } from './command.js'
+import { main } from './program.js'
+
+const controller = new AbortController()
+const stop = () => controller.abort()
+process.once('SIGINT', stop)
+process.once('SIGTERM', stop)
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(EXIT.ok)
+})
+process.exitCode = await main(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stderrIsTTY: Boolean(process.stderr.isTTY),
+  env: process.env,
+  stopSignal: controller.signal,
+})

@@ -1,0 +1,71 @@
+/** The `l9kit` program: dispatches to one subcommand per file under ./commands. */
+import type { Command, Io } from './command.js'
+import { EXIT, UsageError } from './command.js'
+import { commands } from './commands/index.js'
+
+const VERSION = '0.1.0'
+
+function mainHelp(): string {
+  const width = Math.max(...commands.map((c) => c.name.length))
+  return [
+    'l9kit: tools for the l9format event document (validate, normalise, convert, serve, conform)',
+    '',
+    'Usage: l9kit <command> [options] [FILE...]',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    "Run 'l9kit <command> --help' for a command's options. FILE '-' or no FILE reads standard input.",
+    'Exit codes: 0 success, 1 some records invalid or failed, 2 usage or I/O error.',
+  ].join('\n')
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(mainHelp() + '\n')
+    return name === undefined ? EXIT.usage : EXIT.ok
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout.write(VERSION + '\n')
+    return EXIT.ok
+  }
+  const command: Command | undefined = commands.find((c) => c.name === name)
+  if (!command) {
+    io.stderr.write(`l9kit: unknown command '${name}' (see 'l9kit --help')\n`)
+    return EXIT.usage
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(command.help.trimEnd() + '\n')
+    return EXIT.ok
+  }
+  try {
+    return await command.run(rest, io)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`l9kit ${error.message}\n`)
+      return EXIT.usage
+    }
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EPIPE') return EXIT.ok // the reader went away (`| head`): not our failure
+    if (code && (error as NodeJS.ErrnoException).path) {
+      io.stderr.write(`l9kit ${name}: ${(error as NodeJS.ErrnoException).path}: ${describeErrno(code)}\n`)
+      return EXIT.usage
+    }
+    io.stderr.write(`l9kit ${name}: internal error: ${(error as Error).stack ?? String(error)}\n`)
+    return EXIT.usage
+  }
+}
+
+function describeErrno(code: string): string {
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or directory'
+    case 'EACCES':
+      return 'permission denied'
+    case 'EISDIR':
+      return 'is a directory'
+    default:
+      return code
+  }
+}

@@ -1,0 +1,2 @@
+/** Public API of l9kit. */
+export * from './schema/index.js'

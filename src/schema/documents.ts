@@ -1,0 +1,65 @@
+/** The schema documents l9kit publishes under `schema/`, by short name. */
+import { ErrorBody, LookupResult, Subdomains } from './api.js'
+import { Event, EVENT_PARTS } from './event.js'
+import { type DocumentSpec, type JsonSchema, toDocument } from './json-schema.js'
+
+const EVENT_DESCRIPTION =
+  'One observation of a host, service or leak, in the common format of recon tools and the lookup API.'
+
+export const DOCUMENT_SPECS = {
+  event: {
+    file: 'event.schema.json',
+    title: 'Event document (strict)',
+    description: `${EVENT_DESCRIPTION} Strict profile: the canonical form, every member present with its exact type.`,
+    root: Event,
+    parts: EVENT_PARTS,
+    profile: 'strict',
+  },
+  'event.lenient': {
+    file: 'event.lenient.schema.json',
+    title: 'Event document (lenient)',
+    description: `${EVENT_DESCRIPTION} Lenient profile: what real tools emit (missing members, null arrays and maps, numbers as strings, any time offset).`,
+    root: Event,
+    parts: EVENT_PARTS,
+    profile: 'lenient',
+  },
+  'lookup-result': {
+    file: 'lookup-result.schema.json',
+    title: 'Lookup result',
+    description: 'Answer of GET /domain/:domain and GET /host/:ip.',
+    root: LookupResult,
+    parts: { event: Event, ...EVENT_PARTS },
+    profile: 'strict',
+  },
+  subdomains: {
+    file: 'subdomains.schema.json',
+    title: 'Subdomains',
+    description: 'Answer of GET /api/subdomains/:domain.',
+    root: Subdomains,
+    parts: {},
+    profile: 'strict',
+  },
+  error: {
+    file: 'error.schema.json',
+    title: 'Error body',
+    description: 'Body of the reference service for every status but 200.',
+    root: ErrorBody,
+    parts: {},
+    profile: 'strict',
+  },
+} satisfies Record<string, DocumentSpec>
+
+export type DocumentName = keyof typeof DOCUMENT_SPECS
+export const DOCUMENT_NAMES = Object.keys(DOCUMENT_SPECS) as DocumentName[]
+
+const cache = new Map<DocumentName, JsonSchema>()
+
+/** The JSON Schema document of that name, built once. */
+export function schemaDocument(name: DocumentName): JsonSchema {
+  let doc = cache.get(name)
+  if (!doc) {
+    doc = toDocument(DOCUMENT_SPECS[name])
+    cache.set(name, doc)
+  }
+  return doc
+}

@@ -1,0 +1,6 @@
+export * from './event.js'
+export * from './api.js'
+export * from './patterns.js'
+export { type JsonSchema, type Profile, DIALECT, ID_BASE } from './json-schema.js'
+export { DOCUMENT_NAMES, DOCUMENT_SPECS, type DocumentName, schemaDocument } from './documents.js'
+export * from './empty.js'

@@ -1,0 +1,134 @@
+/**
+ * Turns the TypeBox definitions into standalone JSON Schema draft 2020-12 documents:
+ * named parts become `$defs` entries referenced by `$ref`, TypeBox's record form becomes
+ * `additionalProperties`, and the lenient profile is derived from the strict one by rules.
+ */
+import {
+  FINGERPRINT,
+  FINGERPRINT_LENIENT,
+  INTEGER_STRING,
+  NUMBER_STRING,
+  PORT,
+  PORT_LENIENT,
+  TIME_CANONICAL,
+  TIME_LENIENT,
+} from './patterns.js'
+
+export type JsonSchema = { [key: string]: unknown }
+export type Profile = 'strict' | 'lenient'
+
+export const DIALECT = 'https://json-schema.org/draft/2020-12/schema'
+export const ID_BASE = 'https://l9kit.dev/schema/'
+
+export interface DocumentSpec {
+  file: string
+  title: string
+  description: string
+  root: object
+  /** Sub-schemas to lift into `$defs`, by name; matched by identity inside `root`. */
+  parts: Record<string, object>
+  profile: Profile
+}
+
+/** Builds one schema document. Deterministic: the same definitions give the same bytes. */
+export function toDocument(spec: DocumentSpec): JsonSchema {
+  const names = new Map<object, string>(Object.entries(spec.parts).map(([name, part]) => [part, name]))
+  const lenient = spec.profile === 'lenient'
+  const finish = (node: JsonSchema) => (lenient ? relax(node) : node)
+  const defs: JsonSchema = {}
+  for (const [name, part] of Object.entries(spec.parts)) defs[name] = finish(plain(part, names, part))
+  const body = finish(plain(spec.root, names, undefined))
+  const { title: _t, description: _d, ...rest } = body
+  return {
+    $schema: DIALECT,
+    $id: ID_BASE + spec.file,
+    title: spec.title,
+    description: spec.description,
+    ...rest,
+    $defs: defs,
+  }
+}
+
+/** A JSON copy of a TypeBox node, with known parts replaced by references. */
+function plain(node: unknown, names: Map<object, string>, self: object | undefined): JsonSchema {
+  if (node !== self && typeof node === 'object' && node !== null && names.has(node)) {
+    return { $ref: `#/$defs/${names.get(node)}` }
+  }
+  const out: JsonSchema = {}
+  for (const [key, value] of Object.entries(node as JsonSchema)) {
+    if (key === 'patternProperties') {
+      // TypeBox writes Record(String, X) as patternProperties {"^.*$": X}; a plain map reads better.
+      const [only] = Object.values(value as JsonSchema)
+      out.additionalProperties = plain(only, names, self)
+    } else if (key === 'properties') {
+      const props: JsonSchema = {}
+      for (const [name, prop] of Object.entries(value as JsonSchema)) props[name] = plain(prop, names, self)
+      out.properties = props
+    } else if (key === 'items') {
+      out.items = plain(value, names, self)
+    } else if (key === 'anyOf') {
+      out.anyOf = (value as unknown[]).map((alt) => plain(alt, names, self))
+    } else {
+      out[key] = structuredClone(value)
+    }
+  }
+  return out
+}
+
+const describe = (node: JsonSchema) => {
+  const out: JsonSchema = {}
+  if (node.title !== undefined) out.title = node.title
+  if (node.description !== undefined) out.description = node.description
+  return out
+}
+const bare = (node: JsonSchema) => {
+  const { title: _t, description: _d, ...rest } = node
+  return rest
+}
+
+/**
+ * The lenient profile: what real tools emit. Members may be missing, arrays and maps may
+ * be null, numbers may come as numeric strings, times may carry any offset, and `port`
+ * may be a number. Applied to the strict profile, node by node.
+ */
+export function relax(node: JsonSchema, inNullable = false): JsonSchema {
+  if (node.$ref) return node
+  if (Array.isArray(node.anyOf)) {
+    const nullable = node.anyOf.some((alt) => (alt as JsonSchema).type === 'null')
+    return { ...node, anyOf: node.anyOf.map((alt) => relax(alt as JsonSchema, nullable)) }
+  }
+  const nullOr = (schema: JsonSchema) =>
+    inNullable ? schema : { ...describe(node), anyOf: [bare(schema), { type: 'null' }] }
+  switch (node.type) {
+    case 'object': {
+      if (node.properties) {
+        const props: JsonSchema = {}
+        for (const [name, prop] of Object.entries(node.properties as JsonSchema)) props[name] = relax(prop as JsonSchema)
+        const { required: _r, ...rest } = node
+        return { ...rest, properties: props }
+      }
+      return nullOr(node)
+    }
+    case 'array':
+      return nullOr({ ...node, items: relax(node.items as JsonSchema) })
+    case 'integer':
+      return { ...describe(node), anyOf: [bare(node), { type: 'string', pattern: INTEGER_STRING }] }
+    case 'number':
+      return { ...describe(node), anyOf: [bare(node), { type: 'string', pattern: NUMBER_STRING }] }
+    case 'string':
+      if (node.pattern === TIME_CANONICAL) return { ...node, pattern: TIME_LENIENT }
+      if (node.pattern === FINGERPRINT) return { ...node, pattern: FINGERPRINT_LENIENT }
+      if (node.pattern === PORT) {
+        return {
+          ...describe(node),
+          anyOf: [
+            { type: 'string', pattern: PORT_LENIENT },
+            { type: 'integer', minimum: 0, maximum: 65535 },
+          ],
+        }
+      }
+      return node
+    default:
+      return node
+  }
+}
