@@ -1,0 +1,25 @@
+/** Turning FILE arguments into opened inputs, shared by the commands that read documents. */
+import type { Readable } from 'node:stream'
+import { inputName, openInput } from '../jsonl/index.js'
+
+export interface NamedInput {
+  /** Name used in messages: the path, or `<stdin>`. */
+  name: string
+  stream: AsyncIterable<Uint8Array>
+}
+
+/**
+ * Opens every FILE now (none given, or `-`, is standard input), so a missing file is a
+ * usage error before any output is written.
+ */
+export async function openInputs(paths: string[], stdin: Readable): Promise<NamedInput[]> {
+  const list = paths.length === 0 ? ['-'] : paths
+  const opened: NamedInput[] = []
+  for (const path of list) opened.push({ name: inputName(path), stream: await openInput(path, stdin) })
+  return opened
+}
+
+/** `file:line: pointer: message`, the one format every command reports problems in. */
+export function problemLine(file: string, line: number, pointer: string, message: string): string {
+  return `${file}:${line}: ${pointer === '' ? '(document)' : pointer}: ${message}`
+}

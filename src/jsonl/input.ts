@@ -1,0 +1,62 @@
+/** Opening inputs (files or standard input) and writing JSON Lines in batches. */
+import { createReadStream } from 'node:fs'
+import { open } from 'node:fs/promises'
+import type { Readable, Writable } from 'node:stream'
+
+/** Read size: large chunks keep the per-chunk overhead negligible (see DESIGN.md). */
+export const CHUNK_BYTES = 1 << 20
+
+/**
+ * A byte stream for a path, or standard input for `-`. Opening happens now, so a missing
+ * file fails here with an error naming the path (ENOENT, EACCES, EISDIR), not mid-stream.
+ */
+export async function openInput(path: string, stdin: Readable): Promise<AsyncIterable<Uint8Array>> {
+  if (path === '-') return stdin
+  const handle = await open(path, 'r')
+  const stat = await handle.stat()
+  if (stat.isDirectory()) {
+    await handle.close()
+    throw Object.assign(new Error(`${path}: is a directory`), { code: 'EISDIR', path })
+  }
+  return createReadStream('', { fd: handle.fd, highWaterMark: CHUNK_BYTES, autoClose: true })
+}
+
+/** Display name of an input in messages. */
+export const inputName = (path: string) => (path === '-' ? '<stdin>' : path)
+
+/** Collects lines and writes them in large batches, waiting when the stream is full. */
+export class JsonlWriter {
+  private parts: string[] = []
+  private size = 0
+
+  constructor(
+    private readonly stream: Writable,
+    private readonly batchChars = 256 * 1024,
+  ) {}
+
+  /** Queues one line (a newline is added). Await the result to respect backpressure. */
+  write(text: string): Promise<void> | undefined {
+    this.parts.push(text, '\n')
+    this.size += text.length + 1
+    return this.size >= this.batchChars ? this.flush() : undefined
+  }
+
+  async flush(): Promise<void> {
+    if (this.size === 0) return
+    const data = this.parts.join('')
+    this.parts = []
+    this.size = 0
+    if (!this.stream.write(data)) {
+      await new Promise<void>((resolve, reject) => {
+        const done = (error?: Error) => {
+          this.stream.off('drain', done)
+          this.stream.off('error', done)
+          if (error) reject(error)
+          else resolve()
+        }
+        this.stream.once('drain', done)
+        this.stream.once('error', done)
+      })
+    }
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Splits a byte stream into lines without `readline`: large chunks, `indexOf(0x0a)`, and a
+ * line decoded once. Handles a BOM, CRLF, blank lines, a last line without a newline, and
+ * lines longer than a bound (reported and skipped without buffering them).
+ */
+import type { Issue } from '../validate/issue.js'
+
+export interface Line {
+  line: number
+  /** Byte offset of the line's first byte in the input. */
+  offset: number
+  text: string
+}
+export interface LineProblem {
+  line: number
+  offset: number
+  error: Issue
+}
+export type LineItem = Line | LineProblem
+
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
+
+const NL = 0x0a
+const CR = 0x0d
+
+/** Incremental splitter: push chunks, take the complete lines; `end()` flushes the last one. */
+export class LineSplitter {
+  private pending: Buffer[] = []
+  private pendingBytes = 0
+  private skipping = false // inside a line that is over the bound
+  private lineNo = 0
+  private offset = 0 // offset of the current line's start
+  private consumed = 0 // bytes pushed so far
+  private first = true
+
+  constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
+
+  push(chunk: Buffer, out: LineItem[]): void {
+    let start = 0
+    if (this.first && chunk.length > 0) {
+      this.first = false
+      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3
+    }
+    const base = this.consumed
+    this.consumed += chunk.length
+    for (;;) {
+      const nl = chunk.indexOf(NL, start)
+      if (nl === -1) {
+        this.hold(chunk, start, chunk.length)
+        return
+      }
+      if (this.pendingBytes === 0 && !this.skipping) {
+        this.emit(chunk, start, nl, out)
+      } else {
+        this.hold(chunk, start, nl)
+        this.emitPending(out)
+      }
+      start = nl + 1
+      this.offset = base + start
+    }
+  }
+
+  end(out: LineItem[]): void {
+    if (this.pendingBytes > 0 || this.skipping) this.emitPending(out)
+  }
+
+  private hold(chunk: Buffer, from: number, to: number): void {
+    if (this.skipping || from === to) return
+    if (this.pendingBytes + (to - from) > this.maxLineBytes) {
+      this.skipping = true
+      this.pending = []
+      this.pendingBytes = 0
+      return
+    }
+    // Copy: the caller may reuse the chunk's memory.
+    this.pending.push(Buffer.from(chunk.subarray(from, to)))
+    this.pendingBytes += to - from
+  }
+
+  private emitPending(out: LineItem[]): void {
+    if (this.skipping) {
+      this.lineNo++
+      out.push({ line: this.lineNo, offset: this.offset, error: tooLong(this.maxLineBytes) })
+      this.skipping = false
+      return
+    }
+    const joined = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes)
+    this.pending = []
+    this.pendingBytes = 0
+    this.emit(joined, 0, joined.length, out)
+  }
+
+  private emit(buf: Buffer, from: number, to: number, out: LineItem[]): void {
+    this.lineNo++
+    if (to - from > this.maxLineBytes) {
+      out.push({ line: this.lineNo, offset: this.offset, error: tooLong(this.maxLineBytes) })
+      return
+    }
+    let end = to
+    if (end > from && buf[end - 1] === CR) end--
+    if (isBlank(buf, from, end)) return
+    out.push({ line: this.lineNo, offset: this.offset, text: buf.toString('utf8', from, end) })
+  }
+}
+
+function isBlank(buf: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const b = buf[i]
+    if (b !== 0x20 && b !== 0x09 && b !== CR) return false
+  }
+  return true
+}
+
+function tooLong(max: number): Issue {
+  return {
+    code: 'line_too_long',
+    pointer: '',
+    message: `line is longer than ${max} bytes (raise --max-line-bytes to accept it)`,
+    expected: `at most ${max} bytes`,
+  }
+}
+
+const toBuffer = (chunk: Uint8Array | string) =>
+  typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+
+/** The lines of a byte stream, in order, one item per non-blank line. */
+export async function* readLines(
+  input: AsyncIterable<Uint8Array | string>,
+  opts: { maxLineBytes?: number } = {},
+): AsyncGenerator<LineItem> {
+  const splitter = new LineSplitter(opts.maxLineBytes)
+  const out: LineItem[] = []
+  for await (const chunk of input) {
+    splitter.push(toBuffer(chunk), out)
+    if (out.length > 0) {
+      yield* out
+      out.length = 0
+    }
+  }
+  splitter.end(out)
+  yield* out
+}
+
+export { toBuffer }
