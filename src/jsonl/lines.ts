@@ -39,7 +39,7 @@ export class LineSplitter {
     let start = 0
     if (this.first && chunk.length > 0) {
       this.first = false
-      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = 3
+      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = this.offset = 3
     }
     const base = this.consumed
     this.consumed += chunk.length

@@ -65,6 +65,7 @@ export async function* readRecords(input: AsyncIterable<Uint8Array | string>, op
         out.length = 0
         continue
       }
+      out.length = 0 // document mode reads the held bytes again
     }
     if (heldBytes > maxDoc) {
       // Too big to be one document: treat what we hold, and the rest, as lines.
@@ -88,6 +89,7 @@ export async function* readRecords(input: AsyncIterable<Uint8Array | string>, op
       for (const item of out) yield fromLine(item)
       return
     }
+    out.length = 0
   }
   // One document over several lines.
   const buffer = Buffer.concat(held, heldBytes)

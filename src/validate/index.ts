@@ -3,7 +3,7 @@
  * The schemas are compiled once; a valid document costs one compiled check.
  */
 import type { DocumentName, Profile } from '../schema/index.js'
-import { closedValidator, compiledValidator } from './ajv.js'
+import { closedValidator, compiledValidator, verdict } from './ajv.js'
 import { toIssues } from './codes.js'
 import type { Report } from './issue.js'
 import { unknownMembers, unknownValues } from './warnings.js'
@@ -20,9 +20,9 @@ const EMPTY: Report = Object.freeze({ ok: true, errors: [], warnings: [] }) as R
 /** Validates an event document; strict also warns about unknown members and values. */
 export function validate(doc: unknown, options: ValidateOptions = {}): Report {
   const profile = options.profile ?? 'strict'
-  const check = compiledValidator(profile === 'strict' ? 'event' : 'event.lenient')
-  const ok = check(doc)
-  const errors = ok ? [] : toIssues(check.errors ?? [])
+  const name = profile === 'strict' ? 'event' : 'event.lenient'
+  const ok = verdict(name)(doc)
+  const errors = ok ? [] : describe(name, doc)
   if (profile === 'lenient') return ok ? EMPTY : { ok, errors, warnings: [] }
   const warnings = closedValidator('event')(doc) ? unknownValues(doc) : [...unknownMembers(doc), ...unknownValues(doc)]
   if (ok && warnings.length === 0) return EMPTY
@@ -31,12 +31,17 @@ export function validate(doc: unknown, options: ValidateOptions = {}): Report {
 
 /** True when the document passes the strict profile (no report built). */
 export function isStrictValid(doc: unknown): boolean {
-  return compiledValidator('event')(doc)
+  return verdict('event')(doc)
 }
 
 /** Validates any published document shape (lookup result, subdomains, error body, …). */
 export function validateDocument(name: DocumentName, data: unknown): Report {
+  if (verdict(name)(data)) return EMPTY
+  return { ok: false, errors: describe(name, data), warnings: [] }
+}
+
+function describe(name: DocumentName, data: unknown) {
   const check = compiledValidator(name)
-  if (check(data)) return EMPTY
-  return { ok: false, errors: toIssues(check.errors ?? []), warnings: [] }
+  check(data)
+  return toIssues(check.errors ?? [])
 }

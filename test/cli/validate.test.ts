@@ -1,0 +1,68 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { emptyEvent } from '../../src/schema/index.js'
+import { runCli } from '../support/streams.js'
+
+const good = JSON.stringify(emptyEvent())
+const bad = JSON.stringify({ ...emptyEvent(), port: 80 })
+
+describe('l9kit validate', () => {
+  it('reports problems as file:line: pointer: message and a summary; exit 1', async () => {
+    const r = await runCli(['validate'], `${good}\n${bad}\n{oops\n`)
+    expect(r.code).toBe(1)
+    expect(r.stdout.split('\n')).toEqual([
+      '<stdin>:2: /port: expected string, found integer 80',
+      expect.stringMatching(/^<stdin>:3: \(document\): not valid JSON/),
+      '1 valid, 2 invalid',
+      '',
+    ])
+  })
+
+  it('exits 0 when everything is valid', async () => {
+    const r = await runCli(['validate', '-'], `${good}\n${good}\n`)
+    expect(r).toMatchObject({ code: 0, stdout: '2 valid, 0 invalid\n' })
+  })
+
+  it('writes one JSON object per invalid record, then the counts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'l9kit-'))
+    const file = join(dir, 'events.jsonl')
+    writeFileSync(file, `${bad}\n${good}\n`)
+    const r = await runCli(['validate', '--format', 'json', file])
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    expect(lines).toEqual([
+      { file, line: 1, errors: [expect.objectContaining({ code: 'wrong_type', pointer: '/port' })], warnings: [] },
+      { valid: 1, invalid: 1 },
+    ])
+  })
+
+  it('accepts lenient documents with --profile lenient', async () => {
+    const r = await runCli(['validate', '--profile', 'lenient'], '{"port":80,"transport":null}\n')
+    expect(r).toMatchObject({ code: 0, stdout: '1 valid, 0 invalid\n' })
+  })
+
+  it('fails with exit 2 and one line, no stack, on a missing file or a bad option', async () => {
+    const missing = await runCli(['validate', '/nonexistent/x.jsonl'])
+    expect(missing).toMatchObject({ code: 2, stdout: '' })
+    expect(missing.stderr).toBe('l9kit validate: /nonexistent/x.jsonl: no such file or directory\n')
+    const option = await runCli(['validate', '--profile', 'loose'])
+    expect(option).toMatchObject({ code: 2 })
+    expect(option.stderr).toContain("--profile must be one of strict, lenient (got 'loose')")
+    expect(option.stderr).not.toContain('    at ')
+  })
+
+  it('describes every option in --help', async () => {
+    const r = await runCli(['validate', '--help'])
+    expect(r.code).toBe(0)
+    for (const option of ['--profile', '--format', '--no-warnings', '--max-line-bytes']) expect(r.stdout).toContain(option)
+  })
+})
+
+describe('l9kit schema', () => {
+  it('prints a schema document by name', async () => {
+    const r = await runCli(['schema', 'lookup-result'])
+    expect(JSON.parse(r.stdout)).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', title: 'Lookup result' })
+    expect((await runCli(['schema', 'nope'])).code).toBe(2)
+  })
+})

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest'
+import { emptyEvent } from '../../src/schema/index.js'
+import { isStrictValid, validate, validateDocument } from '../../src/validate/index.js'
+
+const codes = (doc: unknown, profile: 'strict' | 'lenient' = 'strict') =>
+  validate(doc, { profile }).errors.map((e) => `${e.code} ${e.pointer}`)
+
+const withChange = (change: (doc: Record<string, any>) => void) => {
+  const doc = emptyEvent() as unknown as Record<string, any>
+  change(doc)
+  return doc
+}
+
+describe('strict profile', () => {
+  it('accepts the empty canonical document', () => {
+    expect(validate(emptyEvent())).toEqual({ ok: true, errors: [], warnings: [] })
+    expect(isStrictValid(emptyEvent())).toBe(true)
+  })
+
+  it('names each broken rule with its code and pointer', () => {
+    expect(codes(withChange((d) => (d.port = 80)))).toEqual(['wrong_type /port'])
+    expect(codes(withChange((d) => (d.port = '65536')))).toEqual(['bad_port /port'])
+    expect(codes(withChange((d) => (d.time = '2023-01-02T03:04:05+02:00')))).toEqual(['bad_timestamp /time'])
+    expect(codes(withChange((d) => (d.time = '2023-02-30T00:00:00Z')))).toEqual(['bad_timestamp /time'])
+    expect(codes(withChange((d) => (d.time = '2023-01-02T03:04:05.120Z')))).toEqual(['bad_timestamp /time'])
+    expect(codes(withChange((d) => (d.event_fingerprint = 'ABC')))).toEqual(['bad_fingerprint /event_fingerprint'])
+    expect(codes(withChange((d) => (d.http.status = 1000)))).toEqual(['out_of_range /http/status'])
+    expect(codes(withChange((d) => delete d.ssl.certificate.cn))).toEqual(['missing_member /ssl/certificate/cn'])
+    expect(codes(withChange((d) => (d.service.credentials.raw = 5)))).toEqual(['wrong_type /service/credentials/raw'])
+    expect(codes(withChange((d) => (d.transport = null)))).toEqual(['wrong_type /transport'])
+    expect(codes([])).toEqual(['not_object '])
+  })
+
+  it('gives expected and found values', () => {
+    const [issue] = validate(withChange((d) => (d.http.status = '200'))).errors
+    expect(issue).toMatchObject({ expected: 'integer', found: '200', message: 'expected integer, found string "200"' })
+  })
+
+  it('accepts the leap day of a leap year only', () => {
+    expect(codes(withChange((d) => (d.time = '2024-02-29T00:00:00Z')))).toEqual([])
+    expect(codes(withChange((d) => (d.time = '2000-02-29T00:00:00Z')))).toEqual([])
+    expect(codes(withChange((d) => (d.time = '1900-02-29T00:00:00Z')))).toEqual(['bad_timestamp /time'])
+  })
+
+  it('lets software.fingerprint be omitted', () => {
+    expect(codes(withChange((d) => delete d.service.software.fingerprint))).toEqual([])
+  })
+
+  it('warns, without failing, on unknown members and unlisted values', () => {
+    const report = validate(withChange((d) => {
+      d.extra = 1
+      d.http.header.__proto__ = 'x'
+      d.leak.severity = 'urgent'
+    }))
+    expect(report.ok).toBe(true)
+    expect(report.warnings.map((w) => `${w.code} ${w.pointer}`)).toEqual(['unknown_member /extra', 'unknown_value /leak/severity'])
+  })
+
+  it('treats a "__proto__" header name as data', () => {
+    const doc = JSON.parse('{"http":{"header":{"__proto__":"a","constructor":"b"}}}')
+    const full = { ...emptyEvent(), http: { ...emptyEvent().http, header: doc.http.header } }
+    expect(validate(full).ok).toBe(true)
+    expect(validate({ ...full, http: { ...full.http, header: JSON.parse('{"__proto__": 1}') } }).errors[0]).toMatchObject({
+      code: 'wrong_type',
+      pointer: '/http/header/__proto__',
+    })
+  })
+})
+
+describe('lenient profile', () => {
+  it('accepts what real tools emit', () => {
+    const doc = JSON.parse(`{"event_type":"synack","port":8080,"transport":null,"tags":null,
+      "time":"2021-12-19T15:41:51.814682661+01:00","http":{"header":null,"status":"200"},
+      "geoip":{"location":{"lat":"0.0","lon":"-1.5"}},"network":{"asn":"64496"},
+      "service":{"software":{"modules":null}}}`)
+    expect(codes(doc, 'lenient')).toEqual([])
+    expect(codes(doc, 'strict').length).toBeGreaterThan(0)
+  })
+
+  it('still rejects what cannot be read', () => {
+    expect(codes({ port: 70000 }, 'lenient')).toEqual(['out_of_range /port'])
+    expect(codes({ port: 'http' }, 'lenient')).toEqual(['bad_port /port'])
+    expect(codes({ network: { asn: 'AS1' } }, 'lenient')).toEqual(['bad_number /network/asn'])
+    expect(codes({ time: 'yesterday' }, 'lenient')).toEqual(['bad_timestamp /time'])
+    expect(codes({ transport: 'tcp' }, 'lenient')).toEqual(['wrong_type /transport'])
+  })
+})
+
+describe('API shapes', () => {
+  it('validates lookup results, subdomains and error bodies', () => {
+    expect(validateDocument('lookup-result', { Services: [emptyEvent()], Leaks: null }).ok).toBe(true)
+    expect(validateDocument('lookup-result', { services: [], leaks: [] }).ok).toBe(false)
+    expect(validateDocument('subdomains', [{ subdomain: 'a.example.com', distinct_ips: 1, last_seen: '2023-01-02T03:04:05.000Z' }]).ok).toBe(true)
+    expect(validateDocument('subdomains', [{ subdomain: 'a.example.com', distinct_ips: 1, last_seen: '2023-01-02T03:04:05Z' }]).errors[0]?.code).toBe('bad_timestamp')
+    expect(validateDocument('error', { title: 'Bad Request', description: 'x' }).ok).toBe(true)
+  })
+})
