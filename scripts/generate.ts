@@ -17,6 +17,7 @@ import {
   PORT,
   PORT_LENIENT,
   type JsonSchema,
+  openApiDocument,
   schemaDocument,
   TIME_CANONICAL,
   TIME_LENIENT,
@@ -78,4 +79,5 @@ for (const name of DOCUMENT_NAMES) {
   await write(join('schema', 'types', `${name}.d.ts`), ts)
 }
 
+await write(join('schema', 'openapi.json'), JSON.stringify(openApiDocument(), null, 2) + '\n')
 await write(join('docs', 'format.md'), renderFormatDoc(schemaDocument('event'), schemaDocument('event.lenient'), PATTERN_NAMES))
