@@ -84,6 +84,11 @@ export function renderFormatDoc(strict: JsonSchema, lenient: JsonSchema, pattern
     '',
     '## Patterns',
     '',
+    'Patterns are ECMA-262, as JSON Schema prescribes, and use only what RE2, Rust, Java and Python read',
+    'alike (`[0-9]` rather than `\\d`, no look-around). One difference remains: in Python\'s `re`, `$` also',
+    'matches before a final newline, so `"443\\n"` would pass there. Validators built on Python `re`',
+    'should read a final `$` as `\\Z` (scripts/crosscheck.py shows how).',
+    '',
     ...[...patternNames.entries()].map(([source, name]) => `- ${name}: \`${source}\``),
     '',
   )

@@ -67,7 +67,11 @@ export function toIssues(errors: ErrorObject[]): Issue[] {
   for (const [path, group] of byPath) {
     const anyOf = group.find((e) => e.keyword === 'anyOf')
     if (anyOf) {
-      issues.push(fromAnyOf(path, anyOf, group))
+      // An array-or-null member that is an array, with errors inside it: those errors say it all.
+      const inner = errors.some((e) => e.instancePath.startsWith(path + '/'))
+      const fits = ((anyOf.schema as { type?: unknown }[]) ?? []).some((b) => typeMatches(b.type, anyOf.data))
+      if (!(inner && fits)) issues.push(fromAnyOf(path, anyOf, group))
+      for (const error of group) if (error !== anyOf && !error.schemaPath.includes('/anyOf/')) issues.push(fromError(error))
       continue
     }
     for (const error of group) issues.push(fromError(error))
