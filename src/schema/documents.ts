@@ -1,5 +1,6 @@
 /** The schema documents l9kit publishes under `schema/`, by short name. */
 import { ErrorBody, LookupResult, Subdomains } from './api.js'
+import { ConformCheck, ConformExample, ConformReport } from './conform-report.js'
 import { Event, EVENT_PARTS } from './event.js'
 import { type DocumentSpec, type JsonSchema, toDocument } from './json-schema.js'
 
@@ -45,6 +46,14 @@ export const DOCUMENT_SPECS = {
     description: 'Body of the reference service for every status but 200.',
     root: ErrorBody,
     parts: {},
+    profile: 'strict',
+  },
+  'conform-report': {
+    file: 'conform-report.schema.json',
+    title: 'Conformance report',
+    description: 'What `l9kit conform --report json:FILE` writes.',
+    root: ConformReport,
+    parts: { check: ConformCheck, example: ConformExample },
     profile: 'strict',
   },
 } satisfies Record<string, DocumentSpec>

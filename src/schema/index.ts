@@ -5,3 +5,4 @@ export { type JsonSchema, type Profile, DIALECT, ID_BASE } from './json-schema.j
 export { DOCUMENT_NAMES, DOCUMENT_SPECS, type DocumentName, schemaDocument } from './documents.js'
 export * from './empty.js'
 export { openApiDocument } from './openapi.js'
+export * from './conform-report.js'
