@@ -1,0 +1,143 @@
+/**
+ * NSE script results → event fields. Each known script fills its part of the event; every
+ * script's text output also goes into the summary (scriptBlock), so nothing is lost.
+ */
+import { createHash } from 'node:crypto'
+import type { Event } from '../../schema/index.js'
+import { ZERO_TIME } from '../../schema/index.js'
+import { HeaderBuilder } from '../common/headers.js'
+import { validityTime } from '../common/time.js'
+import { elem, type NmapScript, type ScriptTable, table } from './model.js'
+
+/** A script's output as nmap's normal output prints it: `| id: first`, `| …`, `|_last`. */
+export function scriptBlock(script: NmapScript): string {
+  // As nmap prints it: one trailing newline ends the last line rather than adding an empty one.
+  const lines = script.output.replace(/\n$/, '').split('\n')
+  return lines.map((line, i) => `${i < lines.length - 1 ? '| ' : '|_'}${i === 0 ? `${script.id}: ` : ''}${line}`).join('\n')
+}
+
+/** Applies every script this converter understands; unknown scripts only reach the summary. */
+export function applyScripts(event: Event, scripts: NmapScript[]): void {
+  const headers = new HeaderBuilder()
+  for (const script of scripts) {
+    const apply = APPLY[script.id]
+    if (apply) apply(event, script, headers)
+  }
+  if (headers.size > 0) event.http.header = headers.map
+}
+
+type Apply = (event: Event, script: NmapScript, headers: HeaderBuilder) => void
+
+const APPLY: Record<string, Apply> = {
+  'http-title': (event, script) => {
+    // Without a title nmap writes only prose output ("Site doesn't have a title"), no `title` elem.
+    const title = elem(script.root, 'title')
+    if (title !== '') event.http.title = title
+  },
+  'http-server-header': (_event, script, headers) => {
+    for (const e of script.root.elems) if (e.value !== '') headers.add('server', e.value)
+  },
+  'http-headers': (_event, script, headers) => {
+    for (const [name, value] of headerLines(script.output)) headers.add(name, value)
+  },
+  'ssl-cert': (event, script) => fillCertificate(event, script.root),
+  'ssh-hostkey': (event, script) => {
+    const fingerprint = hostKeyFingerprint(script.root)
+    if (fingerprint !== '') event.ssh.fingerprint = fingerprint
+  },
+  banner: (event, script) => {
+    if (/^SSH-\d/.test(script.output)) event.ssh.banner = script.output
+  },
+}
+
+/** `http-headers` output: `  Name: value` lines up to the first blank line. */
+function headerLines(output: string): [string, string][] {
+  const headers: [string, string][] = []
+  for (const raw of output.split('\n')) {
+    const line = raw.trim()
+    if (headers.length > 0 && line === '') break
+    const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s?(.*)$/.exec(line)
+    if (m) headers.push([m[1]!, m[2]!])
+  }
+  return headers
+}
+
+/** `ssl-cert`: subject, SANs, issuer, key, validity (zone-less = UTC), SHA-256 of the PEM's DER. */
+function fillCertificate(event: Event, root: ScriptTable): void {
+  const cert = event.ssl.certificate
+  cert.cn = elem(table(root, 'subject'), 'commonName')
+  cert.issuer_name = elem(table(root, 'issuer'), 'commonName')
+  const pubkey = table(root, 'pubkey')
+  cert.key_algo = keyAlgorithm(elem(pubkey, 'type'))
+  cert.key_size = bits(elem(pubkey, 'bits'))
+  const validity = table(root, 'validity')
+  cert.not_before = certTime(elem(validity, 'notBefore'))
+  cert.not_after = certTime(elem(validity, 'notAfter'))
+  const names = dnsNames(root)
+  cert.domain = names.length > 0 ? names : cert.cn === '' ? [] : [cert.cn]
+  cert.fingerprint = pemSha256(elem(root, 'pem'))
+  cert.valid = event.host !== '' && cert.domain.some((name) => nameMatches(name, event.host))
+  event.ssl.detected = true
+}
+
+/** DNS names of the Subject Alternative Name extension (`DNS:a, DNS:b, IP Address:…`). */
+function dnsNames(root: ScriptTable): string[] {
+  const extensions = table(root, 'extensions')
+  const san = extensions?.tables.find((t) => elem(t, 'name') === 'X509v3 Subject Alternative Name')
+  const names: string[] = []
+  for (const part of elem(san, 'value').split(',')) {
+    const m = /^\s*DNS:(.+?)\s*$/.exec(part)
+    if (m && !names.includes(m[1]!)) names.push(m[1]!)
+  }
+  return names
+}
+
+const KEY_ALGORITHMS: Record<string, string> = { rsa: 'RSA', ec: 'ECDSA', dsa: 'DSA', ed25519: 'Ed25519', ed448: 'Ed448', dh: 'DH' }
+
+const keyAlgorithm = (type: string) => KEY_ALGORITHMS[type.toLowerCase()] ?? type.toUpperCase()
+
+function bits(text: string): number {
+  const n = Number(text)
+  return Number.isSafeInteger(n) && n > 0 ? n : 0
+}
+
+/** nmap writes validity as `2024-07-01T00:00:00` (older: a space), UTC without a zone. */
+function certTime(text: string): string {
+  const result = validityTime(text.trim())
+  return result.ok ? result.value : ZERO_TIME
+}
+
+/** SHA-256 (lower hex) of the DER inside a PEM certificate; empty when there is none. */
+export function pemSha256(pem: string): string {
+  const m = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/.exec(pem)
+  if (!m) return ''
+  const der = Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64')
+  return der.length === 0 ? '' : createHash('sha256').update(der).digest('hex')
+}
+
+/** Certificate name matching: exact (case-insensitive), or `*.` covering one left-most label. */
+export function nameMatches(pattern: string, host: string): boolean {
+  const p = pattern.toLowerCase()
+  const h = host.toLowerCase().replace(/\.$/, '')
+  if (p === h) return true
+  if (!p.startsWith('*.')) return false
+  const dot = h.indexOf('.')
+  return dot > 0 && h.slice(dot + 1) === p.slice(2)
+}
+
+/**
+ * `ssh-hostkey`: the first key as OpenSSH prints it, `SHA256:<base64 without padding>` of the
+ * key blob; when the blob is absent, nmap's MD5 fingerprint with colons.
+ */
+function hostKeyFingerprint(root: ScriptTable): string {
+  for (const key of root.tables) {
+    const blob = elem(key, 'key')
+    if (blob !== '') {
+      const digest = createHash('sha256').update(Buffer.from(blob, 'base64')).digest('base64')
+      return `SHA256:${digest.replace(/=+$/, '')}`
+    }
+    const md5 = elem(key, 'fingerprint')
+    if (/^[0-9a-f]{32}$/i.test(md5)) return md5.toLowerCase().match(/../g)!.join(':')
+  }
+  return ''
+}
