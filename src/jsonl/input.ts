@@ -1,5 +1,4 @@
 /** Opening inputs (files or standard input) and writing JSON Lines in batches. */
-import { createReadStream } from 'node:fs'
 import { open } from 'node:fs/promises'
 import type { Readable, Writable } from 'node:stream'
 
@@ -18,7 +17,8 @@ export async function openInput(path: string, stdin: Readable): Promise<AsyncIte
     await handle.close()
     throw Object.assign(new Error(`${path}: is a directory`), { code: 'EISDIR', path })
   }
-  return createReadStream('', { fd: handle.fd, highWaterMark: CHUNK_BYTES, autoClose: true })
+  // The stream owns the FileHandle and closes it: never hand its bare fd to another owner.
+  return handle.createReadStream({ highWaterMark: CHUNK_BYTES, autoClose: true })
 }
 
 /** Display name of an input in messages. */

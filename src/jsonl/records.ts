@@ -58,7 +58,7 @@ export async function* readRecords(input: AsyncIterable<Uint8Array | string>, op
       splitter.push(chunk, out)
       if (out.length === 0) continue
       const first = out[0]!
-      mode = 'error' in first || !/^[[{]/.test(first.text.trimStart()) || parses(first.text) ? 'lines' : 'document'
+      mode = 'error' in first || !couldStartDocument(first.text) || parses(first.text) ? 'lines' : 'document'
       if (mode === 'lines') {
         held.length = 0
         for (const item of out) yield fromLine(item)
@@ -124,6 +124,17 @@ function resplit(held: Buffer[], maxLine: number, out: LineItem[]): LineSplitter
   const splitter = new LineSplitter(maxLine)
   for (const chunk of held) splitter.push(chunk, out)
   return splitter
+}
+
+/**
+ * Whether a first line that does not parse alone may open a multi-line document: `{` then a
+ * member name or the end, `[` then a value or the end. A log line such as `[INF] …` may not.
+ */
+function couldStartDocument(line: string): boolean {
+  const text = line.trim()
+  if (text.startsWith('{')) return /^\{\s*(?:"|\}|$)/.test(text)
+  if (text.startsWith('[')) return /^\[\s*(?:[[{"\]0-9-]|true|false|null|$)/.test(text)
+  return false
 }
 
 function parses(text: string): boolean {

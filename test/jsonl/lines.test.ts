@@ -92,3 +92,10 @@ describe('readRecords', () => {
     expect(records.map((r) => ('value' in r ? 'ok' : r.error.code))).toEqual(['ok', 'line_too_long', 'ok'])
   })
 })
+
+describe('readRecords mode choice', () => {
+  it('reads a log line that starts with [ as a bad line of JSON Lines, not as a document', async () => {
+    const records = await collect(readRecords(chunks('[INF] starting\n{"a":1}\n')))
+    expect(records.map((r) => ('value' in r ? r.value : r.error.code))).toEqual(['bad_json', { a: 1 }])
+  })
+})

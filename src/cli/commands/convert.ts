@@ -1,12 +1,225 @@
-/** `l9kit convert`: Convert other tools' output to event documents and back. */
-import type { Command } from '../command.js'
-import { UsageError } from '../command.js'
+/** `l9kit convert`: other tools' output to event documents, and event documents to simple formats. */
+import { once } from 'node:events'
+import { open } from 'node:fs/promises'
+import type { Readable } from 'node:stream'
+import {
+  CONVERTERS,
+  type Converter,
+  converterNamed,
+  converterNames,
+  createOutput,
+  detectFormat,
+  isProblem,
+  isSkip,
+  OUTPUT_DESCRIPTIONS,
+  OUTPUT_NAMES,
+  type Output,
+  peekHead,
+  UnknownColumnError,
+  undetectedMessage,
+} from '../../convert/index.js'
+import type { ConvertContext } from '../../convert/types.js'
+import { CHUNK_BYTES, inputName, JsonlWriter } from '../../jsonl/index.js'
+import { canonicalTime, formatTime } from '../../time/index.js'
+import { oneOf, parse, positiveInt } from '../args.js'
+import type { Command, Io } from '../command.js'
+import { EXIT, UsageError } from '../command.js'
+import { ProgressBar } from './convert-progress.js'
 
+const pad = (names: readonly string[]) => Math.max(...names.map((n) => n.length))
+
+function help(): string {
+  const fw = pad(converterNames())
+  const ow = pad(OUTPUT_NAMES)
+  return `Usage: l9kit convert --from FORMAT|auto [--to l9|hostport|url|human|csv] [options] [FILE...]
+
+Converts the output of recon tools into event documents (--to l9, the default), and event
+documents (--from l9) or any tool's output into simple formats. Streams: memory stays flat
+on inputs of any size. No FILE, or '-', reads standard input.
+
+Options:
+  --from FORMAT|auto     the input format (required); auto recognises it from the first
+                         4 KiB of each input and fails, naming the formats, when none fits
+  --to FORMAT            the output format (default l9)
+  --columns LIST         csv only: comma-separated member paths such as
+                         ip,port,http.status,ssl.certificate.cn (default
+                         time,event_type,event_source,ip,host,port,transport,protocol,
+                         http.status,http.title,leak.severity,leak.type)
+  --fingerprint v1|v2    event_fingerprint version computed for converted events
+                         (default v1)
+  --run-start TIME       RFC 3339 time given to records that carry none (default: now)
+  --max-line-bytes N     longest accepted line in bytes (default 67108864)
+  -h, --help             show this help
+
+Input formats (--from):
+${CONVERTERS.map((c) => `  ${c.name.padEnd(fw)}  ${c.description}`).join('\n')}
+
+Output formats (--to):
+${OUTPUT_NAMES.map((n) => `  ${n.padEnd(ow)}  ${OUTPUT_DESCRIPTIONS[n]}`).join('\n')}
+
+Every converted event is normalised and valid in the strict profile: event_source is the
+tool, event_pipeline [tool, l9kit], time the tool's own timestamp in canonical UTC.
+Records that cannot be converted (and events the output format cannot express, such as an
+event without a port for hostport) are reported on standard error as 'file:line: reason'
+and counted; the last line on standard error is 'N converted, M skipped'. A progress bar is
+drawn on standard error when it is a terminal and the input is a file.
+
+Exit status: 0 everything converted, 1 some record skipped, 2 usage or I/O error.`
+}
+
+interface Counts {
+  converted: number
+  skipped: number
+}
+
+/** The `convert` subcommand. */
 export const convert: Command = {
   name: 'convert',
   summary: "Convert other tools' output to event documents and back",
-  help: 'Usage: l9kit convert\n\nNot implemented yet.',
-  async run() {
-    throw new UsageError('convert: not implemented yet')
+  help: help(),
+  async run(argv, io) {
+    const { values, positionals } = parse('convert', argv, {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      columns: { type: 'string' },
+      fingerprint: { type: 'string' },
+      'run-start': { type: 'string' },
+      'max-line-bytes': { type: 'string' },
+    })
+    if (values.from === undefined) throw new UsageError(`convert: --from is required: auto or one of ${converterNames().join(', ')}`)
+    const from = values.from === 'auto' ? 'auto' : converterNamed(values.from)
+    if (!from) throw new UsageError(`convert: --from must be auto or one of ${converterNames().join(', ')} (got '${values.from}')`)
+    const to = oneOf('convert', 'to', values.to, OUTPUT_NAMES, 'l9')
+    if (values.columns !== undefined && to !== 'csv') throw new UsageError('convert: --columns applies to --to csv only')
+    const output = makeOutput(to, values.columns)
+    const fingerprint = oneOf('convert', 'fingerprint', values.fingerprint, ['v1', 'v2'] as const, 'v1')
+    const ctx: ConvertContext = {
+      runStart: runStart(values['run-start']),
+      fingerprint: fingerprint === 'v2' ? 2 : 1,
+      maxLineBytes: positiveInt('convert', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
+    }
+    const inputs = await openAll(positionals, io.stdin)
+    const out = new JsonlWriter(io.stdout)
+    const counts: Counts = { converted: 0, skipped: 0 }
+    // Ctrl-C: stop reading, keep what was converted, still print the summary.
+    const stop = () => {
+      for (const input of inputs) (input.stream as Partial<Readable>).destroy?.()
+    }
+    io.stopSignal?.addEventListener('abort', stop, { once: true })
+    try {
+      if (output.header) await out.write(line(output, output.header()))
+      for (const input of inputs) {
+        if (io.stopSignal?.aborted) break
+        const bar = io.stderrIsTTY && input.size !== undefined ? new ProgressBar(io.stderr, input.name, input.size) : undefined
+        let stream = bar ? bar.track(input.stream) : input.stream
+        let converter: Converter
+        if (from === 'auto') {
+          const peeked = await peekHead(stream)
+          stream = peeked.stream
+          const found = detectFormat(peeked.head)
+          if (!found) {
+            if (peeked.head.trim() === '') continue // an empty input: nothing to convert
+            await out.flush() // what earlier files gave is kept
+            throw new UsageError(undetectedMessage(`convert: ${input.name}`, peeked.head))
+          }
+          converter = found
+        } else converter = from
+        await convertOne(converter, stream, ctx, output, input.name, out, io, counts, bar)
+        bar?.clear()
+      }
+    } catch (error) {
+      if (!io.stopSignal?.aborted) throw error
+    } finally {
+      io.stopSignal?.removeEventListener('abort', stop)
+    }
+    await out.flush()
+    const interrupted = io.stopSignal?.aborted ? ' (interrupted)' : ''
+    io.stderr.write(`${counts.converted} converted, ${counts.skipped} skipped${interrupted}\n`)
+    if (interrupted) return EXIT.failed
+    return counts.skipped > 0 ? EXIT.failed : EXIT.ok
   },
+}
+
+async function convertOne(
+  converter: Converter,
+  stream: AsyncIterable<Uint8Array>,
+  ctx: ConvertContext,
+  output: Output,
+  name: string,
+  out: JsonlWriter,
+  io: Io,
+  counts: Counts,
+  bar: ProgressBar | undefined,
+): Promise<void> {
+  // Waits when stderr is full, so a flood of problems cannot pile up in memory.
+  const report = async (text: string) => {
+    bar?.clear()
+    if (!io.stderr.write(`${text}\n`)) await once(io.stderr, 'drain')
+  }
+  let events = 0
+  for await (const item of converter.convert(stream, ctx)) {
+    if (isProblem(item)) {
+      counts.skipped++
+      await report(`${name}:${item.line ?? item.where}: ${item.reason}`)
+      continue
+    }
+    events++
+    const text = output.format(item)
+    if (isSkip(text)) {
+      counts.skipped++
+      await report(`${name}: event ${events}${item.ip || item.host ? ` (${item.ip || item.host})` : ''}: ${text.skip}`)
+      continue
+    }
+    counts.converted++
+    const pending = out.write(line(output, text))
+    if (pending) await pending
+  }
+}
+
+/** JsonlWriter ends every line in `\n`; CSV rows end in `\r\n`. */
+const line = (output: Output, text: string) => (output.eol === '\r\n' ? `${text}\r` : text)
+
+function makeOutput(to: (typeof OUTPUT_NAMES)[number], columns: string | undefined): Output {
+  try {
+    return createOutput(to, { columns: columns === undefined ? [] : columns.split(',').map((c) => c.trim()).filter((c) => c !== '') })
+  } catch (error) {
+    if (error instanceof UnknownColumnError) throw new UsageError(`convert: --columns: ${error.message}`)
+    throw error
+  }
+}
+
+function runStart(text: string | undefined): string {
+  if (text === undefined) return formatTime(BigInt(Date.now()) * 1_000_000n)
+  const t = canonicalTime(text, { lenient: true })
+  if (!t.ok) throw new UsageError(`convert: --run-start: ${t.reason}`)
+  return t.value
+}
+
+interface Input {
+  name: string
+  stream: AsyncIterable<Uint8Array>
+  /** Bytes, for files (the progress bar); undefined for standard input. */
+  size?: number
+}
+
+/**
+ * Opens every FILE before any output (a missing one is a usage error, exit 2). The stream
+ * owns its FileHandle, so the descriptor is closed once, by the stream.
+ */
+async function openAll(paths: string[], stdin: Readable): Promise<Input[]> {
+  const inputs: Input[] = []
+  for (const path of paths.length ? paths : ['-']) {
+    if (path === '-') {
+      inputs.push({ name: inputName(path), stream: stdin })
+      continue
+    }
+    const handle = await open(path, 'r')
+    const stat = await handle.stat()
+    if (stat.isDirectory()) {
+      await handle.close()
+      throw Object.assign(new Error(`${path}: is a directory`), { code: 'EISDIR', path })
+    }
+    inputs.push({ name: inputName(path), stream: handle.createReadStream({ highWaterMark: CHUNK_BYTES }), size: stat.size })
+  }
+  return inputs
 }

@@ -1,0 +1,80 @@
+/**
+ * Building `http.header` (name → string) from the shapes tools write: httpx's snake_case
+ * map, ZGrab2's arrays per name, raw header blocks. The map has no prototype, so names such
+ * as `__proto__` are ordinary data.
+ *
+ * Repeated names are joined with `, ` (RFC 9110 §5.3), except `set-cookie`, whose values may
+ * themselves hold commas: its values are joined with a newline, which no header value can
+ * contain, so each cookie can be split back out exactly.
+ */
+export type HeaderMap = Record<string, string>
+
+/** What joins repeated `set-cookie` values. */
+export const COOKIE_SEPARATOR = '\n'
+
+/** Collects headers into a name → string map, joining repeated names. */
+export class HeaderBuilder {
+  readonly map: HeaderMap = Object.create(null) as HeaderMap
+  private count = 0
+
+  /** Adds one value under `name` (lower-cased), joining with any value already there. */
+  add(name: string, value: string): void {
+    const key = name.trim().toLowerCase()
+    if (key === '') return
+    const existing = Object.hasOwn(this.map, key) ? this.map[key] : undefined
+    const joined = existing === undefined ? value : `${existing}${key === 'set-cookie' ? COOKIE_SEPARATOR : ', '}${value}`
+    this.map[key] = joined // no prototype, so `__proto__` is an ordinary own member
+    this.count++
+  }
+
+  get size(): number {
+    return this.count
+  }
+
+  /** `name: value` lines in insertion order (cookies one line each), for summaries. */
+  lines(): string[] {
+    const out: string[] = []
+    for (const name of Object.keys(this.map)) {
+      const value = this.map[name]!
+      if (name === 'set-cookie') for (const v of value.split(COOKIE_SEPARATOR)) out.push(`${name}: ${v}`)
+      else out.push(`${name}: ${value}`)
+    }
+    return out
+  }
+}
+
+/** httpx and ZGrab2 write names lower-case with `-` turned into `_`: turn them back. */
+export const restoreDashes = (name: string) => name.replace(/_/g, '-')
+
+/**
+ * A raw header block (`HTTP/1.1 200 OK\r\nServer: x\r\n…`) into a builder; returns the
+ * status line when the block starts with one. Folded continuation lines join the previous value.
+ */
+export function parseRawHeaders(raw: string, into: HeaderBuilder): string {
+  let statusLine = ''
+  let pending: [string, string] | undefined
+  const flush = () => {
+    if (pending) into.add(pending[0], pending[1])
+    pending = undefined
+  }
+  for (const [i, line] of raw.split(/\r?\n/).entries()) {
+    if (i === 0 && /^HTTP\/\d/i.test(line)) {
+      statusLine = line.trim()
+      continue
+    }
+    if (line.trim() === '') {
+      if (pending || into.size > 0) break // end of the header block
+      continue
+    }
+    if (/^[ \t]/.test(line) && pending) {
+      pending[1] = `${pending[1]} ${line.trim()}`
+      continue
+    }
+    const colon = line.indexOf(':')
+    if (colon <= 0) continue
+    flush()
+    pending = [line.slice(0, colon), line.slice(colon + 1).trim()]
+  }
+  flush()
+  return statusLine
+}

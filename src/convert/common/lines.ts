@@ -1,0 +1,58 @@
+/**
+ * The driver shared by the plain-text line converters (hostport, url): one record per
+ * non-blank line, `#` comments skipped, each line mapped and finished.
+ */
+import { readLines } from '../../jsonl/index.js'
+import { finishEvent } from '../finish.js'
+import type { ConvertContext, Converter, Problem } from '../types.js'
+import { isUnconvertible, type Mapped, mappedItems } from './records.js'
+
+export interface LineFormat {
+  name: string
+  tool: string
+  description: string
+  detect(head: string): boolean
+  /** Converts one trimmed, non-blank, non-comment line. */
+  map(line: string, ctx: ConvertContext): Mapped
+}
+
+/** The first line of `head` that is neither blank nor a `#` comment (undefined when none). */
+export function firstDataLine(head: string): string | undefined {
+  for (const raw of head.replace(/^\uFEFF/, '').split('\n')) {
+    const line = raw.trim()
+    if (line !== '' && !line.startsWith('#')) return line
+  }
+  return undefined
+}
+
+/** A Converter for a plain-text line format. */
+export function lineConverter(format: LineFormat): Converter {
+  return {
+    name: format.name,
+    tool: format.tool,
+    description: format.description,
+    detect: format.detect,
+    async *convert(input, ctx) {
+      for await (const l of readLines(input, { maxLineBytes: ctx.maxLineBytes })) {
+        if ('error' in l) {
+          yield problem(l.line, l.error.message)
+          continue
+        }
+        const text = l.text.trim()
+        if (text.startsWith('#')) continue
+        let mapped: Mapped
+        try {
+          mapped = format.map(text, ctx)
+        } catch (error) {
+          mapped = { reason: `cannot convert: ${(error as Error).message}` }
+        }
+        for (const one of mappedItems(mapped)) {
+          if (isUnconvertible(one)) yield problem(l.line, one.reason)
+          else yield finishEvent(one, format.tool, ctx, `line ${l.line}`, l.line)
+        }
+      }
+    },
+  }
+}
+
+const problem = (line: number, reason: string): Problem => ({ kind: 'problem', where: `line ${line}`, line, reason })

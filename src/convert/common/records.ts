@@ -1,0 +1,158 @@
+/**
+ * The driver shared by the JSON Lines converters (httpx, nuclei, naabu, ZGrab2, dnsx, l9):
+ * reads records with line numbers, turns log lines, malformed lines and a truncated final
+ * record into Problems, maps each object with the format's `map`, and finishes every event.
+ */
+import { badJson, readLines, readRecords } from '../../jsonl/index.js'
+import type { Event } from '../../schema/index.js'
+import { finishEvent } from '../finish.js'
+import type { ConvertContext, Converter, Problem } from '../types.js'
+import { type Json, obj } from './values.js'
+
+/** Why (part of) a record cannot be converted. */
+export interface Unconvertible {
+  reason: string
+}
+
+/**
+ * What `map` returns: an event, a list of events (possibly none) and reasons for the parts
+ * that could not be converted, or why the whole record cannot be.
+ */
+export type Mapped = Event | readonly (Event | Unconvertible)[] | Unconvertible
+
+/** True for a reason, false for an event. */
+export const isUnconvertible = (item: Event | Unconvertible): item is Unconvertible => typeof (item as Unconvertible).reason === 'string'
+
+export interface RecordFormat {
+  name: string
+  tool: string
+  description: string
+  detect(head: string): boolean
+  /** Also accept one JSON array (or document) spread over lines, such as nuclei's `-json-export`. */
+  documents?: boolean
+  /** Converts one record; must not throw (a throw is reported as a Problem anyway). */
+  map(record: Json, ctx: ConvertContext): Mapped
+  /** Events that are already finished (the l9 reader): skip finishEvent(). */
+  finished?: boolean
+}
+
+/** `[INF] …`, `[WRN] …` and the like: what ProjectDiscovery tools print besides records. */
+export const LOG_LINE = /^\s*\[(?:INF|WRN|ERR|FTL|DBG|VER|INFO|WARN|WARNING|ERROR|FATAL|DEBUG)\]/i
+
+/**
+ * The input's head from its first JSON line on (skipping blank and log lines), or undefined
+ * when the first such line does not start a JSON object or array. Detectors test member
+ * names on it (a pretty-printed array spreads the first object over several lines).
+ */
+export function jsonHead(head: string): string | undefined {
+  const text = head.replace(/^\uFEFF/, '')
+  let start = 0
+  while (start < text.length) {
+    const end = text.indexOf('\n', start)
+    const line = text.slice(start, end === -1 ? text.length : end).trim()
+    if (line !== '' && !LOG_LINE.test(line)) return /^[[{]/.test(line) ? text.slice(start) : undefined
+    if (end === -1) break
+    start = end + 1
+  }
+  return undefined
+}
+
+/** True when `text` names every one of `members` as a JSON member (`"name":`). */
+export const hasMembers = (text: string, ...members: string[]) => members.every((m) => text.includes(`"${m}":`) || new RegExp(`"${m}"\\s*:`).test(text))
+
+interface Item {
+  line: number
+  text: string
+  value?: unknown
+  error?: string
+}
+
+/** A Converter for a JSON Lines format (or JSON arrays, with `documents`). */
+export function recordConverter(format: RecordFormat): Converter {
+  return {
+    name: format.name,
+    tool: format.tool,
+    description: format.description,
+    detect: format.detect,
+    async *convert(input, ctx) {
+      const tail = { last: -1 }
+      const source = watchTail(input, tail)
+      let held: Problem | undefined
+      for await (const item of items(source, ctx, format.documents === true)) {
+        if (held) yield held
+        held = undefined
+        if (item.error !== undefined) {
+          held = problem(item.line, item.error)
+          continue
+        }
+        yield* mapOne(format, item, ctx)
+      }
+      if (held) {
+        // A bad last line with no newline after it is a record cut short (a killed run).
+        if (tail.last !== 0x0a && held.reason.startsWith('not valid JSON')) held.reason = `truncated final record: ${held.reason}`
+        yield held
+      }
+    },
+  }
+}
+
+function* mapOne(format: RecordFormat, item: Item, ctx: ConvertContext): Generator<Event | Problem> {
+  const where = `line ${item.line}`
+  const record = obj(item.value)
+  if (!record) {
+    yield problem(item.line, `expected a JSON object, found ${item.value === null ? 'null' : Array.isArray(item.value) ? 'an array' : typeof item.value}`)
+    return
+  }
+  let mapped: Mapped
+  try {
+    mapped = format.map(record, ctx)
+  } catch (error) {
+    yield problem(item.line, `cannot convert: ${(error as Error).message}`)
+    return
+  }
+  for (const one of mappedItems(mapped)) {
+    if (isUnconvertible(one)) yield problem(item.line, one.reason)
+    else yield format.finished ? one : finishEvent(one, format.tool, ctx, where, item.line)
+  }
+}
+
+/** The items of a Mapped value, in order. */
+export const mappedItems = (mapped: Mapped): readonly (Event | Unconvertible)[] =>
+  Array.isArray(mapped) ? (mapped as readonly (Event | Unconvertible)[]) : [mapped as Event | Unconvertible]
+
+const problem = (line: number, reason: string): Problem => ({ kind: 'problem', where: `line ${line}`, line, reason })
+
+function logOrJson(text: string, parseError: string): string {
+  if (LOG_LINE.test(text)) return `log line, not a record: ${text.trim().slice(0, 80)}`
+  return parseError
+}
+
+async function* items(input: AsyncIterable<Uint8Array>, ctx: ConvertContext, documents: boolean): AsyncGenerator<Item> {
+  if (documents) {
+    for await (const r of readRecords(input, { maxLineBytes: ctx.maxLineBytes })) {
+      if ('error' in r) yield { line: r.line, text: r.text, error: logOrJson(r.text, r.error.message) }
+      else yield { line: r.line, text: r.text, value: r.value }
+    }
+    return
+  }
+  // Plain JSON Lines: parse line by line (never buffer the input as one document).
+  for await (const l of readLines(input, { maxLineBytes: ctx.maxLineBytes })) {
+    if ('error' in l) {
+      yield { line: l.line, text: '', error: l.error.message }
+      continue
+    }
+    try {
+      yield { line: l.line, text: l.text, value: JSON.parse(l.text) }
+    } catch (error) {
+      yield { line: l.line, text: l.text, error: logOrJson(l.text, badJson(error).message) }
+    }
+  }
+}
+
+/** Passes chunks through, remembering the input's last byte. */
+async function* watchTail(input: AsyncIterable<Uint8Array>, tail: { last: number }): AsyncGenerator<Uint8Array> {
+  for await (const chunk of input) {
+    if (chunk.length > 0) tail.last = chunk[chunk.length - 1]!
+    yield chunk
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * One httpx JSON Lines record → one `service` event. Handles the version drift described in
+ * spec/tool-formats.md: `host` is the IP up to v1.7.2 and the host name from v1.7.3 (the IP
+ * then in `host_ip`); `jarm` became `jarm_hash`; `header` is a map with snake_case names
+ * (dashes restored here) or, before late 2022, a raw header block; early releases named
+ * `tech` `technologies` and `tls` `tls-grab`.
+ */
+import { emptyEvent, type Event } from '../../schema/index.js'
+import { HeaderBuilder, parseRawHeaders, restoreDashes } from '../common/headers.js'
+import { httpSummary } from '../common/http.js'
+import { certificateCovers, ipVersion, parseUrl, portText, setAddress } from '../common/net.js'
+import type { Mapped } from '../common/records.js'
+import { productToken, techModule } from '../common/software.js'
+import { eventTime, validityTime } from '../common/time.js'
+import { tlsVersion } from '../common/tls.js'
+import { type Json, at, int, obj, pushUnique, str, strings } from '../common/values.js'
+import type { ConvertContext } from '../types.js'
+
+/** One httpx record → one event (none for a failed probe), or why not. */
+export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
+  // A failed probe (`-probe`) found nothing listening: no event, as for a closed port.
+  if (r.failed === true) return []
+  const time = eventTime(r.timestamp, ctx)
+  if (!time.ok) return time
+  const url = parseUrl(str(r.url))
+  const e = emptyEvent()
+  e.event_type = 'service'
+  e.time = time.value
+
+  // Addresses: host_ip (≥ v1.7.3), else `host` when it is an IP (≤ v1.7.2), else the first A/AAAA.
+  const hostField = str(r.host)
+  const ip = [str(r.host_ip), hostField, ...strings(r.a), ...strings(r.aaaa)].find((a) => ipVersion(a) !== 0) ?? ''
+  setAddress(e, ip)
+  const name = [hostField, url?.host ?? ''].find((h) => h !== '' && ipVersion(h) === 0)
+  if (name) setAddress(e, name)
+  if (e.ip === '' && e.host === '') return { reason: 'no host or IP address (expected host, host_ip or url)' }
+
+  const port = portText(r.port) ?? url?.port
+  if (!port) return { reason: `no port: port ${JSON.stringify(r.port ?? null)} and url ${JSON.stringify(r.url ?? null)} give none` }
+  e.port = port
+
+  const scheme = (str(r.scheme) || url?.scheme || 'http').toLowerCase()
+  const tlsData = obj(r.tls) ?? obj(r['tls-grab']) // `tls-grab` in early releases
+  const tls = scheme === 'https' || tlsData !== undefined
+  e.transport = tls ? ['tcp', 'tls', 'http'] : ['tcp', 'http']
+  e.protocol = tls ? 'https' : 'http'
+
+  const path = str(r.path) || url?.path || ''
+  e.http.url = path === '/' ? '' : path
+  e.http.status = int(r.status_code) ?? 0
+  e.http.length = int(r.content_length) ?? 0
+  e.http.title = str(r.title).trim()
+  e.http.favicon_hash = str(r.favicon ?? r['favicon-mmh3'] ?? r.favicon_mmh3)
+
+  const headers = new HeaderBuilder()
+  let statusLine = ''
+  const header = r.header
+  if (obj(header)) addHeaderMap(obj(header)!, headers)
+  else if (typeof header === 'string') statusLine = parseRawHeaders(header, headers)
+  else if (typeof r.raw_header === 'string') statusLine = parseRawHeaders(r.raw_header, headers)
+  e.http.header = headers.map
+  e.summary = httpSummary(statusLine || (e.http.status ? `HTTP ${e.http.status}` : 'HTTP'), headers.lines(), e.http.title)
+
+  if (tls) {
+    const problem = fillTls(e, tlsData, e.host)
+    if (problem) return problem
+  }
+  e.ssl.jarm = str(r.jarm_hash) || str(r.jarm)
+
+  const webserver = str(r.webserver).trim()
+  if (webserver) Object.assign(e.service.software, productToken(webserver))
+  const tech = strings(r.tech ?? r.technologies) // `technologies` before `tech`
+  if (tech.length) e.service.software.modules = tech.map(techModule)
+
+  const asn = obj(r.asn)
+  if (asn) {
+    e.network.asn = int(str(asn.as_number).replace(/^AS/i, '')) ?? 0
+    e.network.organization_name = str(asn.as_name)
+    e.network.network = strings(asn.as_range)[0] ?? ''
+  }
+  if (r.cdn === true) {
+    pushUnique(e.tags, 'cdn')
+    if (str(r.cdn_name)) pushUnique(e.tags, `cdn:${str(r.cdn_name)}`)
+  }
+  return e
+}
+
+/** httpx's header map: snake_case names (dashes restored), values strings (or arrays in some builds). */
+function addHeaderMap(map: Json, into: HeaderBuilder): void {
+  for (const [name, value] of Object.entries(map)) {
+    const values = Array.isArray(value) ? strings(value) : [str(value)]
+    for (const v of values) into.add(restoreDashes(name), v)
+  }
+}
+
+/** The `tls` object (tlsx's fields) into `ssl`; httpx gives no key algorithm or size. */
+function fillTls(e: Event, tls: Json | undefined, hostName: string): { reason: string } | undefined {
+  e.ssl.detected = true
+  e.ssl.enabled = true
+  if (!tls) return undefined
+  e.ssl.version = tlsVersion(str(tls.tls_version))
+  e.ssl.cypher_suite = str(tls.cipher)
+  const cert = e.ssl.certificate
+  cert.cn = str(tls.subject_cn)
+  cert.domain = strings(tls.subject_an)
+  cert.issuer_name = str(tls.issuer_cn) || /(?:^|,\s*)CN=([^,]+)/.exec(str(tls.issuer_dn))?.[1] || ''
+  const sha256 = str(at(tls, 'fingerprint_hash', 'sha256')).toLowerCase()
+  cert.fingerprint = /^[0-9a-f]{64}$/.test(sha256) ? sha256 : ''
+  const notBefore = validityTime(tls.not_before)
+  const notAfter = validityTime(tls.not_after)
+  if (!notBefore.ok) return notBefore
+  if (!notAfter.ok) return notAfter
+  cert.not_before = notBefore.value
+  cert.not_after = notAfter.value
+  // `valid` is the host-name match only (facts.md); tlsx says so itself when run with it.
+  cert.valid = typeof tls.mismatched === 'boolean' ? !tls.mismatched : certificateCovers(hostName, [cert.cn, ...cert.domain])
+  return undefined
+}

@@ -1,0 +1,11 @@
+/** Event documents as JSON Lines, compact, in canonical member order. */
+import { serializeEvent } from '../../normalize/index.js'
+import type { Output } from './types.js'
+
+/** `--to l9`. */
+export const l9Output: Output = {
+  name: 'l9',
+  description: 'event documents, one per line (the default)',
+  eol: '\n',
+  format: serializeEvent,
+}

@@ -1,0 +1,96 @@
+/**
+ * Every converter by name, and `auto` detection from the first 4 KiB of an input. Order
+ * matters for detection: the most specific formats are tried first (event documents, XML,
+ * masscan's framings, then JSON Lines tools by their distinctive members, then plain lines).
+ */
+import { dnsx } from './dnsx/index.js'
+import { hostport } from './hostport/index.js'
+import { httpx } from './httpx/index.js'
+import { l9 } from './l9/index.js'
+import { masscanConsole, masscanJson, masscanList, masscanNdjson } from './masscan/index.js'
+import { naabu } from './naabu/index.js'
+import { nmapGrep, nmapXml } from './nmap/index.js'
+import { nuclei } from './nuclei/index.js'
+import type { Converter } from './types.js'
+import { url } from './url/index.js'
+import { zgrab2 } from './zgrab2/index.js'
+
+/** All converters, in detection order. */
+export const CONVERTERS: readonly Converter[] = [
+  l9,
+  nmapXml,
+  nmapGrep,
+  masscanJson,
+  masscanNdjson,
+  masscanList,
+  masscanConsole,
+  nuclei,
+  zgrab2,
+  httpx,
+  dnsx,
+  naabu,
+  url,
+  hostport,
+]
+
+/** How much of an input `auto` looks at. */
+export const DETECT_BYTES = 4096
+
+/** The names `--from` accepts (besides `auto`), in detection order. */
+export const converterNames = (): string[] => CONVERTERS.map((c) => c.name)
+
+/** The converter called `name`, if any. */
+export function converterNamed(name: string): Converter | undefined {
+  return CONVERTERS.find((c) => c.name === name)
+}
+
+/** The first converter whose detect() accepts `head`, or undefined. */
+export function detectFormat(head: string): Converter | undefined {
+  const text = head.length > DETECT_BYTES ? head.slice(0, DETECT_BYTES) : head
+  return CONVERTERS.find((c) => {
+    try {
+      return c.detect(text)
+    } catch {
+      return false
+    }
+  })
+}
+
+/** Why detection failed, in words a person can act on. */
+export function undetectedMessage(name: string, head: string): string {
+  const first = head.replace(/^\uFEFF/, '').split('\n').find((l) => l.trim() !== '') ?? ''
+  const shown = first.length > 60 ? `${first.slice(0, 57)}...` : first
+  return `${name}: cannot tell the input format from its first bytes (${JSON.stringify(shown)}); name it with --from (${converterNames().join(', ')})`
+}
+
+/**
+ * Reads up to DETECT_BYTES from `input` and returns them as text together with a stream that
+ * yields the whole input again (the bytes read first, then the rest).
+ */
+export async function peekHead(input: AsyncIterable<Uint8Array>): Promise<{ head: string; stream: AsyncIterable<Uint8Array> }> {
+  const iterator = input[Symbol.asyncIterator]()
+  const held: Uint8Array[] = []
+  let size = 0
+  let done = false
+  while (size < DETECT_BYTES) {
+    const next = await iterator.next()
+    if (next.done) {
+      done = true
+      break
+    }
+    held.push(next.value)
+    size += next.value.length
+  }
+  const bytes = Buffer.concat(held)
+  const head = new TextDecoder('utf-8').decode(bytes.subarray(0, DETECT_BYTES))
+  async function* replay(): AsyncGenerator<Uint8Array> {
+    yield* held
+    if (done) return
+    for (;;) {
+      const next = await iterator.next()
+      if (next.done) return
+      yield next.value
+    }
+  }
+  return { head, stream: replay() }
+}
