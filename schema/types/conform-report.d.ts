@@ -97,6 +97,10 @@ export interface CheckResult {
    */
   path?: string
   /**
+   * The command that runs this check alone with the same seed (api keys left out).
+   */
+  replay?: string
+  /**
    * Requests this check sent (answers shared with earlier checks are not counted again).
    */
   requests: number

@@ -28,6 +28,7 @@ export const ConformCheck = Type.Object(
     example: Type.Optional(ConformExample),
     seed: Type.Integer({ title: 'Seed', description: 'The run seed; `--seed` with `--checks` replays this check.' }),
     path: Type.Optional(Type.String({ title: 'Replay path', description: "fast-check's path of the shrunk counterexample." })),
+    replay: Type.Optional(Type.String({ title: 'Replay', description: 'The command that runs this check alone with the same seed (api keys left out).' })),
     requests: count('Requests', 'Requests this check sent (answers shared with earlier checks are not counted again).'),
     duration_ms: count('Duration', 'Milliseconds the check took.'),
   },

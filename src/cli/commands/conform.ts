@@ -1,12 +1,175 @@
-/** `l9kit conform`: Check a lookup API server against the specification. */
-import type { Command } from '../command.js'
-import { UsageError } from '../command.js'
+/** `l9kit conform`: judge a lookup API server against the specification, check by check. */
+import { writeFile } from 'node:fs/promises'
+import type { Rate } from '../../client/index.js'
+import {
+  CHECKS,
+  resultText,
+  runSuite,
+  SuiteError,
+  type SuiteOptions,
+  type SuiteReport,
+  summaryText,
+  toJsonReport,
+  toJUnit,
+} from '../../conformance/index.js'
+import { parse, positiveInt } from '../args.js'
+import { type Command, EXIT, type Io, UsageError } from '../command.js'
+
+const HELP = `Usage: l9kit conform --base-url URL [options]
+
+Judges a lookup API server against the specification: each check prints PASS, FAIL (with the
+smallest failing example, shrunk by fast-check, and the command that replays it) or SKIP (nothing
+to judge), then 'N passed, M failed'. Requests are paced at 1 per second by default and 429s are
+waited out as x-limited-for says, so a real service is never hammered.
+
+Options:
+  --base-url URL           the server, http:// or https:// (required)
+  --api-key KEY            sent as the api-key header (default: env L9KIT_API_KEY; none: anonymous)
+  --pro-key KEY            a pro plan key, for the hook checks (default: env L9KIT_PRO_KEY)
+  --domain NAME            a domain the server holds events for; discovery starts there (repeatable)
+  --ip ADDR                an IP address the server holds events for (repeatable)
+  --checks ID,...          run only these checks
+  --exclude-checks ID,...  leave these checks out (e.g. unknown-resource-404 to accept 404s)
+  --seed N                 seed of every generator (default: random, printed; replays a failure)
+  --max-examples N         generated examples per check (default 10)
+  --rate R                 requests per second: 1/s (default), 0.5/s, 5/s ...; or auto (no pacing,
+                           only the waits 429 answers ask for)
+  --report junit:FILE      write a JUnit XML report (repeatable, also with json:FILE)
+  --report json:FILE       write the JSON report (schema/conform-report.schema.json)
+  --hook-receiver          listen on 127.0.0.1 for hook deliveries (needs --pro-key)
+  --timeout MS             per request, milliseconds (default 15000)
+  --list-checks            print every check (id, description, specification section) and exit
+
+Without --domain or --ip, checks about the content of answers are skipped: the suite cannot
+guess which names a server holds. Rate-limit checks send one short burst (at most 10
+requests) without a key to observe a 429.
+
+Exit codes: 0 no check failed, 1 a check failed, 2 the suite could not run (bad options,
+server unreachable, report not writable).`
+
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'pro-key': { type: 'string' },
+  domain: { type: 'string', multiple: true },
+  ip: { type: 'string', multiple: true },
+  checks: { type: 'string' },
+  'exclude-checks': { type: 'string' },
+  seed: { type: 'string' },
+  'max-examples': { type: 'string' },
+  rate: { type: 'string' },
+  report: { type: 'string', multiple: true },
+  'hook-receiver': { type: 'boolean' },
+  timeout: { type: 'string' },
+  'list-checks': { type: 'boolean' },
+} as const
+
+interface ReportTarget {
+  kind: 'junit' | 'json'
+  file: string
+}
 
 export const conform: Command = {
   name: 'conform',
   summary: 'Check a lookup API server against the specification',
-  help: 'Usage: l9kit conform\n\nNot implemented yet.',
-  async run() {
-    throw new UsageError('conform: not implemented yet')
+  help: HELP,
+  async run(argv, io) {
+    const { values, positionals } = parse('conform', argv, OPTIONS)
+    if (values['list-checks']) {
+      for (const c of CHECKS) io.stdout.write(`${c.id}\n    ${c.description}\n    specification: ${c.spec}\n`)
+      return EXIT.ok
+    }
+    if (positionals.length > 0) throw new UsageError(`conform: unexpected argument '${positionals[0]}' (see 'l9kit conform --help')`)
+    const options = suiteOptions(values, io)
+    const reports = (values.report ?? []).map(reportTarget)
+
+    io.stdout.write(
+      `l9kit conform ${options.baseUrl} (seed ${options.seed}, rate ${options.rate === 'auto' ? 'auto' : `${options.rate}/s`}, ${options.maxExamples ?? 10} examples per check)\n`,
+    )
+    let report: SuiteReport
+    try {
+      report = await runSuite(options, {
+        onDiscovered: ({ domains, ips }) => io.stdout.write(`known: ${list(domains, 'domain')}; ${list(ips, 'IP address', 'IP addresses')}\n`),
+        onResult: (r) => io.stdout.write(`${resultText(r)}\n`),
+      })
+    } catch (error) {
+      if (error instanceof SuiteError && error.kind === 'usage') throw new UsageError(`conform: ${error.message}`)
+      if (error instanceof SuiteError) {
+        io.stderr.write(`l9kit conform: ${error.message}\n`)
+        return EXIT.usage
+      }
+      throw error
+    }
+    io.stdout.write(`${summaryText(report)}\n`)
+    for (const target of reports) {
+      const text = target.kind === 'junit' ? toJUnit(report) : `${JSON.stringify(toJsonReport(report), null, 2)}\n`
+      try {
+        await writeFile(target.file, text)
+      } catch (error) {
+        io.stderr.write(`l9kit conform: cannot write ${target.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`)
+        return EXIT.usage
+      }
+    }
+    const { failed, errors } = report.summary
+    return failed + errors > 0 ? EXIT.failed : EXIT.ok
   },
+}
+
+type Values = ReturnType<typeof parse<typeof OPTIONS>>['values']
+
+function suiteOptions(values: Values, io: Io): SuiteOptions & { seed: number } {
+  const baseUrl = values['base-url']
+  if (baseUrl === undefined) throw new UsageError("conform: --base-url is required (see 'l9kit conform --help')")
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    throw new UsageError(`conform: --base-url must be an http:// or https:// URL (got '${baseUrl}')`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`conform: --base-url must be an http:// or https:// URL (got '${baseUrl}')`)
+  const apiKey = values['api-key'] ?? nonEmpty(io.env.L9KIT_API_KEY)
+  const proKey = values['pro-key'] ?? nonEmpty(io.env.L9KIT_PRO_KEY)
+  if (values['hook-receiver'] && proKey === undefined) throw new UsageError('conform: --hook-receiver needs --pro-key (hooks are a pro plan feature)')
+  const options: SuiteOptions & { seed: number } = {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    seed: seedOf(values.seed),
+    rate: rateOf(values.rate),
+    domains: values.domain ?? [],
+    ips: values.ip ?? [],
+    hookReceiver: values['hook-receiver'] ?? false,
+    timeoutMs: positiveInt('conform', 'timeout', values.timeout, 15_000),
+  }
+  if (values['max-examples'] !== undefined) options.maxExamples = positiveInt('conform', 'max-examples', values['max-examples'], 10)
+  if (apiKey !== undefined) options.apiKey = apiKey
+  if (proKey !== undefined) options.proKey = proKey
+  if (values.checks !== undefined) options.checks = ids(values.checks)
+  if (values['exclude-checks'] !== undefined) options.excludeChecks = ids(values['exclude-checks'])
+  if (io.stopSignal) options.signal = io.stopSignal
+  return options
+}
+
+const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value)
+const ids = (text: string) => text.split(',').map((s) => s.trim()).filter((s) => s !== '')
+const list = (items: string[], one: string, many = `${one}s`) => (items.length === 0 ? `no ${many}` : `${items.length} ${items.length === 1 ? one : many} (${items.join(', ')})`)
+
+function seedOf(text: string | undefined): number {
+  if (text === undefined) return Math.floor(Math.random() * 2 ** 31)
+  const n = Number(text)
+  if (!/^-?\d+$/.test(text) || n < -(2 ** 31) || n >= 2 ** 31) throw new UsageError(`conform: --seed must be an integer from -2147483648 to 2147483647 (got '${text}')`)
+  return n
+}
+
+function rateOf(text: string | undefined): Rate {
+  if (text === undefined) return 1
+  if (text === 'auto') return 'auto'
+  const m = /^(\d+(?:\.\d+)?)(?:\/s)?$/.exec(text)
+  const n = m ? Number(m[1]) : NaN
+  if (!(n > 0)) throw new UsageError(`conform: --rate must be requests per second such as 1/s or 0.5/s, or auto (got '${text}')`)
+  return n
+}
+
+function reportTarget(text: string): ReportTarget {
+  const m = /^(junit|json):(.+)$/.exec(text)
+  if (!m) throw new UsageError(`conform: --report must be junit:FILE or json:FILE (got '${text}')`)
+  return { kind: m[1] as 'junit' | 'json', file: m[2]! }
 }

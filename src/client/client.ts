@@ -1,0 +1,163 @@
+/**
+ * Typed client of the lookup API: `lookupHost`, `lookupDomain`, `subdomains`. Paced (about
+ * one request per second by default), waits out 429s as `x-limited-for` says (or backs off
+ * when it cannot be read), validates every 200 against the schema.
+ */
+import type { LookupResult, SubdomainEntry } from '../schema/index.js'
+import { type Report, validateDocument } from '../validate/index.js'
+import { ceilMillis, parseGoDuration } from './duration.js'
+import { ClientError } from './errors.js'
+import { attempt, type RawResponse } from './http.js'
+import { Pacer, type Rate } from './pacer.js'
+
+export interface ClientOptions {
+  /** Base address of the service, e.g. `https://leakix.net` or `http://127.0.0.1:8080`. */
+  baseUrl: string
+  /** Sent as the `api-key` header when given. */
+  apiKey?: string
+  /** Requests per second (default 1), or `'auto'`: no pacing, only the waits 429s ask for. */
+  rate?: Rate
+  /** Share one pacer between clients (they then share the rate). Overrides `rate`. */
+  pacer?: Pacer
+  /** Per attempt, milliseconds (default 10 000). */
+  timeoutMs?: number
+  /** 429s retried per call (default 3). */
+  maxRetries?: number
+  /** Total milliseconds one call may spend waiting on 429s (default 30 000). */
+  maxWaitMs?: number
+  /** Back-off when a 429 has no usable `x-limited-for`: first wait and cap, milliseconds (default 1000, 16 000). */
+  backoff?: { initialMs?: number; maxMs?: number }
+  /** Validate 200 bodies against the schema (default true). */
+  validate?: boolean
+  /** Cancels every request of this client. */
+  signal?: AbortSignal
+  /** A fetch implementation (default: Node's global fetch). */
+  fetch?: typeof fetch
+  /** Called with every answer received (including 429s), e.g. to record them. */
+  onResponse?: (response: RawResponse) => void
+  /** Called before each wait on a 429, with the wait in milliseconds and where it came from. */
+  onWait?: (ms: number, source: 'x-limited-for' | 'backoff', response: RawResponse) => void
+}
+
+export interface CallOptions {
+  signal?: AbortSignal
+  /** Override the client's key for this call: a string, or null for no key. */
+  apiKey?: string | null
+  /** Wait out 429s (default true); false returns the 429 as it came. */
+  retry?: boolean
+}
+
+/** How long a 429 asks to wait, from its `x-limited-for` header; undefined when absent or unusable. */
+export function limitedFor(response: Pick<RawResponse, 'headers'>): number | undefined {
+  const header = response.headers['x-limited-for']
+  if (header === undefined) return undefined
+  const parsed = parseGoDuration(header.trim())
+  return parsed.ok && parsed.nanoseconds >= 0n ? ceilMillis(parsed.nanoseconds) : undefined
+}
+
+/** Encodes one path segment; `:` and `@` stay as they are (allowed in a path, and IPv6 is full of colons). */
+export const segment = (value: string) => encodeURIComponent(value).replace(/%3A/gi, ':').replace(/%40/g, '@')
+
+export class LookupClient {
+  readonly baseUrl: string
+  private readonly pacer: Pacer
+  private readonly options: ClientOptions
+
+  constructor(options: ClientOptions) {
+    this.options = options
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '')
+    this.pacer = options.pacer ?? new Pacer(options.rate ?? 1)
+  }
+
+  /** `GET /host/:ip`: events about an IP address. */
+  lookupHost(ip: string, call?: CallOptions): Promise<LookupResult> {
+    return this.typed(`/host/${segment(ip)}`, 'lookup-result', call) as Promise<LookupResult>
+  }
+
+  /** `GET /domain/:domain`: events about a domain and its subdomains. */
+  lookupDomain(domain: string, call?: CallOptions): Promise<LookupResult> {
+    return this.typed(`/domain/${segment(domain)}`, 'lookup-result', call) as Promise<LookupResult>
+  }
+
+  /** `GET /api/subdomains/:domain`: the subdomains known for a domain. */
+  subdomains(domain: string, call?: CallOptions): Promise<SubdomainEntry[]> {
+    return this.typed(`/api/subdomains/${segment(domain)}`, 'subdomains', call) as Promise<SubdomainEntry[]>
+  }
+
+  /** Any GET under the base URL, paced and (unless `retry: false`) waiting out 429s; any status is returned. */
+  async get(path: string, call: CallOptions = {}): Promise<RawResponse> {
+    const o = this.options
+    const maxRetries = o.maxRetries ?? 3
+    const maxWaitMs = o.maxWaitMs ?? 30_000
+    const initial = o.backoff?.initialMs ?? 1000
+    const cap = o.backoff?.maxMs ?? 16_000
+    const signal = combine(o.signal, call.signal)
+    const key = call.apiKey === undefined ? o.apiKey : call.apiKey
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'l9kit' }
+    if (key !== undefined && key !== null) headers['api-key'] = key
+    let waited = 0
+    for (let retries = 0; ; retries++) {
+      try {
+        await this.pacer.acquire(signal)
+      } catch (error) {
+        throw new ClientError('aborted', `GET ${path}: aborted`, { cause: error })
+      }
+      const response = await attempt({ fetch: o.fetch ?? fetch, url: this.baseUrl + path, path, headers, timeoutMs: o.timeoutMs ?? 10_000, signal })
+      o.onResponse?.(response)
+      if (response.status !== 429 || call.retry === false) return response
+      const advertised = limitedFor(response)
+      const wait = advertised ?? Math.min(cap, initial * 2 ** retries)
+      if (retries >= maxRetries || waited + wait > maxWaitMs) {
+        throw new ClientError(
+          'rate_limited',
+          `GET ${path}: still rate-limited after ${retries} ${retries === 1 ? 'retry' : 'retries'} and ${waited} ms of waiting` +
+            (waited + wait > maxWaitMs ? ` (the next wait, ${wait} ms, would pass the ${maxWaitMs} ms cap)` : ''),
+          { response, waitedMs: waited, attempts: retries + 1 },
+        )
+      }
+      o.onWait?.(wait, advertised === undefined ? 'backoff' : 'x-limited-for', response)
+      this.pacer.holdFor(wait)
+      waited += wait
+    }
+  }
+
+  private async typed(path: string, shape: 'lookup-result' | 'subdomains', call?: CallOptions): Promise<unknown> {
+    const response = await this.get(path, call)
+    if (response.status !== 200) {
+      throw new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${errorText(response.body)}`, { response })
+    }
+    let body: unknown
+    try {
+      body = JSON.parse(response.body)
+    } catch {
+      throw new ClientError('bad_body', `GET ${path}: the 200 body is not JSON (content-type ${response.headers['content-type'] ?? 'none'})`, { response })
+    }
+    if (this.options.validate === false) return body
+    const report: Report = validateDocument(shape, body)
+    if (!report.ok) {
+      const first = report.errors[0]!
+      const more = report.errors.length > 1 ? ` (and ${report.errors.length - 1} more)` : ''
+      throw new ClientError('invalid_response', `GET ${path}: ${first.pointer || '(body)'}: ${first.message}${more}`, { response, report })
+    }
+    return body
+  }
+}
+
+/** `: title: description` of a JSON error body, when it has one. */
+function errorText(body: string): string {
+  try {
+    const doc = JSON.parse(body) as Record<string, unknown>
+    const parts = [doc.title, doc.description, doc.error].filter((p) => typeof p === 'string')
+    return parts.length > 0 ? `: ${parts.join(': ')}` : ''
+  } catch {
+    return ''
+  }
+}
+
+function combine(a?: AbortSignal, b?: AbortSignal): AbortSignal | undefined {
+  if (a && b) return AbortSignal.any([a, b])
+  return a ?? b
+}
+
+/** A client (the same as `new LookupClient(options)`). */
+export const createClient = (options: ClientOptions) => new LookupClient(options)

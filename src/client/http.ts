@@ -1,0 +1,60 @@
+/** One HTTP GET with Node's fetch: a timeout, the caller's signal, and the whole answer as text. */
+import { ClientError } from './errors.js'
+
+/** An answer as the server gave it; header names lower-case. */
+export interface RawResponse {
+  method: 'GET'
+  url: string
+  /** Path and query as requested, relative to the base URL. */
+  path: string
+  status: number
+  /** The reason phrase of the status line (HTTP/1.1), e.g. `Rate-limited`. */
+  statusText: string
+  headers: Record<string, string>
+  body: string
+  /** Milliseconds from sending to the end of the body. */
+  elapsedMs: number
+  /** The api-key sent, if any (for reports: the suite never prints it). */
+  keyed: boolean
+}
+
+export interface AttemptOptions {
+  fetch: typeof fetch
+  url: string
+  path: string
+  headers: Record<string, string>
+  timeoutMs: number
+  signal?: AbortSignal
+}
+
+/** Sends one request; network failures, timeouts and aborts become ClientErrors. */
+export async function attempt(options: AttemptOptions): Promise<RawResponse> {
+  const timeout = AbortSignal.timeout(options.timeoutMs)
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+  const started = performance.now()
+  try {
+    const response = await options.fetch(options.url, { method: 'GET', headers: options.headers, signal, redirect: 'manual' })
+    const body = await response.text()
+    const headers: Record<string, string> = {}
+    response.headers.forEach((value, name) => {
+      headers[name] = value
+    })
+    return {
+      method: 'GET',
+      url: options.url,
+      path: options.path,
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+      body,
+      elapsedMs: performance.now() - started,
+      keyed: 'api-key' in options.headers,
+    }
+  } catch (error) {
+    if (options.signal?.aborted) throw new ClientError('aborted', `GET ${options.path}: aborted`, { cause: options.signal.reason })
+    if (timeout.aborted) throw new ClientError('timeout', `GET ${options.path}: no answer within ${options.timeoutMs} ms`, { cause: error })
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause
+    const why = cause?.code ?? cause?.message ?? (error as Error).message
+    throw new ClientError('network', `GET ${options.url}: ${why}`, { cause: error })
+  }
+}

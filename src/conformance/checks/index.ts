@@ -1,0 +1,46 @@
+/**
+ * Every check, in the order they run: shapes first, then what the answers mean, then keys,
+ * then the rate limit (its probe drains the limit, so it goes last), then hooks.
+ */
+import type { Check } from '../check.js'
+import { contentTypeJson } from './content-type-json.js'
+import { domainEventsMatchDomain } from './domain-events-match-domain.js'
+import { eventFingerprintFormat } from './event-fingerprint-format.js'
+import { eventTimeFormat } from './event-time-format.js'
+import { eventTypeRouting } from './event-type-routing.js'
+import { hookDelivery } from './hook-delivery.js'
+import { hostEventsMatchIp } from './host-events-match-ip.js'
+import { lookupShape } from './lookup-shape.js'
+import { no5xx } from './no-5xx.js'
+import { rateLimitHeader, rateLimitReason, rateLimitWait } from './rate-limit.js'
+import { subdomainDistinctIps } from './subdomain-distinct-ips.js'
+import { subdomainLastSeen } from './subdomain-last-seen.js'
+import { subdomainsHaveEvents } from './subdomains-have-events.js'
+import { subdomainsOfDomain } from './subdomains-of-domain.js'
+import { subdomainsShape } from './subdomains-shape.js'
+import { unknownResource404, unknownResourceEmpty } from './unknown-resource.js'
+import { wrongKeyNotElevated, wrongKeyRefused } from './wrong-key.js'
+
+export const CHECKS: readonly Check[] = [
+  lookupShape,
+  subdomainsShape,
+  eventTypeRouting,
+  hostEventsMatchIp,
+  domainEventsMatchDomain,
+  eventTimeFormat,
+  eventFingerprintFormat,
+  subdomainsOfDomain,
+  subdomainDistinctIps,
+  subdomainLastSeen,
+  subdomainsHaveEvents,
+  unknownResourceEmpty,
+  unknownResource404,
+  wrongKeyRefused,
+  wrongKeyNotElevated,
+  no5xx,
+  contentTypeJson,
+  rateLimitHeader,
+  rateLimitReason,
+  rateLimitWait,
+  hookDelivery,
+]

@@ -1,0 +1,190 @@
+/**
+ * What every check runs with: one paced client (the server is never hammered), a cache of
+ * answers so checks share requests, the names the server is known to hold, and a
+ * fast-check helper that reports the smallest failing input with its seed.
+ */
+import fc, { type Arbitrary } from 'fast-check'
+import { ClientError, LookupClient, Pacer, type RawResponse, type Rate } from '../client/index.js'
+import type { Problem } from './check.js'
+
+/** Who a request is sent as: the user's key (anonymous without one), no key, a key the server cannot know, the pro key. */
+export type Identity = 'key' | 'anonymous' | 'wrong' | 'pro'
+
+export interface SuiteOptions {
+  baseUrl: string
+  apiKey?: string
+  proKey?: string
+  /** Check ids to run (default all) and to leave out. */
+  checks?: string[]
+  excludeChecks?: string[]
+  /** Seed of every generator (default: random, printed). */
+  seed?: number
+  /** Generated examples per check (default 10). */
+  maxExamples?: number
+  /** Requests per second (default 1), or `'auto'`: as fast as the server's 429s allow. */
+  rate?: Rate
+  /** Names the server holds events for, to start discovery from. */
+  domains?: string[]
+  ips?: string[]
+  /** Start a hook receiver on 127.0.0.1 (needs a pro key). */
+  hookReceiver?: boolean
+  /** Per request, milliseconds (default 15 000). */
+  timeoutMs?: number
+  /** Most requests of one rate-limit burst (default 10). */
+  burst?: number
+  signal?: AbortSignal
+  fetch?: typeof fetch
+}
+
+/** Thrown inside a property when the suite itself cannot go on (network, timeout, endless 429s). */
+class Halt extends Error {
+  constructor(readonly error: ClientError) {
+    super(error.message)
+  }
+}
+
+export class SuiteContext {
+  readonly maxExamples: number
+  readonly seed: number
+  /** Domains and IPs the server holds events for (seeds plus what discovery found). */
+  readonly known = { domains: [] as string[], ips: [] as string[] }
+  /** Every answer received, in order. */
+  readonly responses: RawResponse[] = []
+  requestCount = 0
+  private readonly client: LookupClient
+  private readonly burstClient: LookupClient
+  private readonly identities = new WeakMap<RawResponse, Identity>()
+  private readonly cache = new Map<string, Promise<RawResponse>>()
+  private readonly memos = new Map<string, Promise<unknown>>()
+  private readonly parsed = new WeakMap<RawResponse, { ok: true; value: unknown } | { ok: false }>()
+  readonly wrongKey: string
+
+  constructor(readonly options: SuiteOptions) {
+    this.maxExamples = options.maxExamples ?? 10
+    this.seed = options.seed ?? 0
+    this.wrongKey = `l9kit-conform-wrong-${(this.seed >>> 0).toString(16)}-0f1e2d3c4b5a`
+    const common = {
+      baseUrl: options.baseUrl,
+      timeoutMs: options.timeoutMs ?? 15_000,
+      maxRetries: 4,
+      maxWaitMs: 60_000,
+      backoff: { initialMs: 500, maxMs: 8000 },
+      validate: false,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      onResponse: (r: RawResponse) => {
+        this.requestCount++
+        this.responses.push(r)
+      },
+    }
+    this.client = new LookupClient({ ...common, pacer: new Pacer(options.rate ?? 1) })
+    this.burstClient = new LookupClient({ ...common, pacer: new Pacer('auto') })
+  }
+
+  /** The api-key header sent for an identity (null: none). */
+  keyOf(identity: Identity): string | null {
+    if (identity === 'key') return this.options.apiKey ?? null
+    if (identity === 'pro') return this.options.proKey ?? null
+    if (identity === 'wrong') return this.wrongKey
+    return null
+  }
+
+  /** GET `path` as `identity`, paced, 429s waited out; each distinct request is sent once per run. */
+  get(path: string, identity: Identity = 'key'): Promise<RawResponse> {
+    const key = `${this.keyOf(identity) ?? ''}\u0000${path}`
+    let answer = this.cache.get(key)
+    if (!answer) {
+      answer = this.client.get(path, { apiKey: this.keyOf(identity) }).then((r) => {
+        this.identities.set(r, identity)
+        return r
+      })
+      this.cache.set(key, answer)
+      // A failed request may be retried by a later caller.
+      answer.catch(() => this.cache.delete(key))
+    }
+    return answer
+  }
+
+  /** One request outside the pacer, not waiting out a 429 (rate-limit probes only). */
+  async raw(path: string, identity: Identity): Promise<RawResponse> {
+    const r = await this.burstClient.get(path, { apiKey: this.keyOf(identity), retry: false })
+    this.identities.set(r, identity)
+    return r
+  }
+
+  identityOf(response: RawResponse): Identity | undefined {
+    return this.identities.get(response)
+  }
+
+  /** The body as JSON, or undefined when it is not JSON. */
+  json(response: RawResponse): unknown {
+    let p = this.parsed.get(response)
+    if (!p) {
+      try {
+        p = { ok: true, value: JSON.parse(response.body) }
+      } catch {
+        p = { ok: false }
+      }
+      this.parsed.set(response, p)
+    }
+    return p.ok ? p.value : undefined
+  }
+
+  /** Runs `make` once per run and shares its result (probes several checks judge). */
+  memo<T>(name: string, make: () => Promise<T>): Promise<T> {
+    let value = this.memos.get(name)
+    if (!value) {
+      value = make()
+      this.memos.set(name, value)
+    }
+    return value as Promise<T>
+  }
+
+  /** The seed of a named generator: the run's seed mixed with the name, so one check replays alone. */
+  seedFor(name: string): number {
+    let h = 0x811c9dc5
+    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193)
+    return (this.seed ^ h) | 0
+  }
+
+  /**
+   * Judges `maxExamples` generated inputs (after the fixed `examples`); on a failure fast-check
+   * shrinks it (at most 20 steps, each one request at most) and the smallest one is returned.
+   */
+  async property<T>(
+    name: string,
+    arbitrary: Arbitrary<T>,
+    judge: (value: T) => Promise<Problem | undefined>,
+    options: { examples?: T[]; runs?: number } = {},
+  ): Promise<{ ok: true } | { ok: false; problem: Problem; input: string; path: string; seed: number }> {
+    let halted: ClientError | undefined
+    const seed = this.seedFor(name)
+    const details = await fc.check(
+      fc.asyncProperty(fc.limitShrink(arbitrary, 20), async (value) => {
+        if (halted) throw new Halt(halted)
+        try {
+          const problem = await judge(value)
+          if (problem) throw new ProblemError(problem)
+        } catch (error) {
+          if (error instanceof ClientError) {
+            halted = error
+            throw new Halt(error)
+          }
+          throw error
+        }
+      }),
+      { seed, numRuns: options.runs ?? this.maxExamples, examples: (options.examples ?? []).map((e) => [e] as [T]) },
+    )
+    if (halted) throw halted
+    if (!details.failed) return { ok: true }
+    const error = details.errorInstance
+    const problem = error instanceof ProblemError ? error.problem : { message: `the check itself failed: ${String((error as Error)?.message ?? error)}` }
+    return { ok: false, problem, input: fc.stringify(details.counterexample?.[0]), path: details.counterexamplePath ?? '', seed }
+  }
+}
+
+class ProblemError extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.message)
+  }
+}

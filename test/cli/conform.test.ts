@@ -1,0 +1,110 @@
+/** `l9kit conform` in-process against the fake servers of test/conformance. */
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import { describe, expect, it } from 'vitest'
+import { schemaDocument } from '../../src/schema/index.js'
+import { start as startSuffixMatch } from '../conformance/broken/domain-suffix-match.js'
+import { FAKE_DOMAIN } from '../conformance/fake/data.js'
+import { FAKE_KEY, type Fake, startFake } from '../conformance/fake/server.js'
+import { childrenNamed, parseXml } from '../conformance/junit-tree.js'
+import { runCli } from '../support/streams.js'
+
+async function withServer<T>(server: Promise<Fake>, use: (url: string) => Promise<T>): Promise<T> {
+  const fake = await server
+  try {
+    return await use(fake.url)
+  } finally {
+    await fake.close()
+  }
+}
+
+const args = (url: string, ...more: string[]) => ['conform', '--base-url', url, '--api-key', FAKE_KEY, '--domain', FAKE_DOMAIN, '--rate', 'auto', '--seed', '7', ...more]
+
+describe('l9kit conform', () => {
+  it('passes a conforming server: one line per check, then the count; exit 0; keys never printed', async () => {
+    const r = await withServer(startFake(), (url) => runCli(args(url)))
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^l9kit conform http:\/\/127\.0\.0\.1:\d+ \(seed 7, rate auto, 10 examples per check\)\n/)
+    expect(r.stdout).toContain('PASS  lookup-shape: ')
+    expect(r.stdout).toContain('SKIP  hook-delivery: ')
+    expect(r.stdout).toMatch(/\n20 passed, 0 failed, 1 skipped \(\d+ requests in [\d.]+ s, seed 7\)\n$/)
+    expect(r.stdout + r.stderr).not.toContain(FAKE_KEY)
+  })
+
+  it('reports a failure with its smallest example and replay command; exit 1; writes JUnit and JSON reports', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'l9kit-conform-'))
+    const junit = join(dir, 'report.xml')
+    const json = join(dir, 'report.json')
+    const r = await withServer(startSuffixMatch(), (url) => runCli(args(url, '--report', `junit:${junit}`, '--report', `json:${json}`)))
+    expect(r.code).toBe(1)
+    const failure = r.stdout.split('\n').findIndex((l) => l.startsWith('FAIL  domain-events-match-domain: '))
+    expect(failure).toBeGreaterThan(0)
+    const block = r.stdout.split('\n').slice(failure, failure + 12).join('\n')
+    expect(block).toContain('has host "notexample.com", which is neither example.com nor below it')
+    expect(block).toContain('smallest failing input: ')
+    expect(block).toContain('request: GET /')
+    expect(block).toMatch(/replay: l9kit conform --base-url http:\/\/127\.0\.0\.1:\d+ --domain example\.com --checks domain-events-match-domain --seed 7/)
+    expect(r.stdout).toMatch(/\n19 passed, 1 failed, 1 skipped /)
+
+    const suite = childrenNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')[0]!
+    expect(suite.attributes).toMatchObject({ tests: '21', failures: '1', skipped: '1', errors: '0' })
+    const failed = childrenNamed(suite, 'testcase').filter((c) => childrenNamed(c, 'failure').length > 0)
+    expect(failed.map((c) => c.attributes.name)).toEqual(['domain-events-match-domain'])
+
+    const report = JSON.parse(readFileSync(json, 'utf8'))
+    const valid = new Ajv2020({ strict: true }).compile(schemaDocument('conform-report'))
+    expect(valid(report), JSON.stringify(valid.errors)).toBe(true)
+    expect(report.summary).toEqual({ passed: 19, failed: 1, skipped: 1, errors: 0 })
+    expect(JSON.stringify(report)).not.toContain(FAKE_KEY)
+  })
+
+  it('runs only the checks asked for, and leaves out the excluded ones', async () => {
+    const r = await withServer(startFake(), (url) =>
+      runCli(args(url, '--checks', 'lookup-shape,unknown-resource-404,no-5xx', '--exclude-checks', 'no-5xx')),
+    )
+    expect(r.code).toBe(0)
+    expect(r.stdout.match(/^(PASS|FAIL|SKIP)/gm)).toHaveLength(2)
+    expect(r.stdout).toMatch(/\n2 passed, 0 failed \(/)
+  })
+
+  it('exits 2 with one line when the server cannot be reached', async () => {
+    const fake = await startFake()
+    const url = fake.url
+    await fake.close()
+    const r = await runCli(['conform', '--base-url', url, '--rate', 'auto'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/^l9kit conform: cannot use http:\/\/127\.0\.0\.1:\d+: GET .*ECONNREFUSED\n$/)
+    expect(r.stderr).not.toContain('    at ')
+  })
+
+  it.each([
+    [['conform'], '--base-url is required'],
+    [['conform', '--base-url', 'ftp://x'], 'must be an http:// or https:// URL'],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--rate', 'fast'], '--rate must be requests per second'],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--rate', '0/s'], '--rate must be requests per second'],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--seed', 'x'], '--seed must be an integer'],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--max-examples', '0'], '--max-examples must be a positive integer'],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--report', 'xml:out.xml'], '--report must be junit:FILE or json:FILE'],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--checks', 'nope'], "unknown check 'nope'"],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--hook-receiver'], '--hook-receiver needs --pro-key'],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--bogus'], "Unknown option '--bogus'"],
+  ])('exits 2 on bad options: %j', async (argv, message) => {
+    const r = await runCli(argv)
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(message)
+    expect(r.stderr.trim().split('\n')).toHaveLength(1)
+  })
+
+  it('lists the checks and describes every option in --help', async () => {
+    const list = await runCli(['conform', '--list-checks'])
+    expect(list.code).toBe(0)
+    expect(list.stdout).toContain('rate-limit-header\n')
+    expect(list.stdout).toContain('specification: ')
+    const help = await runCli(['conform', '--help'])
+    for (const option of ['--base-url', '--api-key', '--pro-key', '--checks', '--exclude-checks', '--seed', '--max-examples', '--rate', '--report', '--hook-receiver', '--domain', '--ip']) {
+      expect(help.stdout).toContain(option)
+    }
+  })
+})

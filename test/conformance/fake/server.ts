@@ -1,0 +1,147 @@
+/**
+ * A small, correct lookup server on 127.0.0.1 (node:http): every conformance check passes
+ * against it. Each broken fixture in ../broken/ replaces one part of `Behaviour`.
+ */
+import { createServer, type ServerResponse } from 'node:http'
+import { type AddressInfo, isIP } from 'node:net'
+import type { Event, SubdomainEntry } from '../../../src/schema/index.js'
+import { fakeEvents } from './data.js'
+
+export const FAKE_KEY = 'fake-registered-key'
+export type Plan = 'anonymous' | 'registered'
+export type Route = 'host' | 'domain' | 'subdomains'
+
+/** Anonymous callers: a burst of 3, then one request per 100 ms. */
+const BURST = 3
+const REFILL_MS = 100
+const ANONYMOUS_SUBDOMAINS = 2
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/
+
+export interface Behaviour {
+  /** The plan of an api-key header value (undefined: no header); null refuses it with 401. */
+  plan(key: string | undefined): Plan | null
+  hostEvents(ip: string, events: Event[]): Event[]
+  domainEvents(domain: string, events: Event[]): Event[]
+  subdomains(domain: string, events: Event[]): SubdomainEntry[]
+  /** The 200 body of a host or domain lookup. */
+  lookupBody(events: Event[]): unknown
+  /** A well-formed name with no events: 200 with nulls (or `[]`). */
+  unknown(res: ServerResponse, route: Route): void
+  /** Writes a 429 that asks to wait `ms`. */
+  limited(res: ServerResponse, ms: number): void
+  error(res: ServerResponse, status: number, description: string): void
+  /** Answers first when it returns true (a fixture's crash). */
+  intercept(res: ServerResponse, route: Route, param: string): boolean
+}
+
+export const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, reason?: string) => {
+  const all = { 'content-type': 'application/json; charset=utf-8', ...headers }
+  if (reason === undefined) res.writeHead(status, all)
+  else res.writeHead(status, reason, all)
+  res.end(JSON.stringify(body))
+}
+
+const TITLES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error' }
+
+/** One IP's comparable spelling (IPv6 through the URL parser, which writes RFC 5952). */
+export const ipKey = (ip: string) => (isIP(ip) === 6 ? new URL(`http://[${ip}]/`).hostname.slice(1, -1) : ip)
+export const below = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`)
+
+/** `last_seen`: milliseconds and Z. */
+export const millis = (time: string) => new Date(time).toISOString()
+
+export const CORRECT: Behaviour = {
+  plan: (key) => (key === undefined ? 'anonymous' : key === FAKE_KEY ? 'registered' : null),
+  hostEvents: (ip, events) => events.filter((e) => ipKey(e.ip) === ipKey(ip)),
+  domainEvents: (domain, events) => events.filter((e) => below(e.host, domain)),
+  subdomains(domain, events) {
+    const names = new Map<string, { ips: Set<string>; last: string }>()
+    for (const e of events) {
+      if (!e.host.endsWith(`.${domain}`)) continue
+      const entry = names.get(e.host) ?? { ips: new Set(), last: e.time }
+      entry.ips.add(e.ip)
+      if (millis(e.time) > millis(entry.last)) entry.last = e.time
+      names.set(e.host, entry)
+    }
+    return [...names].map(([subdomain, v]) => ({ subdomain, distinct_ips: v.ips.size, last_seen: millis(v.last) }))
+  },
+  lookupBody(events) {
+    const services = events.filter((e) => e.event_type === 'service')
+    const leaks = events.filter((e) => e.event_type === 'leak')
+    return { Services: services.length > 0 ? services : null, Leaks: leaks.length > 0 ? leaks : null }
+  },
+  unknown: (res, route) => send(res, 200, route === 'subdomains' ? [] : { Services: null, Leaks: null }),
+  limited: (res, ms) => send(res, 429, { title: TITLES[429], description: 'slow down' }, { 'x-limited-for': `${ms.toFixed(3).replace(/\.?0+$/, '')}ms` }, 'Rate-limited'),
+  error: (res, status, description) => send(res, status, { title: TITLES[status] ?? 'Error', description }),
+  intercept: () => false,
+}
+
+export interface Fake {
+  url: string
+  close(): Promise<void>
+}
+
+/** Starts the fake with `defect` replacing parts of the correct behaviour. */
+export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> {
+  const b: Behaviour = { ...CORRECT, ...defect }
+  const events = fakeEvents()
+  const buckets = new Map<string, { tokens: number; at: number }>()
+  /** Milliseconds to wait, or 0 when a token was taken. */
+  const take = (who: string) => {
+    const now = performance.now()
+    const bucket = buckets.get(who) ?? { tokens: BURST, at: now }
+    bucket.tokens = Math.min(BURST, bucket.tokens + (now - bucket.at) / REFILL_MS)
+    bucket.at = now
+    buckets.set(who, bucket)
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1
+      return 0
+    }
+    return (1 - bucket.tokens) * REFILL_MS
+  }
+
+  const server = createServer((req, res) => {
+    const match = /^\/(host|domain|api\/subdomains)\/([^/?]*)$/.exec((req.url ?? '').split('?')[0]!)
+    if (!match) return b.error(res, 404, 'no such route')
+    const route: Route = match[1] === 'api/subdomains' ? 'subdomains' : (match[1] as Route)
+    const header = req.headers['api-key']
+    const plan = b.plan(Array.isArray(header) ? header[0] : header)
+    if (plan === null) return b.error(res, 401, 'unknown api-key')
+    if (plan === 'anonymous') {
+      const wait = take(req.socket.remoteAddress ?? '')
+      if (wait > 0) return b.limited(res, wait)
+    }
+    let param: string
+    try {
+      param = decodeURIComponent(match[2]!)
+    } catch {
+      return b.error(res, 400, 'bad percent-encoding')
+    }
+    if (b.intercept(res, route, param)) return
+    if (route === 'host') {
+      const ip = param.replace(/^\[(.*)\]$/, '$1')
+      if (!isIP(ip)) return b.error(res, 400, 'not an IP address')
+      const found = b.hostEvents(ip, events)
+      return found.length > 0 ? send(res, 200, b.lookupBody(found)) : b.unknown(res, route)
+    }
+    const domain = param.toLowerCase().replace(/\.$/, '')
+    if (!DOMAIN.test(domain)) return b.error(res, 400, 'not a domain name')
+    if (route === 'domain') {
+      const found = b.domainEvents(domain, events)
+      return found.length > 0 ? send(res, 200, b.lookupBody(found)) : b.unknown(res, route)
+    }
+    const entries = b.subdomains(domain, events)
+    if (entries.length === 0) return b.unknown(res, route)
+    send(res, 200, plan === 'anonymous' ? entries.slice(0, ANONYMOUS_SUBDOMAINS) : entries)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The reference service passes every check: started on 127.0.0.1 with the demo data, the
+ * keyed plans' rate limit set high (the anonymous plan keeps its default, so the rate-limit
+ * checks see real 429s), and the whole suite run against it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runSuite } from '../../src/conformance/index.js'
+import { defaultConfig, DEMO_SECRETS, demoEvents, MemoryStore, type RunningService, startService } from '../../src/service/index.js'
+
+let service: RunningService
+
+beforeAll(async () => {
+  const store = new MemoryStore()
+  const ingested = await store.ingest(demoEvents())
+  expect(ingested.rejected).toEqual([])
+  const config = defaultConfig()
+  config.plans.registered.rate = { rate: 1000, burst: 1000 }
+  config.plans.pro.rate = { rate: 1000, burst: 1000 }
+  service = await startService({ store, config, host: '127.0.0.1', port: 0 })
+})
+
+afterAll(async () => {
+  await service?.close()
+})
+
+describe('conformance suite against the reference service', () => {
+  it('passes every check (hooks skipped: the service has no hook API yet)', { timeout: 60_000 }, async () => {
+    const report = await runSuite({
+      baseUrl: service.url,
+      apiKey: DEMO_SECRETS.registered,
+      proKey: DEMO_SECRETS.pro,
+      hookReceiver: true,
+      domains: ['example.com', 'notexample.com'],
+      ips: ['2001:db8:cd::1'],
+      rate: 'auto',
+      seed: Number(process.env.L9KIT_CONFORM_SEED ?? 20240515),
+      maxExamples: 25,
+    })
+    const notPassed = report.results.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.message}\n${r.example?.response ?? ''}`)
+    expect(notPassed).toHaveLength(1)
+    expect(notPassed[0]).toMatch(/^hook-delivery skipped: the server does not offer the hook API/)
+    expect(report.summary).toMatchObject({ failed: 0, errors: 0 })
+    // Recorded for the issue's "< 60 s in CI": printed, not asserted (no timing assertions).
+    console.info(`conform against the reference service: ${report.results.length} checks, ${report.requests} requests, ${report.durationMs} ms`)
+  })
+})
