@@ -1,11 +1,13 @@
 /** Turning FILE arguments into opened inputs, shared by the commands that read documents. */
 import type { Readable } from 'node:stream'
-import { inputName, openInput } from '../jsonl/index.js'
+import { inputName, openSized } from '../jsonl/index.js'
 
 export interface NamedInput {
   /** Name used in messages: the path, or `<stdin>`. */
   name: string
   stream: AsyncIterable<Uint8Array>
+  /** Bytes, for files (progress bars); undefined for standard input. */
+  size?: number
 }
 
 /**
@@ -15,7 +17,7 @@ export interface NamedInput {
 export async function openInputs(paths: string[], stdin: Readable): Promise<NamedInput[]> {
   const list = paths.length === 0 ? ['-'] : paths
   const opened: NamedInput[] = []
-  for (const path of list) opened.push({ name: inputName(path), stream: await openInput(path, stdin) })
+  for (const path of list) opened.push({ name: inputName(path), ...(await openSized(path, stdin)) })
   return opened
 }
 

@@ -10,7 +10,12 @@ export const CHUNK_BYTES = 1 << 20
  * file fails here with an error naming the path (ENOENT, EACCES, EISDIR), not mid-stream.
  */
 export async function openInput(path: string, stdin: Readable): Promise<AsyncIterable<Uint8Array>> {
-  if (path === '-') return stdin
+  return (await openSized(path, stdin)).stream
+}
+
+/** Like openInput, with the file's size in bytes (undefined for standard input). */
+export async function openSized(path: string, stdin: Readable): Promise<{ stream: AsyncIterable<Uint8Array>; size?: number }> {
+  if (path === '-') return { stream: stdin }
   const handle = await open(path, 'r')
   const stat = await handle.stat()
   if (stat.isDirectory()) {
@@ -18,7 +23,7 @@ export async function openInput(path: string, stdin: Readable): Promise<AsyncIte
     throw Object.assign(new Error(`${path}: is a directory`), { code: 'EISDIR', path })
   }
   // The stream owns the FileHandle and closes it: never hand its bare fd to another owner.
-  return handle.createReadStream({ highWaterMark: CHUNK_BYTES, autoClose: true })
+  return { stream: handle.createReadStream({ highWaterMark: CHUNK_BYTES, autoClose: true }), size: stat.size }
 }
 
 /** Display name of an input in messages. */

@@ -1,6 +1,5 @@
 /** `l9kit convert`: other tools' output to event documents, and event documents to simple formats. */
 import { once } from 'node:events'
-import { open } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import {
   CONVERTERS,
@@ -19,11 +18,12 @@ import {
   undetectedMessage,
 } from '../../convert/index.js'
 import type { ConvertContext } from '../../convert/types.js'
-import { CHUNK_BYTES, inputName, JsonlWriter } from '../../jsonl/index.js'
+import { JsonlWriter } from '../../jsonl/index.js'
 import { canonicalTime, formatTime } from '../../time/index.js'
 import { oneOf, parse, positiveInt } from '../args.js'
 import type { Command, Io } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
+import { openInputs } from '../inputs.js'
 import { ProgressBar } from './convert-progress.js'
 
 const pad = (names: readonly string[]) => Math.max(...names.map((n) => n.length))
@@ -98,7 +98,7 @@ export const convert: Command = {
       fingerprint: fingerprint === 'v2' ? 2 : 1,
       maxLineBytes: positiveInt('convert', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
     }
-    const inputs = await openAll(positionals, io.stdin)
+    const inputs = await openInputs(positionals, io.stdin)
     const out = new JsonlWriter(io.stdout)
     const counts: Counts = { converted: 0, skipped: 0 }
     // Ctrl-C: stop reading, keep what was converted, still print the summary.
@@ -195,31 +195,3 @@ function runStart(text: string | undefined): string {
   return t.value
 }
 
-interface Input {
-  name: string
-  stream: AsyncIterable<Uint8Array>
-  /** Bytes, for files (the progress bar); undefined for standard input. */
-  size?: number
-}
-
-/**
- * Opens every FILE before any output (a missing one is a usage error, exit 2). The stream
- * owns its FileHandle, so the descriptor is closed once, by the stream.
- */
-async function openAll(paths: string[], stdin: Readable): Promise<Input[]> {
-  const inputs: Input[] = []
-  for (const path of paths.length ? paths : ['-']) {
-    if (path === '-') {
-      inputs.push({ name: inputName(path), stream: stdin })
-      continue
-    }
-    const handle = await open(path, 'r')
-    const stat = await handle.stat()
-    if (stat.isDirectory()) {
-      await handle.close()
-      throw Object.assign(new Error(`${path}: is a directory`), { code: 'EISDIR', path })
-    }
-    inputs.push({ name: inputName(path), stream: handle.createReadStream({ highWaterMark: CHUNK_BYTES }), size: stat.size })
-  }
-  return inputs
-}

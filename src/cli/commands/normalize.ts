@@ -1,12 +1,100 @@
-/** `l9kit normalize`: Rewrite event documents in canonical form. */
+/** `l9kit normalize`: rewrites event documents in canonical form, as compact JSON Lines. */
+import { open } from 'node:fs/promises'
+import type { Writable } from 'node:stream'
+import { JsonlWriter } from '../../jsonl/index.js'
+import { normalizeRecords } from '../../normalize/index.js'
+import { oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
-import { UsageError } from '../command.js'
+import { EXIT } from '../command.js'
+import { openInputs, problemLine } from '../inputs.js'
+
+const HELP = `Usage: l9kit normalize [FILE...] [options]
+
+Rewrites each event document (JSON Lines, one JSON document, or a JSON array) in canonical
+form and writes it to standard output as compact JSON Lines, one document per line: every
+member present in the specification's order, times in canonical UTC, numbers and ports
+coerced, null arrays and maps filled. A record that is already canonical is written
+byte for byte as it came. No FILE, or '-', reads standard input.
+
+Options:
+  --header-case keep|lower    keep: header names as given (default); lower: lower-case
+                              them, joining the values of names that then collide with
+                              ', ' (never set-cookie: its spellings are kept apart)
+  --fingerprint keep|v1|v2|missing
+                              keep: never change event_fingerprint (default); v1 or v2:
+                              recompute it with that version; missing: compute version 1
+                              only where it is empty
+  --rejects FILE              also write every record that could not be normalised,
+                              unchanged, to FILE (one per line), so nothing is lost
+  --no-warnings               do not report warnings (unknown members, kept apart headers)
+  --max-line-bytes N          longest accepted line in bytes (default 67108864)
+  -h, --help                  show this help
+
+Problems go to standard error as 'file:line: pointer: message'.
+Exit status: 0 all records normalised, 1 some record failed, 2 usage or I/O error.`
+
+async function openRejects(path: string): Promise<Writable> {
+  const handle = await open(path, 'w') // fails now (exit 2) if the file cannot be created
+  return handle.createWriteStream()
+}
+
+async function close(stream: Writable): Promise<void> {
+  await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())))
+}
 
 export const normalize: Command = {
   name: 'normalize',
   summary: 'Rewrite event documents in canonical form',
-  help: 'Usage: l9kit normalize\n\nNot implemented yet.',
-  async run() {
-    throw new UsageError('normalize: not implemented yet')
+  help: HELP,
+  async run(argv, io) {
+    const { values, positionals } = parse('normalize', argv, {
+      'header-case': { type: 'string' },
+      fingerprint: { type: 'string' },
+      rejects: { type: 'string' },
+      'no-warnings': { type: 'boolean' },
+      'max-line-bytes': { type: 'string' },
+    })
+    const options = {
+      headerCase: oneOf('normalize', 'header-case', values['header-case'], ['keep', 'lower'] as const, 'keep'),
+      fingerprint: oneOf('normalize', 'fingerprint', values.fingerprint, ['keep', 'v1', 'v2', 'missing'] as const, 'keep'),
+      maxLineBytes: positiveInt('normalize', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
+    }
+    const showWarnings = !values['no-warnings']
+    const inputs = await openInputs(positionals, io.stdin)
+    const rejectsStream = values.rejects === undefined ? undefined : await openRejects(values.rejects)
+    const rejects = rejectsStream && new JsonlWriter(rejectsStream)
+    const out = new JsonlWriter(io.stdout)
+    const err = new JsonlWriter(io.stderr, 16 * 1024)
+    let done = 0
+    let failed = 0
+    for (const input of inputs) {
+      for await (const record of normalizeRecords(input.stream, options)) {
+        const { result } = record
+        if (result.ok) {
+          done++
+          const pending = out.write(result.text)
+          if (pending) await pending
+          if (showWarnings) {
+            for (const w of result.warnings) await err.write(problemLine(input.name, record.line, w.pointer, `warning: ${w.message}`))
+          }
+          continue
+        }
+        failed++
+        for (const e of result.errors) await err.write(problemLine(input.name, record.line, e.pointer, e.message))
+        if (rejects) {
+          // Array elements have no text of their own: their JSON stands for them.
+          const original = record.text !== '' ? record.text : record.value !== undefined ? JSON.stringify(record.value) : ''
+          if (original !== '') await rejects.write(original)
+        }
+      }
+    }
+    await out.flush()
+    if (failed > 0) await err.write(`normalize: ${done} normalised, ${failed} failed`)
+    await err.flush()
+    if (rejects && rejectsStream) {
+      await rejects.flush()
+      await close(rejectsStream)
+    }
+    return failed > 0 ? EXIT.failed : EXIT.ok
   },
 }

@@ -1,0 +1,59 @@
+/**
+ * `event_fingerprint`, versions 1 and 2, as the original computes it (see spec/facts.md):
+ * one FNV-1 32-bit hasher fed with `event_source` and summary lines, its big-endian state
+ * appended after selected steps to a 32-byte buffer, written as 64 lower-case hex.
+ */
+import { FNV_OFFSET, fnv1 } from './fnv.js'
+import { lineRanges, startsWithLower } from './lines.js'
+
+/** Lines skipped by version 1 (compared lower-case). */
+const SKIP_V1 = ['date:']
+/** Lines skipped by version 2. The original also lists `x-v-Cache:`, which can never match a lower-cased line. */
+const SKIP_V2 = ['date:', 'last-modified:', 'etag:', 'x-cache:', 'x-amz', 'via:', 'expires:', 'cf-ray:']
+
+const encoder = new TextEncoder()
+
+class StateBuffer {
+  readonly bytes = new Uint8Array(32)
+  length = 0
+  append(state: number): void {
+    new DataView(this.bytes.buffer).setUint32(this.length, state, false)
+    this.length += 4
+  }
+  hex(): string {
+    return Buffer.from(this.bytes.buffer, 0, this.length).toString('hex')
+  }
+}
+
+const skipped = (bytes: Uint8Array, from: number, to: number, list: string[]) =>
+  list.some((prefix) => startsWithLower(bytes, from, to, prefix))
+
+/** The event fingerprint of a source and a summary: 64 lower-case hex characters. Version 1 by default. */
+export function eventFingerprint(source: string, summary: string, version: 1 | 2 = 1): string {
+  const sum = encoder.encode(summary)
+  const out = new StateBuffer()
+  let h = fnv1(FNV_OFFSET, encoder.encode(source))
+  out.append(h)
+  if (sum.length >= 2) {
+    h = fnv1(h, sum, 0, 2)
+    out.append(h)
+  }
+  if (version === 1) {
+    for (const [from, to] of lineRanges(sum)) {
+      if (out.length >= 28) break
+      if (skipped(sum, from, to, SKIP_V1)) continue
+      h = fnv1(h, sum, from, to)
+      out.append(h)
+    }
+    while (out.length < 28) out.append(h)
+    out.append(fnv1(h, sum))
+  } else {
+    for (const [from, to] of lineRanges(sum)) {
+      if (skipped(sum, from, to, SKIP_V2)) continue
+      h = fnv1(h, sum, from, to)
+      if (out.length < 28) out.append(h)
+    }
+    while (out.length < 32) out.append(h)
+  }
+  return out.hex()
+}

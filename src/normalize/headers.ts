@@ -1,0 +1,114 @@
+/**
+ * Header maps: names are data, never keys of ours, so the map is built on a null-prototype
+ * object (`__proto__`, `constructor`, `prototype` are ordinary names). `keep` copies names as
+ * given; `lower` lower-cases them and joins the values of names that then collide with `, `
+ * (in input order) — except `set-cookie`, whose values may hold commas: those keep their own
+ * spelling, one member each, with a warning.
+ */
+import { type Context, describe, isObject, setData } from './context.js'
+import { type Field, token } from './field.js'
+import { checked, STRING } from './pattern.js'
+
+export type HeaderMap = Record<string, string>
+
+const newMap = (): HeaderMap => Object.create(null) as HeaderMap
+
+function copy(value: Record<string, unknown>, pointer: string, ctx: Context): [string, string][] | undefined {
+  const entries: [string, string][] = []
+  let ok = true
+  for (const name of Object.keys(value)) {
+    const v = value[name]
+    if (typeof v === 'string') entries.push([name, v])
+    else {
+      ctx.error('wrong_type', `${pointer}/${token(name)}`, `header value must be a string, found ${describe(v)}`, { expected: 'string', found: v })
+      ok = false
+    }
+  }
+  return ok ? entries : undefined
+}
+
+function lowerCase(entries: [string, string][], pointer: string, ctx: Context): HeaderMap {
+  const out = newMap()
+  // A set-cookie name already spelled in lower case keeps that slot; the others keep their spelling.
+  const cookieSlotTaken = entries.some(([name]) => name === 'set-cookie')
+  let cookieSeen = cookieSlotTaken
+  for (const [name, value] of entries) {
+    const lower = name.toLowerCase()
+    if (lower === 'set-cookie' && name !== 'set-cookie') {
+      if (!cookieSeen) {
+        cookieSeen = true
+        out[lower] = value
+        continue
+      }
+      ctx.warn('invalid', `${pointer}/${token(name)}`, `'${name}' kept apart from 'set-cookie': cookie values cannot be joined with ', '`)
+      out[name] = value
+      continue
+    }
+    const existing = Object.hasOwn(out, lower) ? out[lower] : undefined
+    out[lower] = existing === undefined ? value : `${existing}, ${value}`
+  }
+  return out
+}
+
+const allStringValues = (value: Record<string, unknown>, lower: boolean) => {
+  for (const name in value) {
+    if (!Object.hasOwn(value, name)) return false
+    if (typeof value[name] !== 'string') return false
+    if (lower && name !== name.toLowerCase()) return false
+  }
+  return true
+}
+
+/** `http.header`: `null` or absent becomes `{}`. */
+export const headers: Field<HeaderMap> = {
+  empty: newMap,
+  fix(value, pointer, ctx) {
+    if (value === null) return newMap()
+    if (!isObject(value)) {
+      ctx.wrongType(pointer, 'object (header name to value)', value)
+      return newMap()
+    }
+    const entries = copy(value, pointer, ctx)
+    if (!entries) return newMap()
+    if (ctx.options.headerCase === 'lower') return lowerCase(entries, pointer, ctx)
+    const out = newMap()
+    for (const [name, v] of entries) setData(out, name, v)
+    return out
+  },
+  canonical: (value, options) => isObject(value) && allStringValues(value, options.headerCase === 'lower'),
+  pattern: checked(`\\{(?:${STRING}:${STRING}(?:,${STRING}:${STRING})*)?\\}`, (t = '{}', options) => namesCanonical(t, options.headerCase === 'lower')),
+}
+
+// Names JavaScript objects list first whatever their position (array indices): their order
+// in the text cannot be kept through a parse, so they never take the fast path.
+const INDEX_LIKE = /^"(?:0|[1-9][0-9]{0,9})"$/
+
+/** End (index after the closing quote) of the canonical string starting at `start`. */
+function stringEnd(text: string, start: number): number {
+  let at = text.indexOf('"', start + 1)
+  for (;;) {
+    let slashes = 0
+    while (text.charCodeAt(at - 1 - slashes) === 0x5c) slashes++
+    if (slashes % 2 === 0) return at + 1
+    at = text.indexOf('"', at + 1)
+  }
+}
+
+/**
+ * Names of a header map text that matched the canonical pattern: distinct, not index-like,
+ * lower-case in `lower` mode. Canonical strings have one spelling each, so names compare
+ * as text.
+ */
+function namesCanonical(text: string, lower: boolean): boolean {
+  if (text === '{}') return true
+  const names = new Set<string>()
+  let at = 1
+  for (;;) {
+    const end = stringEnd(text, at)
+    const name = text.slice(at, end)
+    if (names.has(name) || INDEX_LIKE.test(name) || (lower && name !== name.toLowerCase())) return false
+    names.add(name)
+    at = stringEnd(text, end + 1) + 1 // past the value and the ',' or '}'
+    if (at >= text.length) return true
+  }
+}

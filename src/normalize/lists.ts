@@ -1,0 +1,94 @@
+/** Normalisers of arrays and of the members the strict profile writes as `null` when empty. */
+import { type Context, describe } from './context.js'
+import type { Field } from './field.js'
+import { checked, list, literal, STRING } from './pattern.js'
+
+function strings(value: unknown, pointer: string, ctx: Context): string[] | undefined {
+  if (!Array.isArray(value)) {
+    ctx.wrongType(pointer, 'array of strings', value)
+    return undefined
+  }
+  let ok = true
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i]
+    if (typeof item !== 'string') {
+      ctx.error('wrong_type', `${pointer}/${i}`, `expected string, found ${describe(item)}`, { expected: 'string', found: item })
+      ok = false
+    }
+  }
+  return ok ? (value as string[]).slice() : undefined
+}
+
+const allStrings = (value: unknown[]) => {
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false
+  return true
+}
+
+const unique = (list: string[]) => {
+  if (list.length < 2) return true
+  if (list.length <= 8) {
+    for (let i = 1; i < list.length; i++) if (list.lastIndexOf(list[i]!, i - 1) !== -1) return false
+    return true
+  }
+  return new Set(list).size === list.length
+}
+
+/** Array of strings; `null` or absent becomes `[]`; order and duplicates kept (event_pipeline, domains). */
+export const texts: Field<string[]> = {
+  empty: () => [],
+  fix(value, pointer, ctx) {
+    if (value === null) return []
+    return strings(value, pointer, ctx) ?? []
+  },
+  canonical: (value) => Array.isArray(value) && allStrings(value),
+  pattern: literal(list(literal(STRING))),
+}
+
+/** Like `texts`, and duplicates removed keeping the first of each (transport, tags). */
+export const uniqueTexts: Field<string[]> = {
+  empty: () => [],
+  fix(value, pointer, ctx) {
+    if (value === null) return []
+    const list = strings(value, pointer, ctx)
+    return list && !unique(list) ? [...new Set(list)] : (list ?? [])
+  },
+  canonical: (value) => Array.isArray(value) && allStrings(value) && unique(value as string[]),
+  // Uniqueness is checked after the match; one element (no comma) is unique.
+  pattern: checked(list(literal(STRING)), (t = '[]') => t.indexOf(',') === -1 || unique(JSON.parse(t) as string[])),
+}
+
+/** A string or `null`; the strict profile's choice is `null` when there is none, so `""` becomes `null` (raw). */
+export const nullableText: Field<string | null> = {
+  empty: () => null,
+  fix(value, pointer, ctx) {
+    if (value === null || value === '') return null
+    if (typeof value === 'string') return value
+    ctx.wrongType(pointer, 'string or null', value)
+    return null
+  },
+  canonical: (value) => value === null || (typeof value === 'string' && value !== ''),
+  pattern: literal(`(?:null|(?!"")${STRING})`), // "" is written as null
+}
+
+/** An array of `item` or `null`; `null` when none, so `[]` becomes `null` (modules, ransom_notes). */
+export function nullableList<T>(item: Field<T>, expected: string): Field<T[] | null> {
+  return {
+    empty: () => null,
+    fix(value, pointer, ctx) {
+      if (value === null) return null
+      if (!Array.isArray(value)) {
+        ctx.wrongType(pointer, `${expected} or null`, value)
+        return null
+      }
+      if (value.length === 0) return null
+      return value.map((v: unknown, i) => item.fix(v, `${pointer}/${i}`, ctx))
+    },
+    canonical(value, options) {
+      if (value === null) return true
+      if (!Array.isArray(value) || value.length === 0) return false
+      for (let i = 0; i < value.length; i++) if (!item.canonical(value[i], options)) return false
+      return true
+    },
+    pattern: literal(`(?:null|${list(item.pattern, true)})`), // [] is written as null
+  }
+}

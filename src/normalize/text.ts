@@ -1,0 +1,67 @@
+/**
+ * Normalising one JSON text (a JSON Lines record). A record already in canonical form is
+ * recognised by one compiled pattern over its text (pattern.ts), without re-serialising it,
+ * and is returned as the very input string; only the others are normalised and written.
+ */
+import type { Issue } from '../validate/issue.js'
+import { type NormalizeOptions, type Options, resolveOptions } from './context.js'
+import { wantedFingerprint } from './fingerprint.js'
+import { normalizeWith } from './normalize.js'
+import { compile } from './pattern.js'
+import { EVENT } from './shape.js'
+
+export type NormalizeTextResult =
+  | { ok: true; text: string; changed: boolean; warnings: Issue[] }
+  | { ok: false; errors: Issue[] }
+
+const NO_WARNINGS: Issue[] = []
+let canonicalShape: ReturnType<typeof compile> | undefined
+
+/**
+ * True when `text` is byte for byte what normalize + serialize would write for it. `value`
+ * is the text already parsed, if the caller has it (needed only for `fingerprint` other
+ * than `keep`).
+ */
+export function isCanonicalText(text: string, options: Options, value?: unknown): boolean {
+  canonicalShape ??= compile(EVENT.pattern)
+  if (!canonicalShape(text, options)) return false
+  if (options.fingerprint === 'keep') return true
+  const event = (value ?? JSON.parse(text)) as Parameters<typeof wantedFingerprint>[0]
+  return wantedFingerprint(event, options) === event.event_fingerprint
+}
+
+/** Normalises a record already parsed from `text` ('' when there is no text of its own). */
+export function normalizeParsed(value: unknown, text: string, options: Options): NormalizeTextResult {
+  if (text !== '' && isCanonicalText(text, options, value)) return { ok: true, text, changed: false, warnings: NO_WARNINGS }
+  return normalizeValue(value, text, options)
+}
+
+function normalizeValue(value: unknown, text: string, options: Options): NormalizeTextResult {
+  const result = normalizeWith(value, options)
+  if (!result.ok) return result
+  // normalize() builds members in canonical order already, so plain stringify is canonical.
+  const out = JSON.stringify(result.event)
+  return { ok: true, text: out, changed: out !== text, warnings: result.warnings }
+}
+
+/**
+ * Normalises one JSON text to canonical compact JSON (or reports why it cannot). Canonical
+ * input is returned unchanged, without being parsed (with `fingerprint: 'keep'`).
+ */
+export function normalizeText(text: string, opts?: NormalizeOptions): NormalizeTextResult {
+  return normalizeTextWith(text, resolveOptions(opts))
+}
+
+const defaultBadJson = (error: unknown): Issue => ({ code: 'bad_json', pointer: '', message: `not valid JSON: ${(error as Error).message}` })
+
+/** normalizeText with resolved options; `badJson` words the error of a text that is not JSON. */
+export function normalizeTextWith(text: string, options: Options, badJson: (error: unknown) => Issue = defaultBadJson): NormalizeTextResult {
+  if (isCanonicalText(text, options)) return { ok: true, text, changed: false, warnings: NO_WARNINGS }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    return { ok: false, errors: [badJson(error)] }
+  }
+  return normalizeValue(value, text, options)
+}

@@ -1,0 +1,39 @@
+/** Writing instants: the canonical form (Go's RFC3339Nano in UTC) and the millisecond form. */
+import { ZERO_TIME } from '../schema/index.js'
+import { civilFromDays } from './calendar.js'
+import { type Instant, inRange, NS_PER_DAY, NS_PER_SECOND, ZERO_INSTANT } from './instant.js'
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0')
+
+/** Date and clock part `YYYY-MM-DDTHH:MM:SS` and the nanoseconds within the second. */
+function split(value: Instant): { head: string; nanos: bigint } {
+  if (!inRange(value)) throw new RangeError(`instant ${value} is outside the years 0000–9999`)
+  let days = value / NS_PER_DAY
+  let rest = value % NS_PER_DAY
+  if (rest < 0n) {
+    // bigint division truncates toward zero; we need the floor for instants before 1970.
+    days -= 1n
+    rest += NS_PER_DAY
+  }
+  const { year, month, day } = civilFromDays(Number(days))
+  const secondOfDay = Number(rest / NS_PER_SECOND)
+  const clock = `${pad(Math.floor(secondOfDay / 3600), 2)}:${pad(Math.floor(secondOfDay / 60) % 60, 2)}:${pad(secondOfDay % 60, 2)}`
+  return { head: `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${clock}`, nanos: rest % NS_PER_SECOND }
+}
+
+/**
+ * The canonical form: UTC, `Z`, fraction with trailing zeros removed (none when zero).
+ * Throws RangeError outside the years 0000–9999 (canonicalTime reports that as a reason).
+ */
+export function formatTime(value: Instant): string {
+  if (value === ZERO_INSTANT) return ZERO_TIME
+  const { head, nanos } = split(value)
+  if (nanos === 0n) return `${head}Z`
+  return `${head}.${nanos.toString().padStart(9, '0').replace(/0+$/, '')}Z`
+}
+
+/** UTC with exactly three fraction digits (subdomain `last_seen`); finer digits are truncated. */
+export function formatTimeMillis(value: Instant): string {
+  const { head, nanos } = split(value)
+  return `${head}.${(nanos / 1_000_000n).toString().padStart(3, '0')}Z`
+}

@@ -1,0 +1,102 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { emptyEvent } from '../../src/schema/index.js'
+import { runCli } from '../support/streams.js'
+
+const canonical = JSON.stringify({ ...emptyEvent(), event_type: 'service', port: '80', transport: ['tcp', 'http'] })
+const lenient = '{"event_type":"synack","port":443,"transport":null,"time":"2023-01-02T03:04:05.123456789+02:00"}'
+
+describe('l9kit normalize', () => {
+  it('writes canonical JSON Lines, canonical input byte for byte; exit 0', async () => {
+    const r = await runCli(['normalize'], `${canonical}\n\r\n${lenient}\r\n`)
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe('')
+    const lines = r.stdout.split('\n')
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toBe(canonical)
+    const second = JSON.parse(lines[1]!)
+    expect(Object.keys(second)).toEqual(Object.keys(emptyEvent()))
+    expect(second).toMatchObject({ event_type: 'synack', port: '443', transport: [], time: '2023-01-02T01:04:05.123456789Z' })
+    expect(lines[2]).toBe('')
+  })
+
+  it('reports failures as file:line: pointer: message, keeps going, writes rejects unchanged; exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'l9kit-normalize-'))
+    const file = join(dir, 'in.jsonl')
+    const rejects = join(dir, 'rejects.jsonl')
+    const bad = '{"port":"http", "time":"2023-02-30T00:00:00Z"}'
+    writeFileSync(file, `${lenient}\n${bad}\n{oops\n${canonical}\n`)
+    const r = await runCli(['normalize', file, '--rejects', rejects])
+    expect(r.code).toBe(1)
+    expect(r.stdout.trim().split('\n')).toHaveLength(2)
+    expect(r.stderr.split('\n')).toEqual([
+      `${file}:2: /port: "http" is not a port number 0–65535`,
+      `${file}:2: /time: day 30 does not exist: February 2023 has 28 days`,
+      expect.stringMatching(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: \\(document\\): not valid JSON`)),
+      'normalize: 2 normalised, 2 failed',
+      '',
+    ])
+    expect(readFileSync(rejects, 'utf8')).toBe(`${bad}\n{oops\n`)
+  })
+
+  it('applies --header-case and --fingerprint', async () => {
+    const doc = '{"event_source":"testing","summary":"test\\ntest\\n","http":{"header":{"Server":"a","server":"b"}}}'
+    const r = await runCli(['normalize', '--header-case', 'lower', '--fingerprint', 'missing'], doc)
+    const out = JSON.parse(r.stdout)
+    expect(out.http.header).toEqual({ server: 'a, b' })
+    expect(out.event_fingerprint).toBe('5a2c67df7b758a1eb5b5f87eed5caddeed5caddeed5caddeed5caddefe9efc5e')
+    const kept = await runCli(['normalize'], doc)
+    expect(JSON.parse(kept.stdout).event_fingerprint).toBe('')
+    expect(JSON.parse(kept.stdout).http.header).toEqual({ Server: 'a', server: 'b' })
+  })
+
+  it('reports unknown members as warnings (not failures), unless --no-warnings', async () => {
+    const r = await runCli(['normalize'], '{"x_extra":1}\n')
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe("<stdin>:1: /x_extra: warning: member 'x_extra' is not part of the format; kept as is\n")
+    expect(JSON.parse(r.stdout).x_extra).toBe(1)
+    expect((await runCli(['normalize', '--no-warnings'], '{"x_extra":1}\n')).stderr).toBe('')
+  })
+
+  it('keeps __proto__ / constructor header names as data through the command', async () => {
+    const doc = '{"http":{"header":{"__proto__":"a","constructor":"b","Prototype":"c"}}}'
+    for (const headerCase of ['keep', 'lower']) {
+      const r = await runCli(['normalize', '--header-case', headerCase], doc)
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain(`"header":{"__proto__":"a","constructor":"b","${headerCase === 'keep' ? 'Prototype' : 'prototype'}":"c"}`)
+      const check = await runCli(['validate'], r.stdout)
+      expect(check).toMatchObject({ code: 0, stdout: '1 valid, 0 invalid\n' })
+    }
+    expect(({} as Record<string, unknown>).a).toBeUndefined()
+    expect(Object.prototype.constructor).toBe(Object)
+  })
+
+  it('normalises a JSON array file element by element', async () => {
+    const r = await runCli(['normalize'], `[\n  {"port": 22},\n  {"port": 23}\n]\n`)
+    expect(r.code).toBe(0)
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).port)).toEqual(['22', '23'])
+  })
+
+  it('fails with exit 2 and one line on usage and I/O errors', async () => {
+    const option = await runCli(['normalize', '--header-case', 'upper'])
+    expect(option).toMatchObject({ code: 2, stdout: '' })
+    expect(option.stderr).toContain("--header-case must be one of keep, lower (got 'upper')")
+    const fp = await runCli(['normalize', '--fingerprint', 'v3'])
+    expect(fp.code).toBe(2)
+    const missing = await runCli(['normalize', '/nonexistent/in.jsonl'])
+    expect(missing).toMatchObject({ code: 2, stderr: 'l9kit normalize: /nonexistent/in.jsonl: no such file or directory\n' })
+    const rejects = await runCli(['normalize', '--rejects', '/nonexistent/dir/rejects.jsonl'], canonical)
+    expect(rejects).toMatchObject({ code: 2, stdout: '' })
+    expect(rejects.stderr).not.toContain('    at ')
+  })
+
+  it('describes every option in --help', async () => {
+    const r = await runCli(['normalize', '--help'])
+    expect(r.code).toBe(0)
+    for (const option of ['--header-case', '--fingerprint', '--rejects', '--no-warnings', '--max-line-bytes', 'keep|lower', 'keep|v1|v2|missing', 'Exit status']) {
+      expect(r.stdout).toContain(option)
+    }
+  })
+})

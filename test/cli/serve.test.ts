@@ -1,0 +1,136 @@
+/** `l9kit serve`: first line, demo keys, --config, --load, usage errors, graceful stop (in-process and as a process). */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable, Writable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import type { Io } from '../../src/cli/command.js'
+import { main } from '../../src/cli/program.js'
+import { packageRoot } from '../../src/service/index.js'
+import { jsonl, makeEvent, request } from '../service/support.js'
+
+/** Collects output and lets a test wait for a line matching a pattern. */
+class Lines extends Writable {
+  text = ''
+  private waiters: (() => void)[] = []
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void) {
+    this.text += chunk.toString()
+    for (const w of this.waiters.splice(0)) w()
+    done()
+  }
+  async waitFor(pattern: RegExp): Promise<RegExpMatchArray> {
+    for (;;) {
+      const m = this.text.match(pattern)
+      if (m) return m
+      await new Promise<void>((resolve) => this.waiters.push(resolve))
+    }
+  }
+}
+
+/** Runs `l9kit serve ...` in-process until `stop()` is called. */
+function serve(argv: string[]) {
+  const stdout = new Lines()
+  const stderr = new Lines()
+  const controller = new AbortController()
+  const io: Io = { stdin: Readable.from([]), stdout, stderr, stderrIsTTY: false, env: {}, stopSignal: controller.signal }
+  const exit = main(['serve', ...argv], io)
+  return {
+    stdout,
+    stderr,
+    exit,
+    url: async () => (await Promise.race([stdout.waitFor(/^listening on (http:\/\/\S+)\n/), exit.then(() => null)]))?.[1],
+    stop: async () => {
+      controller.abort()
+      return exit
+    },
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'l9kit-serve-'))
+
+describe('l9kit serve', () => {
+  it('with no options: the embedded default, first line "listening on", then the demo keys', async () => {
+    const run = serve(['--port', '0'])
+    const url = await run.url()
+    expect(run.stdout.text.split('\n')[0]).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/)
+    expect(run.stdout.text).toContain('api-key: l9kit-demo-registered')
+    expect(run.stdout.text).toContain('api-key: l9kit-demo-pro')
+    expect(run.stdout.text).toContain('Bearer l9kit-demo-admin')
+    const domain = (await request(url!, '/domain/example.com')).json as { Services: unknown[]; Leaks: unknown[] }
+    expect(domain.Services.length).toBeGreaterThan(5)
+    expect(domain.Leaks.length).toBeGreaterThan(3)
+    const subs = (await request(url!, '/api/subdomains/example.com', { headers: { 'api-key': 'l9kit-demo-pro' } })).json as unknown[]
+    expect(subs.length).toBeGreaterThan(10)
+    expect(await run.stop()).toBe(0)
+    expect(run.stderr.text).toMatch(/loaded \d+ events/)
+    expect(run.stderr.text).toContain('stopped')
+  })
+
+  it('--config uses its keys (no demo keys) and --load replaces the bundled data, reporting bad lines', async () => {
+    const config = join(dir, 'keys.json')
+    writeFileSync(config, JSON.stringify({ keys: [{ name: 'me', key: 'my-own-key-1', plan: 'pro' }], plans: { anonymous: { rate: null } } }))
+    const events = join(dir, 'events.jsonl')
+    writeFileSync(events, jsonl([makeEvent({ host: 'www.loaded.test', ip: '192.0.2.7' })]) + 'not json\n')
+    const run = serve(['--port', '0', '--config', config, '--load', events])
+    const url = await run.url()
+    expect(run.stdout.text).not.toContain('demo')
+    expect((await request(url!, '/host/192.0.2.7')).json).toMatchObject({ Services: [{ host: 'www.loaded.test' }], Leaks: null })
+    expect((await request(url!, '/domain/example.com')).json).toEqual({ Services: null, Leaks: null })
+    expect((await request(url!, '/host/192.0.2.7', { headers: { 'api-key': 'l9kit-demo-pro' } })).status).toBe(401)
+    expect((await request(url!, '/host/192.0.2.7', { headers: { 'api-key': 'my-own-key-1' } })).status).toBe(200)
+    expect(await run.stop()).toBe(0)
+    expect(run.stderr.text).toContain(`${events}:2: (document): not valid JSON`)
+    expect(run.stderr.text).toContain(`${events}: 1 new, 0 duplicates, 1 rejected`)
+  })
+
+  it('exits 2 with file: /pointer: message lines for a bad config, before listening', async () => {
+    const config = join(dir, 'bad.json')
+    writeFileSync(config, JSON.stringify({ keys: [{ name: 'x', key: 'secret-value-1', plan: 'gold' }], colour: 1 }))
+    const run = serve(['--port', '0', '--config', config])
+    expect(await run.exit).toBe(2)
+    expect(run.stdout.text).toBe('')
+    expect(run.stderr.text).toContain(`${config}: /colour: unknown member`)
+    expect(run.stderr.text).toContain(`${config}: /keys/0/plan: must be one of registered, pro (got "gold")`)
+    expect(run.stderr.text).not.toContain('secret-value-1')
+    expect(run.stderr.text).not.toMatch(/at .*\.ts:\d+/)
+  })
+
+  it('exits 2 for a bad port, a port in use and a missing --load file', async () => {
+    const busy = createServer()
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
+    const port = (busy.address() as { port: number }).port
+    try {
+      for (const [argv, message] of [
+        [['--port', 'x'], /--port must be an integer 0–65535/],
+        [['--port', '70000'], /--port must be an integer 0–65535/],
+        [['--port', String(port)], /cannot listen on 127\.0\.0\.1:\d+: the address is already in use/],
+        [['--port', '0', '--load', join(dir, 'missing.jsonl')], /missing\.jsonl: no such file or directory/],
+        [['--colour'], /Unknown option '--colour'/],
+      ] as [string[], RegExp][]) {
+        const run = serve(argv)
+        expect(await run.exit, argv.join(' ')).toBe(2)
+        expect(run.stderr.text).toMatch(message)
+        expect(run.stdout.text).toBe('')
+      }
+    } finally {
+      busy.close()
+    }
+  })
+
+  it('stops cleanly on SIGTERM as a real process', async () => {
+    const root = packageRoot()
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'serve', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    const out = new Lines()
+    const err = new Lines()
+    child.stdout.pipe(out)
+    child.stderr.pipe(err)
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    const [, url] = (await Promise.race([out.waitFor(/^listening on (http:\/\/\S+)\n/), exited.then(() => [])])) as string[]
+    expect(url, out.text + err.text).toBeDefined()
+    expect((await request(url!, '/host/192.0.2.10')).status).toBe(200)
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+  })
+})

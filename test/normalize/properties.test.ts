@@ -1,0 +1,47 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { isCanonical, normalize, type NormalizeOptions, normalizeText, resolveOptions, serializeEvent } from '../../src/normalize/index.js'
+import { validate } from '../../src/validate/index.js'
+import { lenientText } from './arbitraries.js'
+
+const options = fc.record({
+  headerCase: fc.constantFrom('keep' as const, 'lower' as const),
+  fingerprint: fc.constantFrom('keep' as const, 'v1' as const, 'v2' as const, 'missing' as const),
+})
+
+function once(text: string, opts: NormalizeOptions): string {
+  const r = normalize(JSON.parse(text), opts)
+  if (!r.ok) throw new Error(`lenient document failed: ${JSON.stringify(r.errors)}\n${text}`)
+  return serializeEvent(r.event)
+}
+
+describe('normalize properties', () => {
+  it('is idempotent on 10k generated lenient documents, and its output always passes strict', () => {
+    fc.assert(
+      fc.property(lenientText, options, (text, opts) => {
+        expect(validate(JSON.parse(text), { profile: 'lenient' }).errors).toEqual([])
+        const first = once(text, opts)
+        expect(validate(JSON.parse(first)).errors).toEqual([])
+        expect(once(first, opts)).toBe(first)
+      }),
+      { numRuns: 10_000 },
+    )
+  })
+
+  it('writes an already-canonical document byte-identical (the fast path and the full path agree)', () => {
+    fc.assert(
+      fc.property(lenientText, options, (text, opts) => {
+        const canonical = once(text, opts)
+        const r = normalizeText(canonical, opts)
+        expect(r).toMatchObject({ ok: true, changed: false })
+        expect(r.ok && r.text).toBe(canonical)
+        // Without unknown members the cheap canonical check recognises it (no rebuild, no re-serialise).
+        if (r.ok && r.warnings.length === 0) expect(isCanonical(JSON.parse(canonical), resolveOptions(opts))).toBe(true)
+        // And from the lenient text itself: the same bytes as normalize + serializeEvent.
+        const direct = normalizeText(text, opts)
+        expect(direct.ok && direct.text).toBe(canonical)
+      }),
+      { numRuns: 1000 },
+    )
+  })
+})
