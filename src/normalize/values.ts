@@ -141,9 +141,9 @@ export const time: Field<string> = {
     }
     if (TIME_RE.test(value)) return value
     const result = canonicalTime(value, { lenient: true })
-    // The schema's pattern treats year 0000 as a common year; never write what strict rejects.
+    // Defensive: never write a time the strict profile's pattern would reject.
     if (result.ok && TIME_RE.test(result.value)) return result.value
-    const reason = result.ok ? `'${result.value}' cannot be written in the canonical form (year 0000 is not a leap year there)` : result.reason
+    const reason = result.ok ? `'${result.value}' is outside what the canonical form can hold` : result.reason
     ctx.error('bad_timestamp', pointer, reason, { expected: 'an RFC 3339 time such as 2023-01-02T03:04:05+02:00', found: value })
     return ZERO_TIME
   },
