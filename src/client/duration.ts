@@ -5,7 +5,8 @@
  * Values are exact: bigint nanoseconds, fractions truncated toward zero, int64 range as in Go.
  */
 
-const UNITS: Readonly<Record<string, bigint>> = {
+/** Nanoseconds per unit; `µs` is accepted as U+00B5 (micro sign) and U+03BC (Greek mu). */
+export const GO_DURATION_UNITS: Readonly<Record<string, bigint>> = {
   ns: 1n,
   us: 1_000n,
   '\u00b5s': 1_000n,
@@ -52,7 +53,7 @@ export function parseGoDuration(text: string): DurationResult {
     while (i < text.length && text[i] !== '.' && !isDigit(text[i])) i++
     const unit = text.slice(unitStart, i)
     if (unit === '') return fail(text, `missing unit after '${text.slice(start, i)}' (ns, us, µs, ms, s, m, h)`)
-    const scale = UNITS[unit]
+    const scale = GO_DURATION_UNITS[unit]
     if (scale === undefined) return fail(text, `unknown unit '${clip(unit)}' (ns, us, µs, ms, s, m, h)`)
     total += BigInt(whole || '0') * scale
     if (fraction !== '') total += (BigInt(fraction) * scale) / 10n ** BigInt(fraction.length)

@@ -1,17 +1,8 @@
 /** Arbitraries of Go duration strings (`time.ParseDuration` syntax), with the value each one denotes. */
 import fc, { type Arbitrary } from 'fast-check'
+import { GO_DURATION_UNITS } from '../../client/duration.js'
 
-/** Nanoseconds per unit; `µs` is accepted as U+00B5 (micro sign) and U+03BC (Greek mu). */
-export const GO_DURATION_UNITS: Readonly<Record<string, bigint>> = {
-  ns: 1n,
-  us: 1_000n,
-  '\u00b5s': 1_000n,
-  '\u03bcs': 1_000n,
-  ms: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
-}
+export { GO_DURATION_UNITS }
 
 export interface GoDurationCase {
   text: string
