@@ -2,8 +2,7 @@
 import { parse } from '../args.js'
 import type { Command, Io } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
-import { problemLine } from '../inputs.js'
-import { openEventFiles } from '../../service/files.js'
+import { openInputs, problemLine } from '../inputs.js'
 import {
   ConfigError,
   defaultConfig,
@@ -54,7 +53,7 @@ export const serve: Command = {
     const host = values.host ?? '127.0.0.1'
     const config = values.config === undefined ? defaultConfig() : await readConfig(values.config)
     const files = [...(values.load ?? []), ...positionals]
-    const inputs = files.length === 0 ? [] : await openEventFiles(files, io.stdin)
+    const inputs = files.length === 0 ? [] : await openInputs(files, io.stdin)
 
     const store = new MemoryStore()
     const loaded: string[] = []

@@ -1,0 +1,26 @@
+/** Plans: what a caller may do, by the plan its key belongs to (anonymous without a key). */
+import type { RateRule } from '../ratelimit/index.js'
+
+export const PLAN_NAMES = ['anonymous', 'registered', 'pro'] as const
+export type PlanName = (typeof PLAN_NAMES)[number]
+/** Plans a key can have (anonymous is the absence of a key). */
+export const KEY_PLANS = ['registered', 'pro'] as const satisfies readonly PlanName[]
+export type KeyPlan = (typeof KEY_PLANS)[number]
+
+export interface Plan {
+  name: PlanName
+  /** Most subdomain entries one answer holds; null = no cap. */
+  subdomains: number | null
+  /** Request rate; null = not limited. */
+  rate: RateRule | null
+}
+
+/**
+ * Defaults: about one request per second for everyone (the public API's limit) with a
+ * burst of 2; subdomain answers capped at 10 (anonymous) and 100 (registered), pro uncapped.
+ */
+export const DEFAULT_PLANS: Readonly<Record<PlanName, Plan>> = Object.freeze({
+  anonymous: { name: 'anonymous', subdomains: 10, rate: { rate: 1, burst: 2 } },
+  registered: { name: 'registered', subdomains: 100, rate: { rate: 1, burst: 2 } },
+  pro: { name: 'pro', subdomains: null, rate: { rate: 1, burst: 2 } },
+})

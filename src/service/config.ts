@@ -1,0 +1,212 @@
+/**
+ * The service's configuration: keys and their plans, the admin token, plan limits, the
+ * ingest body limit. Read from a JSON file (`l9kit serve --config FILE`, format in
+ * docs/service.md) and checked member by member; every problem is reported as
+ * `FILE: /pointer: what is wrong`, and a key's value never appears in a message.
+ */
+import { readFile } from 'node:fs/promises'
+import { type ApiKey, DEFAULT_PLANS, digest, KEY_PLANS, type KeyPlan, type Plan, type PlanName, PLAN_NAMES } from './auth/index.js'
+
+export interface ServiceConfig {
+  keys: ApiKey[]
+  /** SHA-256 of the admin token; null = ingest over HTTP disabled. */
+  adminToken: Buffer | null
+  plans: Record<PlanName, Plan>
+  /** Largest body POST /admin/events accepts (413 above). */
+  maxBodyBytes: number
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
+
+/** Secrets of the built-in default (printed at start; for local testing only). */
+export const DEMO_SECRETS = {
+  registered: 'l9kit-demo-registered',
+  pro: 'l9kit-demo-pro',
+  admin: 'l9kit-demo-admin',
+} as const
+
+/** The built-in default: one demo key per plan, the demo admin token, default limits. */
+export function defaultConfig(): ServiceConfig {
+  return {
+    keys: [
+      { name: 'demo-registered', plan: 'registered', sha256: digest(DEMO_SECRETS.registered) },
+      { name: 'demo-pro', plan: 'pro', sha256: digest(DEMO_SECRETS.pro) },
+    ],
+    adminToken: digest(DEMO_SECRETS.admin),
+    plans: clonePlans(DEFAULT_PLANS),
+    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+  }
+}
+
+/** A configuration file that cannot be used; `problems` holds one `FILE: /pointer: message` each. */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'))
+  }
+}
+
+/** Reads and checks a configuration file. */
+export async function loadConfig(path: string): Promise<ServiceConfig> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable'
+    throw new ConfigError([`${path}: cannot read the file (${code === 'ENOENT' ? 'no such file' : code})`])
+  }
+  return parseConfig(text, path)
+}
+
+const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes'] as const
+const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan'] as const
+const PLAN_MEMBERS = ['subdomains', 'rate', 'burst'] as const
+const SECRET = /^[\x21-\x7e]{8,256}$/
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/
+
+/** Checks configuration text; `file` names it in messages. */
+export function parseConfig(text: string, file: string): ServiceConfig {
+  const problems: string[] = []
+  const problem = (pointer: string, message: string) => problems.push(`${file}: ${pointer || '(document)'}: ${message}`)
+  let doc: unknown
+  try {
+    doc = JSON.parse(text.replace(/^\uFEFF/, ''))
+  } catch (error) {
+    throw new ConfigError([`${file}: not valid JSON: ${(error as Error).message}`])
+  }
+  if (!isObject(doc)) throw new ConfigError([`${file}: (document): must be a JSON object`])
+  unknownMembers(doc, TOP, '', problem)
+
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES }
+  config.keys = readKeys(doc.keys, problem)
+  config.adminToken = readSecret(doc, 'admin_token', '', problem, false)
+  if (doc.plans !== undefined) readPlans(doc.plans, config.plans, problem)
+  if (doc.max_body_bytes !== undefined) {
+    if (!Number.isSafeInteger(doc.max_body_bytes) || (doc.max_body_bytes as number) < 1) {
+      problem('/max_body_bytes', `must be a positive integer (got ${show(doc.max_body_bytes)})`)
+    } else config.maxBodyBytes = doc.max_body_bytes as number
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  return config
+}
+
+type Problem = (pointer: string, message: string) => void
+
+function readKeys(value: unknown, problem: Problem): ApiKey[] {
+  if (value === undefined) return []
+  if (!Array.isArray(value)) {
+    problem('/keys', `must be an array of {name, key | key_sha256, plan} (got ${show(value)})`)
+    return []
+  }
+  const keys: ApiKey[] = []
+  const names = new Map<string, string>()
+  const digests = new Map<string, string>()
+  value.forEach((entry: unknown, i) => {
+    const at = `/keys/${i}`
+    if (!isObject(entry)) return problem(at, `must be an object {name, key | key_sha256, plan} (got ${show(entry)})`)
+    unknownMembers(entry, KEY_MEMBERS, at, problem)
+    const name = entry.name
+    if (typeof name !== 'string' || name.length === 0) problem(`${at}/name`, `must be a non-empty string naming the key (got ${show(name)})`)
+    else if (names.has(name)) problem(`${at}/name`, `'${name}' is already the name of ${names.get(name)}`)
+    else names.set(name, at)
+    const plan = entry.plan
+    if (typeof plan !== 'string' || !(KEY_PLANS as readonly string[]).includes(plan)) {
+      problem(`${at}/plan`, `must be one of ${KEY_PLANS.join(', ')} (got ${show(plan)})`)
+    }
+    const sha256 = readSecret(entry, 'key', at, problem, true)
+    if (sha256) {
+      const hex = sha256.toString('hex')
+      if (digests.has(hex)) problem(at, `same key as ${digests.get(hex)}`)
+      else digests.set(hex, at)
+    }
+    if (typeof name === 'string' && name !== '' && sha256 && (KEY_PLANS as readonly string[]).includes(plan as string)) {
+      keys.push({ name, plan: plan as KeyPlan, sha256 })
+    }
+  })
+  return keys
+}
+
+/** `member` (the secret, never echoed) or `member_sha256` (its digest in hex), exactly one of them. */
+function readSecret(obj: Record<string, unknown>, member: string, at: string, problem: Problem, required: boolean): Buffer | null {
+  const plain = obj[member]
+  const hashed = obj[`${member}_sha256`]
+  if (plain !== undefined && hashed !== undefined) {
+    problem(at === '' ? `/${member}` : at, `give ${member} or ${member}_sha256, not both`)
+    return null
+  }
+  if (plain !== undefined) {
+    if (typeof plain !== 'string' || !SECRET.test(plain)) {
+      problem(`${at}/${member}`, 'must be a string of 8 to 256 printable ASCII characters without spaces (value not shown)')
+      return null
+    }
+    return digest(plain)
+  }
+  if (hashed !== undefined) {
+    if (typeof hashed !== 'string' || !SHA256_HEX.test(hashed)) {
+      problem(`${at}/${member}_sha256`, 'must be 64 hexadecimal characters (the SHA-256 of the secret)')
+      return null
+    }
+    return Buffer.from(hashed, 'hex')
+  }
+  if (required) problem(at, `needs ${member} or ${member}_sha256`)
+  return null
+}
+
+function readPlans(value: unknown, plans: Record<PlanName, Plan>, problem: Problem): void {
+  if (!isObject(value)) return void problem('/plans', `must be an object with members ${PLAN_NAMES.join(', ')} (got ${show(value)})`)
+  unknownMembers(value, PLAN_NAMES, '/plans', problem)
+  for (const name of PLAN_NAMES) {
+    const spec = value[name]
+    if (spec === undefined) continue
+    const at = `/plans/${name}`
+    if (!isObject(spec)) {
+      problem(at, `must be an object {subdomains, rate, burst} (got ${show(spec)})`)
+      continue
+    }
+    unknownMembers(spec, PLAN_MEMBERS, at, problem)
+    const plan = plans[name]
+    if (spec.subdomains !== undefined) {
+      if (spec.subdomains === null) plan.subdomains = null
+      else if (Number.isSafeInteger(spec.subdomains) && (spec.subdomains as number) >= 0) plan.subdomains = spec.subdomains as number
+      else problem(`${at}/subdomains`, `must be an integer ≥ 0, or null for no cap (got ${show(spec.subdomains)})`)
+    }
+    if (spec.rate === null) {
+      plan.rate = null
+      if (spec.burst !== undefined) problem(`${at}/burst`, 'has no meaning when rate is null (not limited)')
+      continue
+    }
+    const rule = plan.rate ?? { rate: 1, burst: 2 }
+    if (spec.rate !== undefined) {
+      if (typeof spec.rate === 'number' && Number.isFinite(spec.rate) && spec.rate > 0) rule.rate = spec.rate
+      else problem(`${at}/rate`, `must be a number of requests per second > 0, or null for no limit (got ${show(spec.rate)})`)
+    }
+    if (spec.burst !== undefined) {
+      if (Number.isSafeInteger(spec.burst) && (spec.burst as number) >= 1) rule.burst = spec.burst as number
+      else problem(`${at}/burst`, `must be an integer ≥ 1 (got ${show(spec.burst)})`)
+    }
+    plan.rate = rule
+  }
+}
+
+function unknownMembers(obj: Record<string, unknown>, known: readonly string[], at: string, problem: Problem): void {
+  for (const member of Object.keys(obj)) {
+    if (!known.includes(member)) problem(`${at}/${member}`, `unknown member (known: ${known.join(', ')})`)
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+function show(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  const text = JSON.stringify(value)
+  return text.length > 40 ? text.slice(0, 37) + '...' : text
+}
+
+function clonePlans(plans: Readonly<Record<PlanName, Plan>>): Record<PlanName, Plan> {
+  const out = {} as Record<PlanName, Plan>
+  for (const name of PLAN_NAMES) {
+    const p = plans[name]
+    out[name] = { name, subdomains: p.subdomains, rate: p.rate ? { ...p.rate } : null }
+  }
+  return out
+}

@@ -1,0 +1,36 @@
+/** Identifying the caller (api-key header → plan, or anonymous) and charging its rate limit. */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { formatMillis } from '../ratelimit/index.js'
+import type { Caller, ServiceContext } from './context.js'
+import { sendError } from './reply.js'
+
+/**
+ * The caller, or undefined after answering 401 (a key was sent but is not known; an empty
+ * key counts as sent). Without the header the caller is anonymous, limited per address.
+ */
+export function identify(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): Caller | undefined {
+  const header = req.headers['api-key']
+  if (header === undefined) {
+    return { plan: ctx.config.plans.anonymous, bucket: `address:${req.socket.remoteAddress ?? 'unknown'}` }
+  }
+  const key = ctx.keys.identify(Array.isArray(header) ? header.join(',') : header)
+  if (key === undefined) {
+    sendError(res, 401, 'The api-key header holds no known key. Send a valid key, or no api-key header at all for the anonymous plan.')
+    return undefined
+  }
+  return { plan: ctx.config.plans[key.plan], bucket: `key:${key.name}` }
+}
+
+/** True when the request may go on; otherwise answers 429 with `x-limited-for` and returns false. */
+export function withinLimit(ctx: ServiceContext, caller: Caller, res: ServerResponse): boolean {
+  const rule = caller.plan.rate
+  if (rule === null) return true
+  const waitMs = ctx.limiter.take(caller.bucket, rule)
+  if (waitMs === 0) return true
+  const wait = formatMillis(waitMs)
+  sendError(res, 429, `Rate limit of the ${caller.plan.name} plan reached: wait ${wait} (the x-limited-for header) before the next request.`, {
+    'x-limited-for': wait,
+    'retry-after': String(Math.ceil(waitMs / 1000)),
+  })
+  return false
+}

@@ -1,0 +1,22 @@
+/** Everything a request handler needs, built once per running service. */
+import { KeyRing, type Plan } from '../auth/index.js'
+import type { ServiceConfig } from '../config.js'
+import { type LimiterOptions, RateLimiter } from '../ratelimit/index.js'
+import type { Store } from '../store/index.js'
+
+export interface ServiceContext {
+  store: Store
+  config: ServiceConfig
+  keys: KeyRing
+  limiter: RateLimiter
+}
+
+export function createContext(store: Store, config: ServiceConfig, limiter: LimiterOptions = {}): ServiceContext {
+  return { store, config, keys: new KeyRing(config.keys), limiter: new RateLimiter(limiter) }
+}
+
+/** Who is asking: the plan to apply and the rate-limit bucket to charge. */
+export interface Caller {
+  plan: Plan
+  bucket: string
+}

@@ -1,0 +1,67 @@
+/**
+ * POST /admin/events (our extension): the admin token as `authorization: Bearer TOKEN`, a
+ * body of JSON Lines or a JSON array; answers `{accepted, duplicates, rejected:[{line, errors}]}`.
+ * Bodies above the configured limit get 413, before reading when content-length says so.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { tokenMatches } from '../auth/index.js'
+import { ingestText } from '../ingest.js'
+import type { ServiceContext } from './context.js'
+import { sendError, sendJson } from './reply.js'
+import { ROUTES_TEXT } from './route.js'
+
+export function handleIngest(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): void {
+  if (req.method !== 'POST') {
+    return sendError(res, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`)
+  }
+  if (ctx.config.adminToken === null) {
+    return refuse(req, res, 403, 'Ingest is disabled: the service configuration has no admin_token.')
+  }
+  const header = req.headers.authorization ?? ''
+  const token = /^Bearer +(.+)$/i.exec(header)?.[1]?.trim()
+  if (token === undefined || !tokenMatches(ctx.config.adminToken, token)) {
+    return refuse(req, res, 401, "POST /admin/events needs the admin token as 'authorization: Bearer TOKEN'.")
+  }
+  const limit = ctx.config.maxBodyBytes
+  const declared = Number(req.headers['content-length'] ?? 0)
+  if (declared > limit) return refuse(req, res, 413, tooLarge(limit))
+
+  const chunks: Buffer[] = []
+  let size = 0
+  let over = false
+  req.on('data', (chunk: Buffer) => {
+    if (over) return
+    size += chunk.length
+    if (size > limit) {
+      over = true
+      chunks.length = 0
+      refuse(req, res, 413, tooLarge(limit))
+      return
+    }
+    chunks.push(chunk)
+  })
+  req.on('end', () => {
+    if (over) return
+    ingestText(ctx.store, Buffer.concat(chunks, size)).then(
+      (report) => sendJson(res, 200, JSON.stringify(report)),
+      (error: unknown) => sendError(res, 500, `Ingest failed: ${(error as Error).message}`),
+    )
+  })
+}
+
+const tooLarge = (limit: number) => `The body is larger than ${limit} bytes; send the events in smaller batches.`
+
+/**
+ * Answers before the body was read, and closes the connection afterwards: the rest of the body
+ * is drained (up to a bound) so the client sees the answer rather than a reset.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, description: string): void {
+  if (req.complete) return sendError(res, status, description)
+  sendError(res, status, description, { connection: 'close' })
+  let drained = 0
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length
+    if (drained > 64 * 1024 * 1024) req.socket.destroy()
+  })
+  req.resume()
+}

@@ -1,0 +1,57 @@
+/** The three lookups: GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain. */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { SubdomainEntry } from '../../schema/index.js'
+import { type Lookup, lookupBody, subdomainsBody } from '../store/index.js'
+import { identify, withinLimit } from './caller.js'
+import type { ServiceContext } from './context.js'
+import { sendError, sendJson, shown } from './reply.js'
+import { decodeParam, ROUTES_TEXT, type RouteName } from './route.js'
+
+/** Answers a lookup route; errors (400, 401, 404, 406, 429) are JSON like everything else. */
+export function handleLookup(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, route: RouteName, raw: string): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return sendError(res, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`)
+  }
+  const accept = req.headers.accept
+  if (accept !== undefined && !acceptsJson(accept)) {
+    return sendError(res, 406, `The answer is application/json, which the accept header (${shown(accept)}) does not allow.`)
+  }
+  const caller = identify(ctx, req, res)
+  if (caller === undefined || !withinLimit(ctx, caller, res)) return
+  const param = decodeParam(raw)
+  if (param === null) return sendError(res, 400, `The path parameter ${shown(raw)} has malformed percent-encoding.`)
+  if (param === '') return sendError(res, 400, `The path needs ${route === 'host' ? 'an IP address' : 'a domain name'} after the last '/'.`)
+
+  if (route === 'host') return answerLookup(res, ctx.store.host(param), param, notIp)
+  if (route === 'domain') return answerLookup(res, ctx.store.domain(param), param, notDomain)
+  const limit = caller.plan.subdomains ?? undefined
+  settle(res, ctx.store.subdomains(param, limit), (entries: SubdomainEntry[] | null) =>
+    entries === null ? sendError(res, 400, notDomain(param)) : sendJson(res, 200, subdomainsBody(entries)),
+  )
+}
+
+const notIp = (param: string) => `${shown(param)} is not an IPv4 or IPv6 address.`
+const notDomain = (param: string) =>
+  `${shown(param)} is not a domain name (labels of letters, digits, '-' and '_', at most 253 characters).`
+
+function answerLookup(res: ServerResponse, result: Lookup | null | Promise<Lookup | null>, param: string, malformed: (p: string) => string): void {
+  settle(res, result, (lookup) => (lookup === null ? sendError(res, 400, malformed(param)) : sendJson(res, 200, lookupBody(lookup))))
+}
+
+/** Runs `then` now for a plain value (the in-memory store), or when a promise settles. */
+function settle<T>(res: ServerResponse, value: T | Promise<T>, then: (v: T) => void): void {
+  if (!(value instanceof Promise)) return then(value)
+  value.then(then, (error: unknown) => {
+    if (!res.headersSent) sendError(res, 500, `The store failed: ${(error as Error).message}`)
+  })
+}
+
+/** Whether an accept header allows application/json (`*\/*`, `application/*`, or it by name). */
+export function acceptsJson(accept: string): boolean {
+  if (accept === 'application/json' || accept === '*/*') return true
+  for (const part of accept.split(',')) {
+    const type = part.split(';', 1)[0]!.trim().toLowerCase()
+    if (type === 'application/json' || type === '*/*' || type === 'application/*' || type === '' || type.endsWith('+json')) return true
+  }
+  return false
+}

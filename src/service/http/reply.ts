@@ -1,0 +1,54 @@
+/** Writing answers: always `content-type: application/json`; errors as `{title, description}`. */
+import type { ServerResponse } from 'node:http'
+import type { ErrorBody } from '../../schema/index.js'
+
+export const JSON_TYPE = 'application/json'
+
+/** Sends JSON (already serialised, as text or UTF-8 bytes) with its status. */
+export function sendJson(res: ServerResponse, status: number, body: string | Buffer, headers?: Record<string, string>): void {
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length
+  res.writeHead(status, headers ? { 'content-type': JSON_TYPE, 'content-length': length, ...headers } : { 'content-type': JSON_TYPE, 'content-length': length })
+  res.end(body)
+}
+
+/** Titles of the error answers: the reason phrase of their status. */
+export const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  429: 'Rate-limited',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+}
+
+/** The error body for a status. */
+export function errorBody(status: number, description: string): string {
+  const body: ErrorBody = { title: TITLES[status] ?? 'Error', description }
+  return JSON.stringify(body)
+}
+
+/** Sends an error answer; 429 carries the reason phrase `Rate-limited` as the specification asks. */
+export function sendError(res: ServerResponse, status: number, description: string, headers?: Record<string, string>): void {
+  const body = errorBody(status, description)
+  if (status === 429) res.statusMessage = 'Rate-limited'
+  sendJson(res, status, body, headers)
+}
+
+/** A whole HTTP/1.1 error answer as raw text, for sockets the HTTP parser gave up on. */
+export function rawError(status: number, description: string): string {
+  const body = errorBody(status, description)
+  return (
+    `HTTP/1.1 ${status} ${TITLES[status] ?? 'Error'}\r\n` +
+    `content-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  )
+}
+
+/** A path parameter as shown in an error message: quoted, clipped. */
+export function shown(text: string): string {
+  const clipped = text.length > 80 ? `${text.slice(0, 77)}...` : text
+  return JSON.stringify(clipped)
+}

@@ -1,0 +1,42 @@
+/**
+ * The HTTP server on node:http (no framework: the hot path is a prefix match, a Map lookup and
+ * one write, and the target is ≥ 0.70 of a bare node:http server; see docs/service.md).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { ServiceContext } from './context.js'
+import { handleIngest } from './ingest.js'
+import { handleLookup } from './lookups.js'
+import { rawError, sendError } from './reply.js'
+import { matchRoute, ROUTES_TEXT } from './route.js'
+
+/** The request handler: every answer is JSON, whatever happens. */
+export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    try {
+      const target = matchRoute(req.url ?? '/')
+      if (target === null) return sendError(res, 404, `No such route; routes are ${ROUTES_TEXT}.`)
+      if (target.route === 'ingest') return handleIngest(ctx, req, res)
+      handleLookup(ctx, req, res, target.route, target.param)
+    } catch (error) {
+      if (!res.headersSent) sendError(res, 500, `Unexpected failure: ${(error as Error).message}`)
+      else res.destroy()
+    }
+  }
+}
+
+/** A node:http server for the service; requests the HTTP parser rejects still get a JSON answer. */
+export function createServiceServer(ctx: ServiceContext): Server {
+  const server = createServer({ keepAliveTimeout: 5_000 }, createHandler(ctx))
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
+    const [status, description] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request line or headers are too large.']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'The request took too long to arrive.']
+          : [400, `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`]
+    socket.end(rawError(status, description))
+  })
+  return server
+}

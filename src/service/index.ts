@@ -1,0 +1,13 @@
+/** The reference lookup service: store, HTTP routes, keys and plans, rate limiting, ingest. */
+export * from './auth/index.js'
+export { ConfigError, DEFAULT_MAX_BODY_BYTES, defaultConfig, DEMO_SECRETS, loadConfig, parseConfig, type ServiceConfig } from './config.js'
+export { corpusDir, corpusFiles, loadBundled, packageRoot, type BundledReport } from './corpus.js'
+export { demoEvents } from './demo-events.js'
+export { createContext, type ServiceContext } from './http/context.js'
+export { createHandler, createServiceServer } from './http/server.js'
+export { ingestStream, ingestText, type IngestReport } from './ingest.js'
+export { canonicalDomain, reverseLabels } from './names/domain.js'
+export { canonicalIp, isIp } from './names/ip.js'
+export * from './ratelimit/index.js'
+export { type RunningService, startService, type StartOptions } from './service.js'
+export * from './store/index.js'

@@ -1,0 +1,149 @@
+/**
+ * Feeding JSON Lines (or a JSON array, or one document) into a store, in batches, with each
+ * refused record reported by its line number: used by `POST /admin/events`, `serve --load`
+ * and the bundled corpus. JSON Lines go to the store as text (JsonText), so lines already
+ * canonical are stored without being parsed; anything else is read with readRecords.
+ */
+import { DEFAULT_MAX_LINE_BYTES, isRecordError, type LineItem, LineSplitter, readRecords } from '../jsonl/index.js'
+import type { Issue } from '../validate/index.js'
+import { isUtf8 } from 'node:buffer'
+import { JsonText, type Store } from './store/index.js'
+
+export interface IngestReport {
+  accepted: number
+  duplicates: number
+  rejected: { line: number; errors: Issue[] }[]
+}
+
+const BATCH = 1024
+
+type Item = { line: number; doc: unknown } | { line: number; error: Issue }
+
+/** Reads every record of `input` into `store`; malformed lines are rejected, the rest go on. */
+export async function ingestStream(store: Store, input: AsyncIterable<Uint8Array | string>): Promise<IngestReport> {
+  const report: IngestReport = { accepted: 0, duplicates: 0, rejected: [] }
+  let docs: unknown[] = []
+  let lines: number[] = []
+  const flush = async () => {
+    if (docs.length === 0) return
+    const result = await store.ingest(docs)
+    report.accepted += result.accepted
+    report.duplicates += result.duplicates
+    for (const r of result.rejected) report.rejected.push({ line: lines[r.index]!, errors: r.errors })
+    docs = []
+    lines = []
+  }
+  for await (const item of documents(input)) {
+    if ('error' in item) {
+      // Keep the report in line order: what came before this line is stored first.
+      await flush()
+      report.rejected.push({ line: item.line, errors: [item.error] })
+      continue
+    }
+    docs.push(item.doc)
+    lines.push(item.line)
+    if (docs.length >= BATCH) await flush()
+  }
+  await flush()
+  return report
+}
+
+/** Ingests one in-memory text or byte body. */
+export function ingestText(store: Store, body: string | Uint8Array): Promise<IngestReport> {
+  return ingestStream(store, once(body))
+}
+
+/**
+ * The documents of an input. As in readRecords, the first non-blank line decides: if it is a
+ * JSON value on its own, the input is JSON Lines (a line holding an array gives one document
+ * per element); otherwise the whole input is one document spread over lines (readRecords).
+ */
+async function* documents(input: AsyncIterable<Uint8Array | string>): AsyncGenerator<Item> {
+  const iterator = input[Symbol.asyncIterator]()
+  const splitter = new LineSplitter(DEFAULT_MAX_LINE_BYTES)
+  const out: LineItem[] = []
+  const held: (Uint8Array | string)[] = []
+  let decided = false
+  let chunk: Buffer | undefined
+  let chunkStart = 0
+  let consumed = 0
+  for (;;) {
+    const next = await iterator.next()
+    if (!next.done) {
+      if (!decided) held.push(next.value)
+      chunk = typeof next.value === 'string' ? Buffer.from(next.value) : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength)
+      chunkStart = consumed
+      consumed += chunk.length
+      splitter.push(chunk, out)
+    } else splitter.end(out)
+    if (!decided && out.length > 0) {
+      decided = true
+      const first = out[0]!
+      if ('text' in first && /^\s*[[{]/.test(first.text) && !parses(first.text)) {
+        yield* records(replay(held, iterator))
+        return
+      }
+      held.length = 0
+    }
+    for (const item of out) yield* fromLine(item, chunk, chunkStart)
+    out.length = 0
+    if (next.done) return
+  }
+}
+
+function* fromLine(item: LineItem, chunk: Buffer | undefined, chunkStart: number): Generator<Item> {
+  if ('error' in item) return yield { line: item.line, error: item.error }
+  const text = item.text
+  if (text.charCodeAt(0) !== 91 /* [ */ && !/^\s+\[/.test(text)) return yield { line: item.line, doc: new JsonText(text, lineBytes(item, chunk, chunkStart)) }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return yield { line: item.line, doc: new JsonText(text) } // the store reports the JSON error
+  }
+  if (!Array.isArray(value)) return yield { line: item.line, doc: value }
+  for (const element of value) yield { line: item.line, doc: element }
+}
+
+/**
+ * The line's own bytes when it lies within the current chunk and is valid UTF-8 (so the
+ * decoded text is exactly these bytes): the store then copies them instead of encoding.
+ */
+function lineBytes(item: { offset: number; text: string }, chunk: Buffer | undefined, chunkStart: number): Uint8Array | undefined {
+  if (chunk === undefined || item.offset < chunkStart) return undefined
+  const start = item.offset - chunkStart
+  let end = chunk.indexOf(0x0a, start)
+  if (end === -1) end = chunk.length
+  if (end > start && chunk[end - 1] === 0x0d) end--
+  const bytes = chunk.subarray(start, end)
+  return isUtf8(bytes) ? bytes : undefined
+}
+
+async function* records(input: AsyncIterable<Uint8Array | string>): AsyncGenerator<Item> {
+  for await (const record of readRecords(input)) {
+    yield isRecordError(record) ? { line: record.line, error: record.error } : { line: record.line, doc: record.value }
+  }
+}
+
+/** The chunks already read, then the rest of the iterator. */
+async function* replay(held: (Uint8Array | string)[], rest: AsyncIterator<Uint8Array | string>): AsyncGenerator<Uint8Array | string> {
+  yield* held
+  for (;;) {
+    const next = await rest.next()
+    if (next.done) return
+    yield next.value
+  }
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function* once(body: string | Uint8Array): AsyncGenerator<Uint8Array | string> {
+  if (body.length > 0) yield body
+}

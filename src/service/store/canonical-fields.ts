@@ -1,0 +1,65 @@
+/**
+ * The members the indexes need, read straight from canonical event text (text that
+ * isCanonicalText accepted): members are in canonical order, there are no unknown members,
+ * and every `"` inside a string is escaped, so each member is found by its literal prefix.
+ */
+
+export interface CanonicalFields {
+  eventType: string
+  source: string
+  fingerprint: string
+  ip: string
+  host: string
+  port: string
+  time: string
+}
+
+/** The fields, or null if the text does not have the expected layout (then parse it instead). */
+export function canonicalFields(text: string): CanonicalFields | null {
+  let at = 0
+  const read = (prefix: string): string | null => {
+    if (!text.startsWith(prefix, at)) return null
+    const value = stringAt(text, at + prefix.length)
+    if (value === null) return null
+    at = value.end + 1
+    return value.text
+  }
+  const eventType = read('{"event_type":"')
+  const source = read(',"event_source":"')
+  if (eventType === null || source === null) return null
+  // The pipeline is a list of strings; its end is the first `],"event_fingerprint":"` outside strings.
+  const pipelineEnd = text.indexOf('],"event_fingerprint":"', at)
+  if (pipelineEnd === -1) return null
+  at = pipelineEnd + 1
+  const fingerprint = read(',"event_fingerprint":"')
+  const ip = read(',"ip":"')
+  const host = read(',"host":"')
+  const reverse = read(',"reverse":"')
+  const port = read(',"port":"')
+  // `time` is the last member called "time": no member after it has that name.
+  at = text.lastIndexOf(',"time":"')
+  const time = at === -1 ? null : read(',"time":"')
+  if (fingerprint === null || ip === null || host === null || reverse === null || port === null || time === null) return null
+  return { eventType, source, fingerprint, ip, host, port, time }
+}
+
+/** The JSON string whose content starts at `from` (just after its opening quote). */
+function stringAt(text: string, from: number): { text: string; end: number } | null {
+  let end = text.indexOf('"', from)
+  let escaped = false
+  while (end !== -1 && isEscaped(text, end, from)) {
+    escaped = true
+    end = text.indexOf('"', end + 1)
+  }
+  if (end === -1) return null
+  let raw = text.slice(from, end)
+  if (escaped || raw.indexOf('\\') !== -1) raw = JSON.parse(`"${raw}"`) as string
+  return { text: raw, end }
+}
+
+/** True when the quote at `i` is preceded by an odd number of backslashes. */
+function isEscaped(text: string, i: number, floor: number): boolean {
+  let n = 0
+  while (i - 1 - n >= floor && text.charCodeAt(i - 1 - n) === 92) n++
+  return n % 2 === 1
+}

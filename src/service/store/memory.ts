@@ -1,0 +1,263 @@
+/**
+ * The in-memory store. Each event is kept once, as its canonical JSON bytes packed in large
+ * slabs (arena.ts); everything else is a few typed-array slots per event plus two indexes:
+ * - by canonical IP: a Map from address to the ids of its events;
+ * - by host name: a Map from the label-reversed name (`com.example.www`) to its ids, and the
+ *   same names in sorted order, so all names under a domain form one contiguous range
+ *   (`com.example.` ≤ name < `com.example/`) found by binary search: O(log n + k), and
+ *   `notexample.com` (`com.notexample`) is never inside it.
+ */
+import type { Event, SubdomainEntry } from '../../schema/index.js'
+import { formatTimeMillis, type Instant } from '../../time/index.js'
+import { canonicalDomain, reverseLabels } from '../names/domain.js'
+import { canonicalIp } from '../names/ip.js'
+import { ByteArena } from './arena.js'
+import { addId, Column, forEachId, type Ids } from './columns.js'
+import { identityOf, prepare, type Prepared } from './prepare.js'
+import type { IngestListener, IngestResult, Lookup, Store } from './types.js'
+
+const NS_PER_MS = 1_000_000n
+
+export class MemoryStore implements Store {
+  private count = 0
+  private readonly arena = new ByteArena()
+  private readonly leak = new Column((n) => new Uint8Array(n))
+  private readonly ms = new Column((n) => new Float64Array(n))
+  private readonly subMs = new Column((n) => new Int32Array(n))
+  private readonly ipOf = new Column((n) => new Int32Array(n))
+  private readonly nameOf = new Column((n) => new Int32Array(n))
+
+  private readonly ips = new Map<string, number>()
+  private readonly ipIds: Ids[] = []
+
+  private readonly names = new Map<string, number>()
+  private readonly nameRev: string[] = []
+  private readonly nameIds: Ids[] = []
+  /** Name numbers sorted by reversed name; new names wait in `pending` until the next query. */
+  private sorted: number[] = []
+  private pending: number[] = []
+
+  /** 30-bit hash of an event's identity → ids with that hash (checked exactly on a hit). */
+  private readonly identities = new Map<number, Ids>()
+  private readonly listeners = new Set<IngestListener>()
+
+  get size(): number {
+    return this.count
+  }
+
+  ingest(docs: Iterable<unknown>): IngestResult {
+    const result: IngestResult = { accepted: 0, duplicates: 0, rejected: [] }
+    let index = 0
+    for (const doc of docs) {
+      const prepared = prepare(doc)
+      if (!prepared.ok) result.rejected.push({ index, errors: prepared.errors })
+      else {
+        const duplicate = this.add(prepared)
+        if (duplicate) result.duplicates++
+        else result.accepted++
+        if (this.listeners.size > 0) {
+          const event = prepared.event ?? (JSON.parse(prepared.json) as Event)
+          for (const listener of this.listeners) listener({ event, json: prepared.json, duplicate })
+        }
+      }
+      index++
+    }
+    // Duplicates with later times leave their old bytes behind: reclaim them once they add up.
+    if (this.arena.wasted > Math.max(COMPACT_AFTER, this.arena.live)) this.arena.compact(this.count)
+    return result
+  }
+
+  /** Sizes, for diagnostics and the benchmark. */
+  stats(): { events: number; jsonBytes: number; slabBytes: number; wastedBytes: number } {
+    return { events: this.count, jsonBytes: this.arena.live, slabBytes: this.arena.capacity, wastedBytes: this.arena.wasted }
+  }
+
+  host(ip: string): Lookup | null {
+    const canonical = canonicalIp(ip)
+    if (canonical === null) return null
+    const lookup = newLookup()
+    this.collect(this.ipIds[this.ips.get(canonical) ?? -1], lookup)
+    return lookup
+  }
+
+  domain(name: string): Lookup | null {
+    const canonical = canonicalDomain(name)
+    if (canonical === null) return null
+    const rev = reverseLabels(canonical)
+    const lookup = newLookup()
+    this.collect(this.nameIds[this.names.get(rev) ?? -1], lookup)
+    const [from, to] = this.range(rev)
+    for (let i = from; i < to; i++) this.collect(this.nameIds[this.sorted[i]!], lookup)
+    return lookup
+  }
+
+  subdomains(name: string, limit?: number): SubdomainEntry[] | null {
+    const canonical = canonicalDomain(name)
+    if (canonical === null) return null
+    const [from, to] = this.range(reverseLabels(canonical))
+    const found: { name: number; ips: number; ms: number; ns: number }[] = []
+    const ipOf = this.ipOf.data
+    for (let i = from; i < to; i++) {
+      const n = this.sorted[i]!
+      const ids = this.nameIds[n]
+      const seen = new Set<number>()
+      let ms = -Infinity
+      let ns = 0
+      forEachId(ids, (id) => {
+        if (ipOf[id]! >= 0) seen.add(ipOf[id]!)
+        const m = this.ms.data[id]!
+        const s = this.subMs.data[id]!
+        if (m > ms || (m === ms && s > ns)) {
+          ms = m
+          ns = s
+        }
+      })
+      found.push({ name: n, ips: seen.size, ms, ns })
+    }
+    // Most recently seen first, so a plan's cap keeps the freshest names; then by name.
+    found.sort((a, b) => b.ms - a.ms || b.ns - a.ns || (this.nameRev[a.name]! < this.nameRev[b.name]! ? -1 : 1))
+    const kept = limit === undefined ? found : found.slice(0, limit)
+    return kept.map((f) => ({
+      subdomain: reverseLabels(this.nameRev[f.name]!),
+      distinct_ips: f.ips,
+      last_seen: formatTimeMillis(BigInt(f.ms) * NS_PER_MS + BigInt(f.ns)),
+    }))
+  }
+
+  onIngest(listener: IngestListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** Stores a prepared event; true when it was a duplicate (then only the newer copy is kept). */
+  private add(p: Prepared): boolean {
+    const [ms, ns] = split(p.time)
+    const hash = hash30(p.identity)
+    const existing = this.findIdentity(this.identities.get(hash), p.identity)
+    if (existing !== -1) {
+      const oldMs = this.ms.data[existing]!
+      if (ms > oldMs || (ms === oldMs && ns > this.subMs.data[existing]!)) {
+        this.arena.set(existing, p.json, true, p.utf8)
+        this.ms.data[existing] = ms
+        this.subMs.data[existing] = ns
+      }
+      return true
+    }
+    const id = this.count++
+    for (const column of [this.leak, this.ms, this.subMs, this.ipOf, this.nameOf]) column.ensure(id)
+    this.arena.set(id, p.json, false, p.utf8)
+    this.leak.data[id] = p.leak ? 1 : 0
+    this.ms.data[id] = ms
+    this.subMs.data[id] = ns
+    this.identities.set(hash, addId(this.identities.get(hash), id))
+    this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)
+    this.nameOf.data[id] = p.name === '' ? -1 : this.addName(p.name, id)
+    return false
+  }
+
+  private addIp(ip: string, id: number): number {
+    let n = this.ips.get(ip)
+    if (n === undefined) {
+      n = this.ipIds.length
+      this.ips.set(detach(ip), n)
+      this.ipIds.push(id)
+    } else this.ipIds[n] = addId(this.ipIds[n], id)
+    return n
+  }
+
+  private addName(name: string, id: number): number {
+    const rev = reverseLabels(name)
+    let n = this.names.get(rev)
+    if (n === undefined) {
+      n = this.nameRev.length
+      const key = detach(rev)
+      this.names.set(key, n)
+      this.nameRev.push(key)
+      this.nameIds.push(id)
+      this.pending.push(n)
+    } else this.nameIds[n] = addId(this.nameIds[n], id)
+    return n
+  }
+
+  /** The stored event with this identity among the hash's candidates, or -1. */
+  private findIdentity(candidates: Ids | undefined, identity: string): number {
+    let found = -1
+    forEachId(candidates, (id) => {
+      if (found === -1 && identityOf(JSON.parse(this.arena.text(id))) === identity) found = id
+    })
+    return found
+  }
+
+  /** Positions in `sorted` of the names strictly below the reversed name `rev`. */
+  private range(rev: string): [number, number] {
+    this.merge()
+    return [this.lowerBound(rev + '.'), this.lowerBound(rev + '/')]
+  }
+
+  private lowerBound(key: string): number {
+    let lo = 0
+    let hi = this.sorted.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.nameRev[this.sorted[mid]!]! < key) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /** Merges names added since the last query into the sorted list: O(n + m log m) per batch. */
+  private merge(): void {
+    if (this.pending.length === 0) return
+    const rev = this.nameRev
+    const add = this.pending.sort((a, b) => (rev[a]! < rev[b]! ? -1 : 1))
+    const old = this.sorted
+    const out: number[] = new Array(old.length + add.length)
+    let i = 0
+    let j = 0
+    let k = 0
+    while (i < old.length && j < add.length) out[k++] = rev[old[i]!]! < rev[add[j]!]! ? old[i++]! : add[j++]!
+    while (i < old.length) out[k++] = old[i++]!
+    while (j < add.length) out[k++] = add[j++]!
+    this.sorted = out
+    this.pending = []
+  }
+
+  private collect(ids: Ids | undefined, into: { services: Buffer[]; leaks: Buffer[] }): void {
+    const leak = this.leak.data
+    forEachId(ids, (id) => (leak[id] ? into.leaks : into.services).push(this.arena.bytes(id)))
+  }
+}
+
+const COMPACT_AFTER = 64 * 1024 * 1024
+
+const newLookup = (): { services: Buffer[]; leaks: Buffer[] } => ({ services: [], leaks: [] })
+
+/** An instant as whole milliseconds (exact in a double for years 0000–9999) and the nanoseconds left. */
+function split(time: Instant): [number, number] {
+  let ms = time / NS_PER_MS
+  let rest = time % NS_PER_MS
+  if (rest < 0n) {
+    ms -= 1n
+    rest += NS_PER_MS
+  }
+  return [Number(ms), Number(rest)]
+}
+
+/**
+ * A copy of a short string that shares no memory with the text it was cut from: V8 keeps
+ * slices of 13 characters or more as views of their parent, and an IP taken from an event's
+ * JSON line would otherwise keep the whole line alive as long as the index holds the key.
+ */
+function detach(text: string): string {
+  return text.length < 13 ? text : Buffer.from(text, 'utf8').toString('utf8')
+}
+
+/** FNV-1a over UTF-16 code units, cut to 30 bits so it stays a small integer in V8. */
+function hash30(text: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return h & 0x3fffffff
+}

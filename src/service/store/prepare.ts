@@ -1,0 +1,134 @@
+/**
+ * Turning an ingested document into what a store keeps: normalise (lenient → strict),
+ * validate strictly, serialise canonically, and pull out the members the indexes need.
+ * Shared by every store implementation so they all accept and refuse the same documents.
+ *
+ * JSON text that is already canonical (isCanonicalText: byte for byte what normalising and
+ * serialising would write, a form stricter than the strict profile) is kept as it is, without
+ * being parsed: that is most of a bulk load, and parsing is the cost that dominates ingest.
+ */
+import { badJson } from '../../jsonl/index.js'
+import { isCanonical, isCanonicalText, normalize, resolveOptions, serializeEvent } from '../../normalize/index.js'
+import type { Event } from '../../schema/index.js'
+import { type Instant, parseTime } from '../../time/index.js'
+import { isStrictValid, type Issue, validate } from '../../validate/index.js'
+import { canonicalDomain } from '../names/domain.js'
+import { canonicalIp } from '../names/ip.js'
+import { canonicalFields } from './canonical-fields.js'
+
+/**
+ * An empty event_fingerprint is computed (version 1): the fingerprint is part of an event's
+ * identity, and events without one would otherwise all be duplicates of each other.
+ */
+const OPTIONS = resolveOptions({ fingerprint: 'missing' })
+const KEEP = resolveOptions({ fingerprint: 'keep' })
+
+/** One document as JSON text, for Store.ingest: parsed only when it is not already canonical. */
+export class JsonText {
+  /**
+   * @param text the document's JSON text
+   * @param utf8 the same text as UTF-8 bytes, when the caller has them (a store may keep them
+   *   as they are instead of encoding the text again); they must decode to exactly `text`
+   */
+  constructor(
+    readonly text: string,
+    readonly utf8?: Uint8Array,
+  ) {}
+}
+
+export interface Prepared {
+  ok: true
+  /** The event as an object; absent when it was taken from canonical text (parse `json` if needed). */
+  event?: Event
+  json: string
+  /** `json` as UTF-8 bytes, when they came with the input. */
+  utf8?: Uint8Array
+  leak: boolean
+  /** Canonical IP (from `ip`, or from `host` when that is an IP literal); '' when none. */
+  ip: string
+  /** Canonical host name; '' when `host` is empty or not a domain name. */
+  name: string
+  time: Instant
+  /** Identity for de-duplication: fingerprint, host, ip, port, source. */
+  identity: string
+}
+
+export type PrepareResult = Prepared | { ok: false; errors: Issue[] }
+
+/** Normalises and validates a document (a parsed value, or a JsonText). */
+export function prepare(doc: unknown): PrepareResult {
+  if (!(doc instanceof JsonText)) return prepareValue(doc)
+  const fast = prepareCanonicalText(doc.text)
+  if (fast !== null) {
+    if (fast.ok) fast.utf8 = doc.utf8
+    return fast
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(doc.text)
+  } catch (error) {
+    return { ok: false, errors: [badJson(error)] }
+  }
+  return prepareValue(value)
+}
+
+function prepareValue(doc: unknown): PrepareResult {
+  let event: Event
+  if (isCanonical(doc, OPTIONS)) event = doc as Event
+  else {
+    const result = normalize(doc, OPTIONS)
+    if (!result.ok) return { ok: false, errors: result.errors }
+    event = result.event
+  }
+  if (!isStrictValid(event)) return { ok: false, errors: validate(event, { profile: 'strict' }).errors }
+  const parsed = parseTime(event.time)
+  if (!parsed.ok) return { ok: false, errors: [{ code: 'bad_timestamp', pointer: '/time', message: parsed.reason }] }
+  const json = serializeEvent(event)
+  return finish(json, event.event_type, event.event_source, event.event_fingerprint, event.ip, event.host, event.port, parsed.value, event)
+}
+
+function prepareCanonicalText(text: string): PrepareResult | null {
+  if (!isCanonicalText(text, KEEP)) return null
+  const f = canonicalFields(text)
+  // An empty fingerprint must be computed: the long way.
+  if (f === null || f.fingerprint === '') return null
+  const parsed = parseTime(f.time)
+  if (!parsed.ok) return null
+  return finish(text, f.eventType, f.source, f.fingerprint, f.ip, f.host, f.port, parsed.value, undefined)
+}
+
+/** The event types the lookups serve: `service` events in `Services`, `leak` events in `Leaks`. */
+export const SERVED_TYPES: readonly string[] = ['service', 'leak']
+
+function finish(
+  json: string,
+  eventType: string,
+  source: string,
+  fingerprint: string,
+  rawIp: string,
+  host: string,
+  port: string,
+  time: Instant,
+  event: Event | undefined,
+): PrepareResult {
+  if (!SERVED_TYPES.includes(eventType)) {
+    // Scanner output such as `synack` has no place in a lookup result: refused, with the reason.
+    const message = `event_type '${eventType}' is not served: lookups return 'service' events (Services) and 'leak' events (Leaks)`
+    return { ok: false, errors: [{ code: 'unknown_value', pointer: '/event_type', message, expected: 'service | leak', found: eventType }] }
+  }
+  const ipFromIp = rawIp === '' ? null : canonicalIp(rawIp)
+  const ip = ipFromIp ?? (rawIp === '' && host !== '' ? canonicalIp(host) : null) ?? ''
+  const name = host === '' ? '' : (canonicalDomain(host) ?? '')
+  const identity = identityFrom(fingerprint, name || host, ipFromIp ?? rawIp, port, source)
+  return { ok: true, event, json, leak: eventType === 'leak', ip, name, time, identity }
+}
+
+const identityFrom = (fingerprint: string, host: string, ip: string, port: string, source: string) =>
+  `${fingerprint}\n${host}\n${ip}\n${port}\n${source}`
+
+/** The members that make two events "the same event", joined (host and ip canonical). */
+export function identityOf(event: Event): string {
+  const name = event.host === '' ? '' : canonicalDomain(event.host)
+  const ip = event.ip === '' ? '' : canonicalIp(event.ip)
+  return identityFrom(event.event_fingerprint, name || event.host, ip ?? event.ip, event.port, event.event_source)
+}

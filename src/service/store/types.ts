@@ -1,0 +1,65 @@
+/**
+ * The store behind the lookup service: what every implementation offers. Lookups take any
+ * spelling of an IP or name and answer null when the text is not one (the HTTP layer turns
+ * that into 400). Events come back as the bytes of their canonical JSON, so an answer is built
+ * by concatenation (see body.ts), never by re-serialising.
+ */
+import type { Event, SubdomainEntry } from '../../schema/index.js'
+import type { Issue } from '../../validate/index.js'
+
+/** A value or a promise of it: in-memory stores answer at once, others may not. */
+export type Awaitable<T> = T | Promise<T>
+
+/**
+ * Events found for a host or domain, split by `event_type` (`service` → services, `leak` →
+ * leaks; the store refuses other types), each as the UTF-8 bytes of its canonical JSON.
+ */
+export interface Lookup {
+  services: readonly Uint8Array[]
+  leaks: readonly Uint8Array[]
+}
+
+export interface IngestResult {
+  /** Events stored as new. */
+  accepted: number
+  /** Events that matched one already stored (same fingerprint, host, ip, port, source). */
+  duplicates: number
+  /** Documents refused, by their position in the batch (0-based), with the reasons. */
+  rejected: { index: number; errors: Issue[] }[]
+}
+
+/** What a listener (alert hooks, later) hears about each valid ingested event. */
+export interface IngestedEvent {
+  event: Event
+  /** Canonical JSON of the event as stored. */
+  json: string
+  /** True when it matched a stored event (whose last-seen time may have moved). */
+  duplicate: boolean
+}
+
+export type IngestListener = (item: IngestedEvent) => void
+
+export interface Store {
+  /**
+   * Normalises and validates (strict) each document, then stores it; a document that fails
+   * is reported in `rejected` with its reasons, never dropped silently. A document may be a
+   * parsed value or a `JsonText` (see prepare.ts): canonical text is stored without parsing.
+   */
+  ingest(docs: Iterable<unknown>): Awaitable<IngestResult>
+  /** Events whose IP is `ip` (any spelling); null when `ip` is not an IP address. */
+  host(ip: string): Awaitable<Lookup | null>
+  /** Events whose host is `name` or a subdomain of it; null when `name` is not a domain name. */
+  domain(name: string): Awaitable<Lookup | null>
+  /**
+   * Names below `name` (not `name` itself), most recently seen first, at most `limit`
+   * (undefined = all); null when `name` is not a domain name.
+   */
+  subdomains(name: string, limit?: number): Awaitable<SubdomainEntry[] | null>
+  /** Number of stored events. */
+  readonly size: number
+  /** Calls `listener` after each valid ingested event; returns the function that stops it. */
+  onIngest(listener: IngestListener): () => void
+}
+
+/** Makes a fresh, empty store (for the shared case suite). */
+export type StoreFactory = () => Store

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, DEFAULT_PLANS, defaultConfig, DEMO_SECRETS, KeyRing, loadConfig, parseConfig, tokenMatches } from '../../src/service/index.js'
+
+const problems = (doc: unknown): string[] => {
+  try {
+    parseConfig(typeof doc === 'string' ? doc : JSON.stringify(doc), 'keys.json')
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return (error as ConfigError).problems
+  }
+  return []
+}
+
+describe('configuration file', () => {
+  it('reads keys, admin token, plan overrides and the body limit', () => {
+    const sha = createHash('sha256').update('hashed-secret-1').digest('hex')
+    const config = parseConfig(
+      JSON.stringify({
+        keys: [
+          { name: 'alice', key: 'alice-secret-1', plan: 'registered' },
+          { name: 'ci', key_sha256: sha, plan: 'pro' },
+        ],
+        admin_token: 'admin-secret-1',
+        plans: { anonymous: { subdomains: 3, rate: 0.5, burst: 1 }, pro: { rate: null, subdomains: null } },
+        max_body_bytes: 1024,
+      }),
+      'keys.json',
+    )
+    const ring = new KeyRing(config.keys)
+    expect(ring.identify('alice-secret-1')).toMatchObject({ name: 'alice', plan: 'registered' })
+    expect(ring.identify('hashed-secret-1')).toMatchObject({ name: 'ci', plan: 'pro' })
+    expect(ring.identify('alice-secret-2')).toBeUndefined()
+    expect(tokenMatches(config.adminToken, 'admin-secret-1')).toBe(true)
+    expect(tokenMatches(config.adminToken, 'admin-secret-2')).toBe(false)
+    expect(config.plans.anonymous).toEqual({ name: 'anonymous', subdomains: 3, rate: { rate: 0.5, burst: 1 } })
+    expect(config.plans.registered).toEqual(DEFAULT_PLANS.registered)
+    expect(config.plans.pro).toEqual({ name: 'pro', subdomains: null, rate: null })
+    expect(config.maxBodyBytes).toBe(1024)
+  })
+
+  it('reports every problem as FILE: /pointer: message, never echoing a key', () => {
+    const found = problems({
+      keys: [
+        { name: 'a', key: 'short', plan: 'gold' },
+        { name: 'a', key: 'long-enough-key', key_sha256: 'x', plan: 'pro' },
+        { key: 'another-long-key', plan: 'pro', extra: 1 },
+        { name: 'dup', key: 'another-long-key', plan: 'pro' },
+        'nope',
+      ],
+      plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5 }, gold: {} },
+      max_body_bytes: 0,
+      colour: 'blue',
+    })
+    expect(found).toEqual([
+      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes)',
+      "keys.json: /keys/0/plan: must be one of registered, pro (got \"gold\")",
+      'keys.json: /keys/0/key: must be a string of 8 to 256 printable ASCII characters without spaces (value not shown)',
+      "keys.json: /keys/1/name: 'a' is already the name of /keys/0",
+      'keys.json: /keys/1: give key or key_sha256, not both',
+      'keys.json: /keys/2/extra: unknown member (known: name, key, key_sha256, plan)',
+      'keys.json: /keys/2/name: must be a non-empty string naming the key (got nothing)',
+      'keys.json: /keys/3: same key as /keys/2',
+      'keys.json: /keys/4: must be an object {name, key | key_sha256, plan} (got "nope")',
+      'keys.json: /plans/gold: unknown member (known: anonymous, registered, pro)',
+      'keys.json: /plans/anonymous/subdomains: must be an integer ≥ 0, or null for no cap (got -1)',
+      'keys.json: /plans/anonymous/rate: must be a number of requests per second > 0, or null for no limit (got 0)',
+      'keys.json: /plans/anonymous/burst: must be an integer ≥ 1 (got 1.5)',
+      'keys.json: /max_body_bytes: must be a positive integer (got 0)',
+    ])
+    for (const line of found) expect(line).not.toMatch(/short|long-enough-key|another-long-key/)
+  })
+
+  it('refuses text that is not a JSON object', () => {
+    expect(problems('{')[0]).toMatch(/^keys\.json: not valid JSON: /)
+    expect(problems('[]')).toEqual(['keys.json: (document): must be a JSON object'])
+  })
+
+  it('names the file when it cannot be read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'l9kit-config-'))
+    await expect(loadConfig(join(dir, 'missing.json'))).rejects.toThrow(/missing\.json: cannot read the file \(no such file\)/)
+    writeFileSync(join(dir, 'ok.json'), '{"keys":[]}')
+    expect((await loadConfig(join(dir, 'ok.json'))).keys).toEqual([])
+  })
+
+  it('has demo keys for each plan in the built-in default', () => {
+    const config = defaultConfig()
+    const ring = new KeyRing(config.keys)
+    expect(ring.identify(DEMO_SECRETS.registered)?.plan).toBe('registered')
+    expect(ring.identify(DEMO_SECRETS.pro)?.plan).toBe('pro')
+    expect(tokenMatches(config.adminToken, DEMO_SECRETS.admin)).toBe(true)
+  })
+})
