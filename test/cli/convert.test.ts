@@ -28,6 +28,13 @@ describe('l9kit convert', () => {
     expect(err.at(-1)).toBe('2 converted, 5 skipped')
   })
 
+  it('names the XML element path of an nmap problem beside its line', async () => {
+    const file = corpus('nmap-xml/damaged-truncated.xml')
+    const r = await runCli(['convert', '--from', 'nmap-xml', ...RUN_START, file])
+    expect(r.code).toBe(1)
+    expect(lines(r.stderr)).toContainEqual(expect.stringMatching(new RegExp(`^${file.replace(/[.]/g, '\\.')}:[0-9]+: /nmaprun/host\\[3\\]/ports: input ends inside <ports>`)))
+  })
+
   it('exits 0 when everything converted, reading standard input by default', async () => {
     const r = await runCli(['convert', '--from', 'hostport', ...RUN_START], '192.0.2.1:80\n[2001:db8::1]:443\n')
     expect(r.code).toBe(0)

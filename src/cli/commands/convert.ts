@@ -160,7 +160,9 @@ async function convertOne(
   for await (const item of converter.convert(stream, ctx)) {
     if (isProblem(item)) {
       counts.skipped++
-      await report(`${name}:${item.line ?? item.where}: ${item.reason}`)
+      // XML problems carry an element path as well as a line: name both.
+      const path = item.where.startsWith('/') ? ` ${item.where}:` : ''
+      await report(`${name}:${item.line ?? item.where}:${path} ${item.reason}`)
       continue
     }
     events++
