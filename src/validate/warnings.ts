@@ -17,6 +17,43 @@ function knownTree(schema: { properties?: Record<string, unknown>; anyOf?: unkno
 }
 
 const EVENT_TREE = knownTree(Event as never)!
+
+/** Per object: how many members it has when none is unknown, and its nested objects. */
+interface CountTree {
+  required: number
+  optional: string[]
+  nested: [string, CountTree][]
+}
+
+function countTree(schema: { properties?: Record<string, never>; required?: string[] }): CountTree {
+  const props = Object.entries(schema.properties ?? {}) as [string, { properties?: never }][]
+  return {
+    required: schema.required?.length ?? 0,
+    optional: props.map(([name]) => name).filter((name) => !schema.required?.includes(name)),
+    nested: props.filter(([, p]) => p.properties).map(([name, p]) => [name, countTree(p as never)]),
+  }
+}
+
+const EVENT_COUNTS = countTree(Event as never)
+const MODULE_COUNTS = countTree((Event.properties.service.properties.software.properties.modules.anyOf[0] as unknown as { items: never }).items)
+
+/**
+ * Whether a document that passed the strict profile has members beyond the known ones. Every
+ * required member is then present, so counting keys per object is enough: no name look-ups.
+ */
+export function hasUnknownMembers(doc: Record<string, unknown>, tree: CountTree = EVENT_COUNTS): boolean {
+  let keys = 0
+  for (const _ in doc) keys++
+  let allowed = tree.required
+  for (const name of tree.optional) if (Object.hasOwn(doc, name)) allowed++
+  if (keys !== allowed) return true
+  for (const [name, sub] of tree.nested) if (hasUnknownMembers(doc[name] as Record<string, unknown>, sub)) return true
+  const modules = (doc as { service?: { software?: { modules?: unknown } } }).service?.software?.modules
+  if (tree === EVENT_COUNTS && Array.isArray(modules)) {
+    for (const m of modules) if (hasUnknownMembers(m as Record<string, unknown>, MODULE_COUNTS)) return true
+  }
+  return false
+}
 const MODULE_TREE = knownTree((Event.properties.service.properties.software.properties.modules.anyOf[0] as unknown as { items: never }).items)!
 
 export function unknownMembers(doc: unknown): Issue[] {

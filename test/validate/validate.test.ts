@@ -56,6 +56,24 @@ describe('strict profile', () => {
     expect(report.warnings.map((w) => `${w.code} ${w.pointer}`)).toEqual(['unknown_member /extra', 'unknown_value /leak/severity'])
   })
 
+  it('finds unknown members at any depth, in modules too, and none where there are none', () => {
+    const warned = (change: (doc: Record<string, any>) => void) =>
+      validate(withChange(change)).warnings.filter((w) => w.code === 'unknown_member').map((w) => w.pointer)
+    expect(warned((d) => (d.ssl.certificate.serial = '01'))).toEqual(['/ssl/certificate/serial'])
+    expect(warned((d) => (d.geoip.location.alt = 3))).toEqual(['/geoip/location/alt'])
+    const module = { name: 'm', version: '1', fingerprint: '' }
+    expect(warned((d) => (d.service.software.modules = [module, { ...module, extra: true }]))).toEqual(['/service/software/modules/1/extra'])
+    expect(warned((d) => (d.service.software.modules = [module]))).toEqual([])
+    expect(warned((d) => delete d.service.software.fingerprint)).toEqual([])
+    // A member swapped for an unknown one fails strict (missing) and is still named.
+    const swapped = validate(withChange((d) => {
+      delete d.ssh.motd
+      d.ssh.motto = ''
+    }))
+    expect(swapped.errors.map((e) => e.pointer)).toEqual(['/ssh/motd'])
+    expect(swapped.warnings.map((w) => w.pointer)).toEqual(['/ssh/motto'])
+  })
+
   it('treats a "__proto__" header name as data', () => {
     const doc = JSON.parse('{"http":{"header":{"__proto__":"a","constructor":"b"}}}')
     const full = { ...emptyEvent(), http: { ...emptyEvent().http, header: doc.http.header } }
