@@ -32,10 +32,32 @@ function ordered(value: unknown, order: Order): unknown {
 }
 
 /**
+ * Whether every object already lists its known members in canonical order, before any
+ * unknown one. Reads keys only: normalize()'s output passes, and is then written as it is.
+ */
+function inOrder(value: unknown, order: Order): boolean {
+  if (!isObject(value)) return true
+  const names = Object.keys(value)
+  let i = 0
+  for (const name in order) {
+    if (!Object.hasOwn(value, name)) continue
+    if (names[i++] !== name) return false
+    const sub = order[name]
+    const v = value[name]
+    if (sub) {
+      if (!inOrder(v, sub)) return false
+    } else if (name === 'modules' && Array.isArray(v)) {
+      for (const m of v) if (!inOrder(m, MODULE_ORDER)) return false
+    }
+  }
+  return true
+}
+
+/**
  * Compact JSON of an event, members in canonical order (unknown members after the known
  * ones, in their own order). Values are written as they are: pass normalize()'s output for
  * canonical values.
  */
 export function serializeEvent(event: Event): string {
-  return JSON.stringify(ordered(event, EVENT_ORDER))
+  return JSON.stringify(inOrder(event, EVENT_ORDER) ? event : ordered(event, EVENT_ORDER))
 }
