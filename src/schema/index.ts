@@ -6,3 +6,4 @@ export { DOCUMENT_NAMES, DOCUMENT_SPECS, type DocumentName, schemaDocument } fro
 export * from './empty.js'
 export { openApiDocument } from './openapi.js'
 export * from './conform-report.js'
+export * from './hooks.js'

@@ -14,7 +14,7 @@ import { canonicalIp } from '../names/ip.js'
 import { ByteArena } from './arena.js'
 import { addId, Column, forEachId, type Ids } from './columns.js'
 import { identityOf, prepare, type Prepared } from './prepare.js'
-import type { IngestListener, IngestResult, Lookup, Store } from './types.js'
+import type { IngestListener, IngestResult, Lookup, SeenLookup, Store } from './types.js'
 
 const NS_PER_MS = 1_000_000n
 
@@ -122,6 +122,19 @@ export class MemoryStore implements Store {
       distinct_ips: f.ips,
       last_seen: formatTimeMillis(BigInt(f.ms) * NS_PER_MS + BigInt(f.ns)),
     }))
+  }
+
+  // TODO(web view helper): keep first/last seen per identity and severity counts.
+  hostSeen(_ip: string): SeenLookup | null {
+    throw new Error('hostSeen: not implemented yet')
+  }
+
+  domainSeen(_name: string): SeenLookup | null {
+    throw new Error('domainSeen: not implemented yet')
+  }
+
+  severityCounts(): Record<string, number> {
+    throw new Error('severityCounts: not implemented yet')
   }
 
   onIngest(listener: IngestListener): () => void {

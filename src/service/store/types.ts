@@ -19,6 +19,23 @@ export interface Lookup {
   leaks: readonly Uint8Array[]
 }
 
+/**
+ * An event with the times its identity was observed: `firstSeen` the earliest `time` of any
+ * observation, `lastSeen` the latest (canonical RFC 3339 text). A re-observation moves only
+ * `lastSeen` (or `firstSeen`, if it is earlier than every observation so far).
+ */
+export interface SeenEvent {
+  json: Uint8Array
+  firstSeen: string
+  lastSeen: string
+}
+
+/** A lookup with first and last seen times, for the web view. */
+export interface SeenLookup {
+  services: readonly SeenEvent[]
+  leaks: readonly SeenEvent[]
+}
+
 export interface IngestResult {
   /** Events stored as new. */
   accepted: number
@@ -55,6 +72,12 @@ export interface Store {
    * (undefined = all); null when `name` is not a domain name.
    */
   subdomains(name: string, limit?: number): Awaitable<SubdomainEntry[] | null>
+  /** As host(), with first and last seen times (the web view). */
+  hostSeen(ip: string): Awaitable<SeenLookup | null>
+  /** As domain(), with first and last seen times (the web view). */
+  domainSeen(name: string): Awaitable<SeenLookup | null>
+  /** Stored leak events by `leak.severity` ('' counted under ''), for the web view's index page. */
+  severityCounts(): Awaitable<Record<string, number>>
   /** Number of stored events. */
   readonly size: number
   /** Calls `listener` after each valid ingested event; returns the function that stops it. */
