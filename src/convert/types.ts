@@ -9,6 +9,8 @@ export interface Problem {
   /** 1-based line of the input where the record starts, when known. */
   line?: number
   reason: string
+  /** Only for a bug of ours met on this record (an internal error): its stack trace. */
+  stack?: string
 }
 
 export interface ConvertContext {

@@ -23,6 +23,8 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 const NL = 0x0a
 const CR = 0x0d
 
+const EMPTY = Buffer.alloc(0)
+
 /** Incremental splitter: push chunks, take the complete lines; `end()` flushes the last one. */
 export class LineSplitter {
   private pending: Buffer[] = []
@@ -32,14 +34,24 @@ export class LineSplitter {
   private offset = 0 // offset of the current line's start
   private consumed = 0 // bytes pushed so far
   private first = true
+  private head: Buffer = EMPTY // the first bytes, while fewer than three have come
 
   constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
 
   push(chunk: Buffer, out: LineItem[]): void {
     let start = 0
-    if (this.first && chunk.length > 0) {
+    if (this.first) {
+      // A byte order mark can arrive split over the first chunks: wait for three bytes.
+      if (this.head.length + chunk.length < 3) {
+        this.head = Buffer.concat([this.head, chunk])
+        return
+      }
       this.first = false
-      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = this.offset = 3
+      if (this.head.length > 0) {
+        chunk = Buffer.concat([this.head, chunk])
+        this.head = EMPTY
+      }
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) start = this.offset = 3
     }
     const base = this.consumed
     this.consumed += chunk.length
@@ -61,6 +73,13 @@ export class LineSplitter {
   }
 
   end(out: LineItem[]): void {
+    if (this.first && this.head.length > 0) {
+      // Fewer than three bytes in all: no room for a byte order mark.
+      this.first = false
+      const head = this.head
+      this.head = EMPTY
+      this.push(head, out)
+    }
     if (this.pendingBytes > 0 || this.skipping) this.emitPending(out)
   }
 
@@ -111,7 +130,8 @@ function isBlank(buf: Buffer, from: number, to: number): boolean {
   return true
 }
 
-function tooLong(max: number): Issue {
+/** The issue of a line longer than `max` bytes (also used by the parallel reader, cli/parallel). */
+export function tooLong(max: number): Issue {
   return {
     code: 'line_too_long',
     pointer: '',

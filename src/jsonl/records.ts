@@ -4,7 +4,10 @@
  * The choice is made on the first non-blank line: if it parses alone, the input is JSON Lines.
  */
 import type { Issue } from '../validate/issue.js'
+import { resyncArray } from './array-resync.js'
+import { tooDeep, valueTooDeep } from './depth.js'
 import { DEFAULT_MAX_LINE_BYTES, type LineItem, LineSplitter, toBuffer } from './lines.js'
+import { badJson, parseRecord } from './parse.js'
 
 export type JsonRecord =
   | { line: number; offset: number; text: string; value: unknown }
@@ -18,18 +21,12 @@ export interface ReadOptions {
 
 export const isRecordError = (r: JsonRecord): r is Extract<JsonRecord, { error: Issue }> => 'error' in r
 
-export function badJson(error: unknown): Issue {
-  const detail = (error as Error).message.replace(/^JSON\.parse: /, '')
-  return { code: 'bad_json', pointer: '', message: `not valid JSON: ${detail}` }
-}
+export { badJson }
 
 function fromLine(item: LineItem): JsonRecord {
   if ('error' in item) return { line: item.line, offset: item.offset, text: '', error: item.error }
-  try {
-    return { line: item.line, offset: item.offset, text: item.text, value: JSON.parse(item.text) }
-  } catch (error) {
-    return { line: item.line, offset: item.offset, text: item.text, error: badJson(error) }
-  }
+  const parsed = parseRecord(item.text)
+  return { line: item.line, offset: item.offset, text: item.text, ...parsed }
 }
 
 export async function* readRecords(input: AsyncIterable<Uint8Array | string>, opts: ReadOptions = {}): AsyncGenerator<JsonRecord> {
@@ -96,8 +93,14 @@ export async function* readRecords(input: AsyncIterable<Uint8Array | string>, op
   const text = buffer.toString('utf8').replace(/^\uFEFF/, '')
   let value: unknown
   try {
-    value = JSON.parse(text)
+    value = JSON.parse(text) // copes with deep nesting; each record is checked below
   } catch {
+    // A pretty-printed array with a broken element: the other elements still come out.
+    const elements = resyncArray(text)
+    if (elements) {
+      for (const e of elements) yield { line: e.line, offset: e.offset, text: '', ...e.parsed }
+      return
+    }
     // Not one document after all: report line by line, so every bad line is named.
     resplit(held, maxLine, out).end(out)
     for (const item of out) yield fromLine(item)
@@ -105,7 +108,7 @@ export async function* readRecords(input: AsyncIterable<Uint8Array | string>, op
   }
   const firstLine = lineOfOffset(text, text.search(/\S/))
   if (!Array.isArray(value)) {
-    yield { line: firstLine, offset: 0, text, value }
+    yield valueTooDeep(value) ? { line: firstLine, offset: 0, text, error: tooDeep() } : { line: firstLine, offset: 0, text, value }
     return
   }
   const starts = elementStarts(text)
@@ -115,7 +118,9 @@ export async function* readRecords(input: AsyncIterable<Uint8Array | string>, op
     const at = starts[i] ?? scanned
     for (let nl = text.indexOf('\n', scanned); nl !== -1 && nl < at; nl = text.indexOf('\n', nl + 1)) line++
     scanned = at
-    yield { line, offset: at, text: '', value: value[i] }
+    const element: unknown = value[i]
+    if (valueTooDeep(element)) yield { line, offset: at, text: '', error: tooDeep() }
+    else yield { line, offset: at, text: '', value: element }
   }
 }
 

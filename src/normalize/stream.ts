@@ -4,7 +4,8 @@
  * any other input (one JSON document, a JSON array) goes through readRecords. The choice is
  * readRecords' own: JSON Lines when the first non-blank line is JSON on its own.
  */
-import { badJson, DEFAULT_MAX_LINE_BYTES, isRecordError, type LineItem, LineSplitter, readLines, readRecords } from '../jsonl/index.js'
+import { badJson, DEFAULT_MAX_LINE_BYTES, guarded, isRecordError, type LineItem, LineSplitter, readLines, readRecords } from '../jsonl/index.js'
+import type { Issue } from '../validate/issue.js'
 import { type NormalizeOptions, resolveOptions } from './context.js'
 import { normalizeParsed, type NormalizeTextResult, normalizeTextWith } from './text.js'
 
@@ -23,6 +24,9 @@ export interface StreamOptions extends NormalizeOptions {
 }
 
 const asBuffer = (chunk: Uint8Array | string) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+
+/** A record that met a bug of ours fails alone (see jsonl/guard.ts). */
+const failed = (issue: Issue): NormalizeTextResult => ({ ok: false, errors: [issue] })
 
 function parsesAlone(text: string): boolean {
   try {
@@ -66,12 +70,12 @@ export async function* normalizeRecords(input: AsyncIterable<Uint8Array | string
   if (lines) {
     for await (const item of readLines(replay, { maxLineBytes })) {
       if ('error' in item) yield { line: item.line, text: '', result: { ok: false, errors: [item.error] } }
-      else yield { line: item.line, text: item.text, result: normalizeTextWith(item.text, options, badJson) }
+      else yield { line: item.line, text: item.text, result: guarded(() => normalizeTextWith(item.text, options, badJson), failed) }
     }
     return
   }
   for await (const record of readRecords(replay, { maxLineBytes })) {
     if (isRecordError(record)) yield { line: record.line, text: record.text, result: { ok: false, errors: [record.error] } }
-    else yield { line: record.line, text: record.text, value: record.value, result: normalizeParsed(record.value, record.text, options) }
+    else yield { line: record.line, text: record.text, value: record.value, result: guarded(() => normalizeParsed(record.value, record.text, options), failed) }
   }
 }

@@ -3,6 +3,7 @@
  * recognised by one compiled pattern over its text (pattern.ts), without re-serialising it,
  * and is returned as the very input string; only the others are normalised and written.
  */
+import { parseRecord } from '../jsonl/parse.js'
 import type { Issue } from '../validate/issue.js'
 import { type NormalizeOptions, type Options, resolveOptions } from './context.js'
 import { wantedFingerprint } from './fingerprint.js'
@@ -57,11 +58,7 @@ const defaultBadJson = (error: unknown): Issue => ({ code: 'bad_json', pointer: 
 /** normalizeText with resolved options; `badJson` words the error of a text that is not JSON. */
 export function normalizeTextWith(text: string, options: Options, badJson: (error: unknown) => Issue = defaultBadJson): NormalizeTextResult {
   if (isCanonicalText(text, options)) return { ok: true, text, changed: false, warnings: NO_WARNINGS }
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (error) {
-    return { ok: false, errors: [badJson(error)] }
-  }
-  return normalizeValue(value, text, options)
+  const parsed = parseRecord(text, badJson) // refuses a record nested deeper than MAX_DEPTH
+  if ('error' in parsed) return { ok: false, errors: [parsed.error] }
+  return normalizeValue(parsed.value, text, options)
 }

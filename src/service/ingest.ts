@@ -7,6 +7,7 @@
 import { DEFAULT_MAX_LINE_BYTES, isRecordError, type LineItem, LineSplitter, readRecords } from '../jsonl/index.js'
 import type { Issue } from '../validate/index.js'
 import { isUtf8 } from 'node:buffer'
+import { Slicer } from './slices.js'
 import { JsonText, type Store } from './store/index.js'
 
 export interface IngestReport {
@@ -24,14 +25,26 @@ export async function ingestStream(store: Store, input: AsyncIterable<Uint8Array
   const report: IngestReport = { accepted: 0, duplicates: 0, rejected: [] }
   let docs: unknown[] = []
   let lines: number[] = []
+  // A large body or --load runs in slices that give lookups a turn (slices.ts). An async
+  // store (PostgreSQL) waits on I/O anyway and keeps full batches.
+  const slicer = new Slicer(1, BATCH)
+  let batch = slicer.size
   const flush = async () => {
     if (docs.length === 0) return
-    const result = await store.ingest(docs)
+    const started = performance.now()
+    const pending = store.ingest(docs)
+    const result = pending instanceof Promise ? await pending : pending
+    if (pending instanceof Promise) batch = BATCH
+    else {
+      slicer.measured(docs.length, performance.now() - started)
+      batch = slicer.size
+    }
     report.accepted += result.accepted
     report.duplicates += result.duplicates
     for (const r of result.rejected) report.rejected.push({ line: lines[r.index]!, errors: r.errors })
     docs = []
     lines = []
+    await slicer.pause()
   }
   for await (const item of documents(input)) {
     if ('error' in item) {
@@ -42,7 +55,7 @@ export async function ingestStream(store: Store, input: AsyncIterable<Uint8Array
     }
     docs.push(item.doc)
     lines.push(item.line)
-    if (docs.length >= BATCH) await flush()
+    if (docs.length >= batch) await flush()
   }
   await flush()
   return report
@@ -144,6 +157,11 @@ function parses(text: string): boolean {
   }
 }
 
+/** Body chunk handed to the line splitter: small enough that splitting one is a short slice. */
+const BODY_CHUNK = 256 * 1024
+
+/** The body in chunks (a 16 MiB body split in one go would hold the event loop for a while). */
 async function* once(body: string | Uint8Array): AsyncGenerator<Uint8Array | string> {
-  if (body.length > 0) yield body
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body
+  for (let at = 0; at < bytes.length; at += BODY_CHUNK) yield bytes.subarray(at, at + BODY_CHUNK)
 }

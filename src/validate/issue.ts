@@ -14,6 +14,8 @@ export type IssueCode =
   | 'bad_json'
   | 'not_object'
   | 'line_too_long'
+  | 'too_deep'
+  | 'internal_error'
   | 'invalid'
 
 export interface Issue {
@@ -26,6 +28,8 @@ export interface Issue {
   rule?: string
   expected?: string
   found?: unknown
+  /** For `internal_error` only: the stack trace, for the report we ask the user to file. */
+  stack?: string
 }
 
 export interface Report {

@@ -1,15 +1,18 @@
 /** `l9kit conform` in-process against the fake servers of test/conformance. */
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { schemaDocument } from '../../src/schema/index.js'
 import { start as startSuffixMatch } from '../conformance/broken/domain-suffix-match.js'
+import { start as startLookAlikes } from '../conformance/broken/hook-suffix-match.js'
 import { FAKE_DOMAIN } from '../conformance/fake/data.js'
+import { FAKE_ADMIN_TOKEN, FAKE_PRO_KEY } from '../conformance/fake/hooks.js'
 import { FAKE_KEY, type Fake, startFake } from '../conformance/fake/server.js'
 import { childrenNamed, parseXml } from '../conformance/junit-tree.js'
+import { running } from '../support/running.js'
 import { runCli } from '../support/streams.js'
+import { testTempDir } from '../support/temp.js'
 
 async function withServer<T>(server: Promise<Fake>, use: (url: string) => Promise<T>): Promise<T> {
   const fake = await server
@@ -28,13 +31,13 @@ describe('l9kit conform', () => {
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/^l9kit conform http:\/\/127\.0\.0\.1:\d+ \(seed 7, rate auto, 10 examples per check\)\n/)
     expect(r.stdout).toContain('PASS  lookup-shape: ')
-    expect(r.stdout).toContain('SKIP  hook-delivery: ')
-    expect(r.stdout).toMatch(/\n20 passed, 0 failed, 1 skipped \(\d+ requests in [\d.]+ s, seed 7\)\n$/)
+    expect(r.stdout).toMatch(/^SKIP {2}hook-delivered: .*\n +needs --pro-key, --admin-token and --hook-receiver$/m)
+    expect(r.stdout).toMatch(/\n20 passed, 0 failed, 9 skipped \(\d+ requests in [\d.]+ s, seed 7\)\n$/)
     expect(r.stdout + r.stderr).not.toContain(FAKE_KEY)
   })
 
   it('reports a failure with its smallest example and replay command; exit 1; writes JUnit and JSON reports', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'l9kit-conform-'))
+    const dir = testTempDir('l9kit-conform-')
     const junit = join(dir, 'report.xml')
     const json = join(dir, 'report.json')
     const r = await withServer(startSuffixMatch(), (url) => runCli(args(url, '--report', `junit:${junit}`, '--report', `json:${json}`)))
@@ -46,18 +49,48 @@ describe('l9kit conform', () => {
     expect(block).toContain('smallest failing input: ')
     expect(block).toContain('request: GET /')
     expect(block).toMatch(/replay: l9kit conform --base-url http:\/\/127\.0\.0\.1:\d+ --domain example\.com --checks domain-events-match-domain --seed 7/)
-    expect(r.stdout).toMatch(/\n19 passed, 1 failed, 1 skipped /)
+    expect(r.stdout).toMatch(/\n19 passed, 1 failed, 9 skipped /)
 
     const suite = childrenNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')[0]!
-    expect(suite.attributes).toMatchObject({ tests: '21', failures: '1', skipped: '1', errors: '0' })
+    expect(suite.attributes).toMatchObject({ tests: '29', failures: '1', skipped: '9', errors: '0' })
     const failed = childrenNamed(suite, 'testcase').filter((c) => childrenNamed(c, 'failure').length > 0)
     expect(failed.map((c) => c.attributes.name)).toEqual(['domain-events-match-domain'])
 
     const report = JSON.parse(readFileSync(json, 'utf8'))
     const valid = new Ajv2020({ strict: true }).compile(schemaDocument('conform-report'))
     expect(valid(report), JSON.stringify(valid.errors)).toBe(true)
-    expect(report.summary).toEqual({ passed: 19, failed: 1, skipped: 1, errors: 0 })
+    expect(report.summary).toEqual({ passed: 19, failed: 1, skipped: 9, errors: 0 })
     expect(JSON.stringify(report)).not.toContain(FAKE_KEY)
+  })
+
+  it('with --pro-key, --admin-token and --hook-receiver runs the hook checks: passes a correct hook API, fails a broken one', async () => {
+    const hookArgs = (url: string) => args(url, '--pro-key', FAKE_PRO_KEY, '--admin-token', FAKE_ADMIN_TOKEN, '--hook-receiver', '--hook-wait', '5000')
+    const good = await withServer(startFake(), (url) => runCli(hookArgs(url)))
+    expect(good.code, good.stdout).toBe(0)
+    expect(good.stdout).toMatch(/^PASS {2}hook-delivered: .* \(\d+ expected deliveries to 5 hooks\)$/m)
+    expect(good.stdout).toMatch(/\n29 passed, 0 failed \(/)
+    expect(good.stdout + good.stderr).not.toContain(FAKE_ADMIN_TOKEN)
+    const bad = await withServer(startLookAlikes(), (url) => runCli(hookArgs(url)))
+    expect(bad.code).toBe(1)
+    expect(bad.stdout).toMatch(/^FAIL {2}hook-look-alikes: .*\n +hook \S+ \(min_severity \w+, event_types [\w,]+\) received event \d+ \(\w+ \w* ?on notc\w+-watch\.test, [\d.]+\), whose host only looks like the watched domain$/m)
+    expect(bad.stdout).toMatch(/\n28 passed, 1 failed \(/)
+  })
+
+  it('with the hook options passes the hook checks against l9kit serve (its built-in demo keys and admin token)', async () => {
+    const serve = running(['serve', '--port', '0'])
+    try {
+      const base = await serve.url()
+      const pro = /^ +pro +api-key: (\S+)/m.exec(serve.stdout.text)![1]!
+      const admin = /Bearer (\S+)/.exec(serve.stdout.text)![1]!
+      const hookChecks = (await runCli(['conform', '--list-checks'])).stdout.split('\n').filter((l) => l.startsWith('hook-'))
+      expect(hookChecks.length).toBeGreaterThanOrEqual(9)
+      const r = await runCli(['conform', '--base-url', base!, '--pro-key', pro, '--admin-token', admin, '--hook-receiver', '--rate', 'auto', '--seed', '7', '--checks', hookChecks.join(',')])
+      expect(r.code, r.stdout).toBe(0)
+      expect(r.stdout).toMatch(new RegExp(`\\n${hookChecks.length} passed, 0 failed \\(`))
+      expect(r.stdout + r.stderr).not.toContain(admin)
+    } finally {
+      await serve.stop()
+    }
   })
 
   it('runs only the checks asked for, and leaves out the excluded ones', async () => {
@@ -89,6 +122,8 @@ describe('l9kit conform', () => {
     [['conform', '--base-url', 'http://127.0.0.1:1', '--report', 'xml:out.xml'], '--report must be junit:FILE or json:FILE'],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--checks', 'nope'], "unknown check 'nope'"],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--hook-receiver'], '--hook-receiver needs --pro-key'],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--hook-receiver', '--pro-key', 'k'], '--hook-receiver needs --admin-token'],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--hook-wait', '0'], '--hook-wait must be a positive integer'],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--bogus'], "Unknown option '--bogus'"],
   ])('exits 2 on bad options: %j', async (argv, message) => {
     const r = await runCli(argv)
@@ -103,7 +138,7 @@ describe('l9kit conform', () => {
     expect(list.stdout).toContain('rate-limit-header\n')
     expect(list.stdout).toContain('specification: ')
     const help = await runCli(['conform', '--help'])
-    for (const option of ['--base-url', '--api-key', '--pro-key', '--checks', '--exclude-checks', '--seed', '--max-examples', '--rate', '--report', '--hook-receiver', '--domain', '--ip']) {
+    for (const option of ['--base-url', '--api-key', '--pro-key', '--checks', '--exclude-checks', '--seed', '--max-examples', '--rate', '--report', '--hook-receiver', '--admin-token', '--hook-wait', '--domain', '--ip']) {
       expect(help.stdout).toContain(option)
     }
   })

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough, Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
@@ -8,6 +7,7 @@ import { CONVERTERS } from '../../src/convert/index.js'
 import { isStrictValid } from '../../src/validate/index.js'
 import { TOOLS_CORPUS } from '../support/golden.js'
 import { Capture, runCli } from '../support/streams.js'
+import { testTempDir } from '../support/temp.js'
 
 const corpus = (path: string) => join(TOOLS_CORPUS, path)
 const RUN_START = ['--run-start', '2024-01-02T03:04:05Z']
@@ -120,7 +120,7 @@ describe('l9kit convert', () => {
   })
 
   it('draws a progress bar on stderr only when stderr is a terminal and the input is a file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'l9kit-convert-'))
+    const dir = testTempDir('l9kit-convert-')
     const file = join(dir, 'in.txt')
     writeFileSync(file, '192.0.2.1:80\n')
     const run = async (argv: string[], stdin: string) => {

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { emptyEvent } from '../../src/schema/index.js'
 import { runCli } from '../support/streams.js'
+import { testTempDir } from '../support/temp.js'
 
 const canonical = JSON.stringify({ ...emptyEvent(), event_type: 'service', port: '80', transport: ['tcp', 'http'] })
 const lenient = '{"event_type":"synack","port":443,"transport":null,"time":"2023-01-02T03:04:05.123456789+02:00"}'
@@ -23,7 +23,7 @@ describe('l9kit normalize', () => {
   })
 
   it('reports failures as file:line: pointer: message, keeps going, writes rejects unchanged; exit 1', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'l9kit-normalize-'))
+    const dir = testTempDir('l9kit-normalize-')
     const file = join(dir, 'in.jsonl')
     const rejects = join(dir, 'rejects.jsonl')
     const bad = '{"port":"http", "time":"2023-02-30T00:00:00Z"}'

@@ -1,54 +1,18 @@
 /** `l9kit serve`: first line, demo keys, --config, --load, usage errors, graceful stop (in-process and as a process). */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Readable, Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import type { Io } from '../../src/cli/command.js'
-import { main } from '../../src/cli/program.js'
 import { packageRoot } from '../../src/service/index.js'
 import { jsonl, makeEvent, request } from '../service/support.js'
+import { Lines, running } from '../support/running.js'
+import { fileTempDir } from '../support/temp.js'
 
-/** Collects output and lets a test wait for a line matching a pattern. */
-class Lines extends Writable {
-  text = ''
-  private waiters: (() => void)[] = []
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void) {
-    this.text += chunk.toString()
-    for (const w of this.waiters.splice(0)) w()
-    done()
-  }
-  async waitFor(pattern: RegExp): Promise<RegExpMatchArray> {
-    for (;;) {
-      const m = this.text.match(pattern)
-      if (m) return m
-      await new Promise<void>((resolve) => this.waiters.push(resolve))
-    }
-  }
-}
+/** Runs `l9kit serve ...` in-process until `stop()`. */
+const serve = (argv: string[]) => running(['serve', ...argv])
 
-/** Runs `l9kit serve ...` in-process until `stop()` is called. */
-function serve(argv: string[]) {
-  const stdout = new Lines()
-  const stderr = new Lines()
-  const controller = new AbortController()
-  const io: Io = { stdin: Readable.from([]), stdout, stderr, stderrIsTTY: false, env: {}, stopSignal: controller.signal }
-  const exit = main(['serve', ...argv], io)
-  return {
-    stdout,
-    stderr,
-    exit,
-    url: async () => (await Promise.race([stdout.waitFor(/^listening on (http:\/\/\S+)\n/), exit.then(() => null)]))?.[1],
-    stop: async () => {
-      controller.abort()
-      return exit
-    },
-  }
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'l9kit-serve-'))
+const dir = fileTempDir('l9kit-serve-')
 
 describe('l9kit serve', () => {
   it('with no options: the embedded default, first line "listening on", then the demo keys', async () => {

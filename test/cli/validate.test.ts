@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { emptyEvent } from '../../src/schema/index.js'
 import { runCli } from '../support/streams.js'
+import { testTempDir } from '../support/temp.js'
 
 const good = JSON.stringify(emptyEvent())
 const bad = JSON.stringify({ ...emptyEvent(), port: 80 })
@@ -26,7 +26,7 @@ describe('l9kit validate', () => {
   })
 
   it('writes one JSON object per invalid record, then the counts', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'l9kit-'))
+    const dir = testTempDir('l9kit-')
     const file = join(dir, 'events.jsonl')
     writeFileSync(file, `${bad}\n${good}\n`)
     const r = await runCli(['validate', '--format', 'json', file])

@@ -149,14 +149,24 @@ describe('keys', () => {
     }
   })
 
-  it('answers 401 for an unknown or empty key on every route', async () => {
+  it('answers 401 for an unknown non-empty key on every route', async () => {
     for (const path of ['/host/192.0.2.10', '/domain/example.com', '/api/subdomains/example.com']) {
-      for (const key of ['wrong-key-123', KEYS.pro + 'x', '']) {
+      for (const key of ['wrong-key-123', KEYS.pro + 'x']) {
         const answer = await get(path, { 'api-key': key })
         expect(answer.status).toBe(401)
         expect(json(answer)).toMatchObject({ title: 'Unauthorized' })
-        if (key !== '') expect(answer.text).not.toContain(key)
+        expect(answer.text).not.toContain(key)
       }
+    }
+  })
+
+  it('answers an empty api-key header exactly as no header: the anonymous plan', async () => {
+    // many.test has more subdomains than the anonymous cap: a different plan would show.
+    for (const path of ['/host/192.0.2.10', '/domain/example.com', '/api/subdomains/many.test']) {
+      const none = await get(path)
+      const empty = await get(path, { 'api-key': '' })
+      expect(empty.status, path).toBe(200)
+      expect(empty.text, path).toBe(none.text)
     }
   })
 })
@@ -192,7 +202,8 @@ describe('everything else', () => {
   })
 
   it('answers 406 when accept rules JSON out, and accepts the usual accept headers', async () => {
-    const refused = await get('/host/192.0.2.10', { accept: 'text/html' })
+    // `text/html` alone now gets the web view's page (test/service/web/); other types are refused.
+    const refused = await get('/host/192.0.2.10', { accept: 'image/png' })
     expect(refused.status).toBe(406)
     json(refused)
     for (const accept of ['application/json', '*/*', 'application/*', 'text/html, application/json;q=0.9']) {

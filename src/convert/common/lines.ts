@@ -2,7 +2,8 @@
  * The driver shared by the plain-text line converters (hostport, url): one record per
  * non-blank line, `#` comments skipped, each line mapped and finished.
  */
-import { readLines } from '../../jsonl/index.js'
+import { guarded, readLines } from '../../jsonl/index.js'
+import type { Event } from '../../schema/index.js'
 import { finishEvent } from '../finish.js'
 import type { ConvertContext, Converter, Problem } from '../types.js'
 import { isUnconvertible, type Mapped, mappedItems } from './records.js'
@@ -48,7 +49,7 @@ export function lineConverter(format: LineFormat): Converter {
         }
         for (const one of mappedItems(mapped)) {
           if (isUnconvertible(one)) yield problem(l.line, one.reason)
-          else yield finishEvent(one, format.tool, ctx, `line ${l.line}`, l.line)
+          else yield guarded<Event | Problem>(() => finishEvent(one, format.tool, ctx, `line ${l.line}`, l.line), (issue) => ({ ...problem(l.line, issue.message), stack: issue.stack }))
         }
       }
     },

@@ -3,7 +3,7 @@
  * reads records with line numbers, turns log lines, malformed lines and a truncated final
  * record into Problems, maps each object with the format's `map`, and finishes every event.
  */
-import { badJson, readLines, readRecords } from '../../jsonl/index.js'
+import { guarded, parseRecord, readLines, readRecords } from '../../jsonl/index.js'
 import type { Event } from '../../schema/index.js'
 import { finishEvent } from '../finish.js'
 import type { ConvertContext, Converter, Problem } from '../types.js'
@@ -112,7 +112,8 @@ function* mapOne(format: RecordFormat, item: Item, ctx: ConvertContext): Generat
   }
   for (const one of mappedItems(mapped)) {
     if (isUnconvertible(one)) yield problem(item.line, one.reason)
-    else yield format.finished ? one : finishEvent(one, format.tool, ctx, where, item.line)
+    else if (format.finished) yield one
+    else yield guarded<Event | Problem>(() => finishEvent(one, format.tool, ctx, where, item.line), (issue) => ({ ...problem(item.line, issue.message), stack: issue.stack }))
   }
 }
 
@@ -141,11 +142,9 @@ async function* items(input: AsyncIterable<Uint8Array>, ctx: ConvertContext, doc
       yield { line: l.line, text: '', error: l.error.message }
       continue
     }
-    try {
-      yield { line: l.line, text: l.text, value: JSON.parse(l.text) }
-    } catch (error) {
-      yield { line: l.line, text: l.text, error: logOrJson(l.text, badJson(error).message) }
-    }
+    const parsed = parseRecord(l.text) // refuses a record nested deeper than MAX_DEPTH
+    if ('value' in parsed) yield { line: l.line, text: l.text, value: parsed.value }
+    else yield { line: l.line, text: l.text, error: parsed.error.code === 'bad_json' ? logOrJson(l.text, parsed.error.message) : parsed.error.message }
   }
 }
 

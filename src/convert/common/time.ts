@@ -1,5 +1,5 @@
 /** Record timestamps to canonical UTC, exactly; the run's start where a record has none. */
-import { ZERO_TIME } from '../../schema/index.js'
+import { ZERO_TIME } from '../../schema/empty.js'
 import { canonicalTime, formatTime, parseEpoch } from '../../time/index.js'
 import type { ConvertContext } from '../types.js'
 

@@ -7,7 +7,7 @@
  * Status records: `{"ip","timestamp","ports":[{port,proto,status,reason,ttl}]}`; banner
  * records: `ports[0].service{name,banner}` with non-printable bytes escaped as `\u00NN`.
  */
-import { badJson } from '../../jsonl/index.js'
+import { badJson, textTooDeep, tooDeep } from '../../jsonl/index.js'
 import { obj, str } from '../common/values.js'
 import type { Converter } from '../types.js'
 import { convertLines, jsonBanner, type LineResult } from './lines.js'
@@ -36,6 +36,7 @@ function parseJsonLine(line: string): LineResult {
   if (text.startsWith(',')) text = text.slice(1).trimStart()
   if (text.endsWith(',')) text = text.slice(0, -1).trimEnd()
   if (FINISHED.test(text)) return undefined
+  if (textTooDeep(text)) return [{ problem: tooDeep().message }]
   let value: unknown
   try {
     value = JSON.parse(text)

@@ -3,7 +3,7 @@
  * turn each line into records (or a problem, or nothing), and turn records into events.
  */
 import type { Event } from '../../schema/index.js'
-import { readLines } from '../../jsonl/index.js'
+import { guarded, readLines } from '../../jsonl/index.js'
 import { finishEvent } from '../finish.js'
 import type { ConvertContext, Problem } from '../types.js'
 import { type MasscanRecord, recordDraft } from './record.js'
@@ -36,16 +36,28 @@ export async function* convertLines(input: AsyncIterable<Uint8Array>, ctx: Conve
     }
     // Lines handed over after the input ended come from the splitter's final flush.
     state.unterminated = tail.ended && tail.lastByte !== 0x0a
-    for (const part of parse(item.text, state) ?? []) {
-      const out = 'problem' in part ? { reason: part.problem } : recordDraft(part, state.runStart)
-      if (out === undefined) continue
-      if ('reason' in out) {
-        // A bad last line with no newline after it is a record cut short (a killed run).
-        const reason = state.unterminated ? `truncated final record: ${out.reason}` : out.reason
-        yield { kind: 'problem', where, line: item.line, reason }
-      } else yield finishEvent(out, 'masscan', ctx, where, item.line)
-    }
+    // A bug of ours on one line costs that line only (jsonl/guard.ts).
+    yield* guarded(
+      () => lineItems(item.text, item.line, state, ctx, parse),
+      (issue): Problem[] => [{ kind: 'problem', where, line: item.line, reason: issue.message, stack: issue.stack }],
+    )
   }
+}
+
+/** The events and problems of one line. */
+function lineItems(text: string, line: number, state: LineState, ctx: ConvertContext, parse: LineParser): (Event | Problem)[] {
+  const where = `line ${line}`
+  const items: (Event | Problem)[] = []
+  for (const part of parse(text, state) ?? []) {
+    const out = 'problem' in part ? { reason: part.problem } : recordDraft(part, state.runStart)
+    if (out === undefined) continue
+    if ('reason' in out) {
+      // A bad last line with no newline after it is a record cut short (a killed run).
+      const reason = state.unterminated ? `truncated final record: ${out.reason}` : out.reason
+      items.push({ kind: 'problem', where, line, reason })
+    } else items.push(finishEvent(out, 'masscan', ctx, where, line))
+  }
+  return items
 }
 
 /** Passes the chunks through, noting the last byte and when the input ends. */

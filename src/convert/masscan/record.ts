@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net'
 import type { Event } from '../../schema/index.js'
-import { emptyEvent } from '../../schema/index.js'
+import { emptyEvent } from '../../schema/empty.js'
 import { formatTime, parseEpoch } from '../../time/index.js'
 import type { Unconvertible } from '../common/records.js'
 import { applyBanner } from './banner.js'

@@ -1,7 +1,7 @@
 /** masscan's `X509` banner (the server certificate, base64 DER) → `ssl.certificate`. */
 import { createHash, X509Certificate } from 'node:crypto'
 import type { Certificate } from '../../schema/index.js'
-import { ZERO_TIME } from '../../schema/index.js'
+import { ZERO_TIME } from '../../schema/empty.js'
 import { canonicalTime } from '../../time/index.js'
 
 const KEY_ALGORITHMS: Record<string, string> = { rsa: 'RSA', 'rsa-pss': 'RSA', ec: 'ECDSA', dsa: 'DSA', ed25519: 'Ed25519', ed448: 'Ed448' }

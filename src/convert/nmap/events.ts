@@ -1,7 +1,7 @@
 /** One nmap host → one `service` event per open port (both readers end here). */
 import { isIP } from 'node:net'
 import type { Event } from '../../schema/index.js'
-import { emptyEvent } from '../../schema/index.js'
+import { emptyEvent } from '../../schema/empty.js'
 import { formatTime, parseEpoch } from '../../time/index.js'
 import { sshMajor } from '../common/tls.js'
 import { finishEvent } from '../finish.js'

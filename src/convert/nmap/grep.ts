@@ -3,7 +3,7 @@
  * `port/state/protocol/owner/service/rpc/version/`, comma-separated, tab-separated fields.
  */
 import type { Event } from '../../schema/index.js'
-import { readLines } from '../../jsonl/index.js'
+import { guarded, readLines } from '../../jsonl/index.js'
 import { parseTime } from '../../time/index.js'
 import type { ConvertContext, Converter, Problem } from '../types.js'
 import { hostEvents } from './events.js'
@@ -44,7 +44,11 @@ async function* convertNmapGrep(input: AsyncIterable<Uint8Array>, ctx: ConvertCo
       yield { kind: 'problem', where, line: item.line, reason: "not a line of nmap's greppable output" }
       continue
     }
-    yield* hostLine(text, item.line, run, ctx)
+    // A bug of ours on one line costs that line only (jsonl/guard.ts).
+    yield* guarded(
+      () => [...hostLine(text, item.line, run, ctx)],
+      (issue): Problem[] => [{ kind: 'problem', where, line: item.line, reason: issue.message, stack: issue.stack }],
+    )
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { Event } from '../../schema/index.js'
-import { ZERO_TIME } from '../../schema/index.js'
+import { ZERO_TIME } from '../../schema/empty.js'
 import { HeaderBuilder } from '../common/headers.js'
 import { validityTime } from '../common/time.js'
 import { elem, type NmapScript, type ScriptTable, table } from './model.js'

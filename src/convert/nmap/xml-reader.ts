@@ -3,6 +3,7 @@
  * events when `</host>` closes. Memory holds one host (open ports only), never the document.
  */
 import { SaxesParser, type SaxesTagPlain } from 'saxes'
+import { internalError } from '../../jsonl/index.js'
 import type { Event } from '../../schema/index.js'
 import type { ConvertContext, Problem } from '../types.js'
 import { hostEvents } from './events.js'
@@ -45,9 +46,13 @@ export class NmapXmlReader {
     try {
       this.parser.write(text)
     } catch (error) {
-      if (!(error instanceof XmlError)) throw error
       this.stopped = true
-      this.problem(this.path.toString(), `malformed XML: ${error.message}`)
+      if (error instanceof XmlError) this.problem(this.path.toString(), `malformed XML: ${error.message}`)
+      else {
+        // A bug of ours: reported with its stack where it happened; what came before is kept.
+        const issue = internalError(error)
+        this.out.push({ kind: 'problem', where: this.path.toString(), line: this.parser.line, reason: issue.message, stack: issue.stack })
+      }
     }
     return !this.stopped
   }

@@ -1,7 +1,6 @@
 /** nmap's XML output (`-oX`), streamed through a SAX parser: one host in memory at a time. */
 import type { Event } from '../../schema/index.js'
 import type { ConvertContext, Converter, Problem } from '../types.js'
-import { NmapXmlReader } from './xml-reader.js'
 
 /** `<nmaprun` (also masscan's nmap-style XML) or nmap's DOCTYPE within the first bytes. */
 const NMAP_XML = /<nmaprun[\s>]|<!DOCTYPE nmaprun\b/
@@ -17,6 +16,8 @@ export const nmapXml: Converter = {
 }
 
 async function* convertNmapXml(input: AsyncIterable<Uint8Array>, ctx: ConvertContext): AsyncGenerator<Event | Problem> {
+  // The SAX parser is loaded only when XML is converted (it is the converters' heaviest module).
+  const { NmapXmlReader } = await import('./xml-reader.js')
   const reader = new NmapXmlReader(ctx)
   // Streaming decode: a UTF-8 sequence split across chunks is joined, a BOM dropped.
   const decoder = new TextDecoder('utf-8')

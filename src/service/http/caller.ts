@@ -5,17 +5,19 @@ import type { Caller, ServiceContext } from './context.js'
 import { sendError } from './reply.js'
 
 /**
- * The caller, or undefined after answering 401 (a key was sent but is not known; an empty
- * key counts as sent). Without the header the caller is anonymous, limited per address.
+ * The caller, or undefined after answering 401 (a non-empty key was sent but is not known).
+ * Without the header, or with an empty one, the caller is anonymous, limited per address:
+ * client libraries (LeakIX's Go client among them) always send the header, empty when they
+ * have no key, and mean "no key" by it.
  */
 export function identify(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): Caller | undefined {
   const header = req.headers['api-key']
-  if (header === undefined) {
+  if (header === undefined || header === '') {
     return { plan: ctx.config.plans.anonymous, bucket: `address:${req.socket.remoteAddress ?? 'unknown'}` }
   }
   const key = ctx.keys.identify(Array.isArray(header) ? header.join(',') : header)
   if (key === undefined) {
-    sendError(res, 401, 'The api-key header holds no known key. Send a valid key, or no api-key header at all for the anonymous plan.')
+    sendError(res, 401, 'The api-key header holds no known key. Send a valid key, or no key (no api-key header, or an empty one) for the anonymous plan.')
     return undefined
   }
   return { plan: ctx.config.plans[key.plan], bucket: `key:${key.name}` }

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { tokenMatches } from '../auth/index.js'
-import { ingestText } from '../ingest.js'
+import { ingestStream } from '../ingest.js'
 import type { ServiceContext } from './context.js'
 import { sendError, sendJson } from './reply.js'
 import { ROUTES_TEXT } from './route.js'
@@ -42,7 +42,8 @@ export function handleIngest(ctx: ServiceContext, req: IncomingMessage, res: Ser
   })
   req.on('end', () => {
     if (over) return
-    ingestText(ctx.store, Buffer.concat(chunks, size)).then(
+    // The chunks as they came, not one concatenated copy: no 16 MiB copy in one piece of the event loop.
+    ingestStream(ctx.store, fromArray(chunks)).then(
       (report) => sendJson(res, 200, JSON.stringify(report)),
       (error: unknown) => sendError(res, 500, `Ingest failed: ${(error as Error).message}`),
     )
@@ -64,4 +65,8 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, descr
     if (drained > 64 * 1024 * 1024) req.socket.destroy()
   })
   req.resume()
+}
+
+async function* fromArray(chunks: Buffer[]): AsyncGenerator<Buffer> {
+  yield* chunks
 }

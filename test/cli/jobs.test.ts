@@ -1,0 +1,137 @@
+/**
+ * `--jobs N` (src/cli/parallel) writes byte for byte what `--jobs 1` writes, with the same
+ * exit code, for files and for standard input (validate, normalize, fingerprint, convert): same line numbers in every message, same
+ * order. Runs the built CLI (dist/cli/main.js, as `npm test` builds it first): the worker
+ * threads' entry point exists only there. The inputs are above the size at which workers start.
+ */
+import { spawn } from 'node:child_process'
+import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { emptyEvent } from '../../src/schema/index.js'
+import { fileTempDir } from '../support/temp.js'
+
+const root = join(import.meta.dirname, '..', '..')
+const cli = join(root, 'dist', 'cli', 'main.js')
+const dir = fileTempDir('l9kit-jobs-')
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+function run(args: string[], stdinFile?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (b: Buffer) => out.push(b))
+    child.stderr.on('data', (b: Buffer) => err.push(b))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
+    if (stdinFile) createReadStream(stdinFile).pipe(child.stdin)
+    else child.stdin.end()
+  })
+}
+
+/**
+ * About 6 MB of JSON Lines: mostly valid events, with at known lines an invalid port, text
+ * that is not JSON, blank lines, CRLF ends, an unknown member, a line over 100 000 bytes,
+ * a byte order mark first and no newline after the last line.
+ */
+function input(): { path: string; bad: number[] } {
+  const lines: string[] = []
+  const bad: number[] = []
+  for (let i = 0; lines.length < 9000; i++) {
+    const event = { ...emptyEvent(), event_type: 'service', event_source: 'jobs-test', ip: `192.0.2.${i % 250}`, port: String(i % 65536), summary: `line ${lines.length + 1}\n${'x'.repeat(400 + (i % 300))}` }
+    let text = JSON.stringify(event)
+    const n = lines.length + 1
+    if (n % 97 === 0) (text = text.replace('"port":"', '"port":"x')), bad.push(n)
+    else if (n % 211 === 0) (text = '{not json'), bad.push(n)
+    else if (n % 307 === 0) text = ''
+    else if (n % 401 === 0) text += '\r'
+    else if (n % 503 === 0) text = text.replace('{', '{"extra":1,')
+    else if (n % 2999 === 0) (text = `{"summary":"${'y'.repeat(150_000)}"}`), bad.push(n)
+    lines.push(text)
+  }
+  const path = join(dir, 'input.jsonl')
+  writeFileSync(path, '\uFEFF' + lines.join('\n'))
+  return { path, bad }
+}
+
+const { path, bad } = input()
+
+describe('--jobs', () => {
+  it('is built: the worker entry point is beside the CLI', () => {
+    expect(existsSync(join(root, 'dist', 'cli', 'jobs-worker.js'))).toBe(true)
+  })
+
+  const commands: [string, string[]][] = [
+    ['validate', ['validate', '--max-line-bytes', '100000']],
+    ['validate --format json --profile lenient', ['validate', '--format', 'json', '--profile', 'lenient']],
+    ['normalize', ['normalize', '--fingerprint', 'v1', '--max-line-bytes', '100000']],
+    ['fingerprint', ['fingerprint', '--algo', 'v2']],
+  ]
+  for (const [name, args] of commands) {
+    it(`${name}: --jobs 2 and 3 write what --jobs 1 writes, from a file and from stdin`, async () => {
+      const one = await run([...args, '--jobs', '1', path])
+      expect(one.code).toBe(1)
+      for (const jobs of ['2', '3']) expect(await run([...args, '--jobs', jobs, path])).toEqual(one)
+      const oneIn = await run([...args, '--jobs', '1'], path)
+      expect(await run([...args, '--jobs', '2'], path)).toEqual(oneIn)
+      expect(oneIn.stdout + oneIn.stderr).toContain('<stdin>')
+    }, 120_000)
+  }
+
+  /** ~5 MB of a tool's JSON Lines, from the corpus, with a line that is not JSON every 89 records. */
+  function toolInput(tool: string): string {
+    const records = readFileSync(join(root, 'corpus', 'tools', tool, 'typical.jsonl'), 'utf8').split('\n').filter((l) => l.startsWith('{'))
+    const lines: string[] = []
+    for (let i = 0, size = 0; size < 5_000_000; i++) {
+      const line = i % 89 === 88 ? '{oops' : records[i % records.length]!
+      lines.push(line)
+      size += line.length + 1
+    }
+    const path = join(dir, `${tool}.jsonl`)
+    writeFileSync(path, `${lines.join('\n')}\n{"truncated":`)
+    return path
+  }
+
+  const conversions: [string, string, string][] = [
+    ['httpx', 'l9', 'httpx'],
+    ['httpx', 'csv', 'httpx'],
+    // dnsx events have no port: every one is skipped by name, "event N", numbered across blocks.
+    ['dnsx', 'hostport', 'dnsx'],
+  ]
+  for (const [tool, to] of conversions) {
+    it(`convert --from ${tool} --to ${to}: --jobs 2 writes what --jobs 1 writes`, async () => {
+      const path = toolInput(tool)
+      const args = ['convert', '--from', tool, '--to', to, '--run-start', '2024-09-23T12:00:00Z']
+      const one = await run([...args, '--jobs', '1', path])
+      expect(one.code).toBe(1)
+      expect(one.stderr).toMatch(/truncated final record/)
+      expect(await run([...args, '--jobs', '2', path])).toEqual(one)
+      expect(await run([...args, '--jobs', '2'], path)).toEqual(await run([...args, '--jobs', '1'], path))
+    }, 120_000)
+  }
+
+  it('names the exact line of each problem', async () => {
+    const { stdout } = await run(['validate', '--jobs', '2', '--no-warnings', '--max-line-bytes', '100000', path])
+    const named = [...stdout.matchAll(/^.*input\.jsonl:(\d+): /gm)].map((m) => Number(m[1]))
+    expect([...new Set(named)]).toEqual(bad)
+  }, 60_000)
+
+  it('keeps the --rejects file in input order', async () => {
+    const rejects = (jobs: string) => join(dir, `rejects-${jobs}.jsonl`)
+    for (const jobs of ['1', '2']) await run(['normalize', '--jobs', jobs, '--rejects', rejects(jobs), path])
+    expect(readFileSync(rejects('2'), 'utf8')).toBe(readFileSync(rejects('1'), 'utf8'))
+    expect(readFileSync(rejects('1'), 'utf8').split('\n').length).toBeGreaterThan(10)
+  }, 60_000)
+
+  it('refuses a --jobs that is not a positive integer', async () => {
+    const result = await run(['validate', '--jobs', '0', path])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/--jobs must be a positive integer/)
+  })
+})

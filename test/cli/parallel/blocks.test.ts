@@ -1,0 +1,83 @@
+/**
+ * Blocks for `--jobs` (src/cli/parallel): cutting an input into blocks and splitting each
+ * block in a worker gives exactly the lines one LineSplitter gives over the whole input —
+ * same numbers, offsets, texts and too-long problems — however the input arrives in chunks.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { type LineItem, LineSplitter } from '../../../src/jsonl/lines.js'
+import { blocksOf } from '../../../src/cli/parallel/blocks.js'
+import { linesOf } from '../../../src/cli/parallel/lines.js'
+
+async function* chunked(bytes: Buffer, cuts: number[]): AsyncGenerator<Buffer> {
+  let at = 0
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    if (cut > at && cut < bytes.length) {
+      yield bytes.subarray(at, cut)
+      at = cut
+    }
+  }
+  if (at < bytes.length) yield bytes.subarray(at)
+}
+
+function sequential(bytes: Buffer, cuts: number[], max: number): LineItem[] {
+  const splitter = new LineSplitter(max)
+  const out: LineItem[] = []
+  let at = 0
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    if (cut > at && cut < bytes.length) {
+      splitter.push(bytes.subarray(at, cut), out)
+      at = cut
+    }
+  }
+  if (at < bytes.length) splitter.push(bytes.subarray(at), out)
+  splitter.end(out)
+  return out
+}
+
+async function inBlocks(bytes: Buffer, cuts: number[], max: number, blockBytes: number): Promise<LineItem[]> {
+  const out: LineItem[] = []
+  let seq = 0
+  for await (const block of blocksOf(chunked(bytes, cuts), max, blockBytes)) {
+    expect(block.seq).toBe(seq++)
+    out.push(...linesOf(block, max))
+  }
+  return out
+}
+
+// Lines of a few kinds: short, long, blank, CRLF, with a byte order mark look-alike inside.
+const line = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ minLength: 20, maxLength: 60 }),
+  fc.constantFrom('', ' ', '\r', '  \t', '\uFEFF{}', '{"a":1}\r'),
+)
+
+describe('--jobs blocks', () => {
+  it('give the lines of the whole input, numbered and placed as read in one go', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.boolean(),
+        fc.array(line, { maxLength: 30 }),
+        fc.boolean(),
+        fc.array(fc.nat(400), { maxLength: 8 }),
+        fc.integer({ min: 4, max: 40 }),
+        fc.integer({ min: 1, max: 64 }),
+        async (bom, lines, finalNewline, cuts, max, blockBytes) => {
+          const text = lines.join('\n') + (finalNewline && lines.length > 0 ? '\n' : '')
+          const bytes = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(text)])
+          expect(await inBlocks(bytes, cuts, max, blockBytes)).toEqual(sequential(bytes, cuts, max))
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('do not hold a line over the bound: it is reported at its place, the lines after it go on', async () => {
+    const long = 'x'.repeat(5000)
+    const bytes = Buffer.from(['{"a":1}', long, '{"b":2}', long + '\r', ''].join('\n'))
+    const cuts = Array.from({ length: 40 }, (_, i) => i * 300)
+    const items = await inBlocks(bytes, cuts, 100, 64)
+    expect(items).toEqual(sequential(bytes, cuts, 100))
+    expect(items.map((i) => ('error' in i ? `${i.line}:${i.error.code}` : `${i.line}:${i.text}`))).toEqual(['1:{"a":1}', '2:line_too_long', '3:{"b":2}', '4:line_too_long'])
+  })
+})
