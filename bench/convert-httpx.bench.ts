@@ -17,7 +17,7 @@ import { httpx } from '../src/convert/httpx/index.js'
 import { isProblem } from '../src/convert/types.js'
 import { readLines } from '../src/jsonl/index.js'
 import { serializeEvent } from '../src/normalize/index.js'
-import { mb, peakRssMb, report } from './support/measure.js'
+import { cpuSecondsSince, mb, peakRssMb, report } from './support/measure.js'
 
 const targetMb = Number(process.env.L9KIT_BENCH_MB ?? 100)
 
@@ -133,12 +133,17 @@ async function convert(file: string): Promise<{ seconds: number; events: number;
 
 async function measure(file: string): Promise<void> {
   const size = statSync(file).size
+  const cpu0 = process.cpuUsage()
   const parseSeconds = await baseline(file)
+  const parseCpu = cpuSecondsSince(cpu0)
+  const cpu1 = process.cpuUsage()
   const result = await convert(file)
+  const convertCpu = cpuSecondsSince(cpu1)
   if (result.problems !== 0) throw new Error(`${result.problems} problems`)
   report('readLines + JSON.parse', mb(size) / parseSeconds, 'MB/s')
   report('httpx convert (normalise, fingerprint v1, serialise)', mb(size) / result.seconds, 'MB/s', { value: parseSeconds / result.seconds, baseline: 'readLines + JSON.parse' })
   report('httpx convert', result.events / result.seconds, 'records/s')
+  report('httpx convert, CPU time', mb(size) / convertCpu, 'MB/s', { value: parseCpu / convertCpu, baseline: 'readLines + JSON.parse, CPU time', target: '>= 0.30' })
   report('peak RSS', peakRssMb(), 'MB', { value: peakRssMb() / 200, baseline: 'limit 200 MB', target: '< 1' })
 }
 

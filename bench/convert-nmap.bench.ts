@@ -14,7 +14,7 @@ import { SaxesParser } from 'saxes'
 import { nmapXml } from '../src/convert/nmap/index.js'
 import { isProblem } from '../src/convert/types.js'
 import { serializeEvent } from '../src/normalize/index.js'
-import { mb, peakRssMb, report } from './support/measure.js'
+import { cpuSecondsSince, mb, peakRssMb, report } from './support/measure.js'
 
 const targetMb = Number(process.env.L9KIT_BENCH_MB ?? 100)
 
@@ -151,8 +151,9 @@ async function baseline(file: string): Promise<number> {
   return Number(process.hrtime.bigint() - start) / 1e9
 }
 
-async function convert(file: string): Promise<{ seconds: number; events: number; problems: number }> {
+async function convert(file: string): Promise<{ seconds: number; cpu: number; events: number; problems: number }> {
   const start = process.hrtime.bigint()
+  const cpu0 = process.cpuUsage()
   let events = 0
   let problems = 0
   let outBytes = 0
@@ -165,7 +166,7 @@ async function convert(file: string): Promise<{ seconds: number; events: number;
     }
   }
   if (outBytes < 0) console.log(outBytes)
-  return { seconds: Number(process.hrtime.bigint() - start) / 1e9, events, problems }
+  return { seconds: Number(process.hrtime.bigint() - start) / 1e9, cpu: cpuSecondsSince(cpu0), events, problems }
 }
 
 async function run(): Promise<void> {
@@ -181,10 +182,13 @@ async function run(): Promise<void> {
     const result = await convert(file)
     const rss = peakRssMb()
     if (result.events !== expected || result.problems !== 0) throw new Error(`converted ${result.events} of ${expected} open ports, ${result.problems} problems`)
+    const cpu0 = process.cpuUsage()
     const parseSeconds = await baseline(file)
+    const parseCpu = cpuSecondsSince(cpu0)
     report('saxes alone (decode + tokenise)', mb(size) / parseSeconds, 'MB/s')
     report('nmap XML convert (SAX, normalise, fingerprint v1, serialise)', mb(size) / result.seconds, 'MB/s', { value: parseSeconds / result.seconds, baseline: 'saxes alone' })
     report('nmap XML convert', result.events / result.seconds, 'events/s')
+    report('nmap XML convert, CPU time', mb(size) / result.cpu, 'MB/s', { value: parseCpu / result.cpu, baseline: 'saxes alone, CPU time', target: '>= 0.60' })
     report('peak RSS (conversion)', rss, 'MB', { value: rss / 200, baseline: 'limit 200 MB', target: '< 1' })
   } finally {
     rmSync(dir, { recursive: true, force: true })

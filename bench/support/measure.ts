@@ -31,3 +31,12 @@ export function report(name: string, value: number, unit: string, ratio?: { valu
   const tail = ratio ? ` (ratio ${ratio.value.toFixed(2)} vs ${ratio.baseline}${ratio.target ? `; target ${ratio.target}` : ''})` : ''
   console.log(`${name}: ${value.toFixed(value >= 100 ? 0 : 2)} ${unit}${tail}`)
 }
+
+/**
+ * CPU seconds (user + system) of this process since `from` (a process.cpuUsage() reading).
+ * On a machine shared with other work, CPU-time ratios stay put where wall-time ones swing.
+ */
+export function cpuSecondsSince(from: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(from)
+  return (user + system) / 1e6
+}

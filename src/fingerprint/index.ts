@@ -11,29 +11,37 @@ const SKIP_V1 = ['date:']
 /** Lines skipped by version 2. The original also lists `x-v-Cache:`, which can never match a lower-cased line. */
 const SKIP_V2 = ['date:', 'last-modified:', 'etag:', 'x-cache:', 'x-amz', 'via:', 'expires:', 'cf-ray:']
 
-const encoder = new TextEncoder()
+/** The UTF-8 bytes of a text, in a buffer reused from call to call (fingerprints are computed per event). */
+let scratch = Buffer.allocUnsafe(64 * 1024)
+function utf8(text: string): Buffer {
+  if (text.length * 3 > scratch.length) scratch = Buffer.allocUnsafe(text.length * 3)
+  return scratch.subarray(0, scratch.write(text, 0, 'utf8'))
+}
 
+/** The 32-byte output, reused: each fingerprint is written out as hex before the next starts. */
 class StateBuffer {
-  readonly bytes = new Uint8Array(32)
+  private readonly bytes = Buffer.alloc(32)
   length = 0
   append(state: number): void {
-    new DataView(this.bytes.buffer).setUint32(this.length, state, false)
+    this.bytes.writeUInt32BE(state, this.length)
     this.length += 4
   }
   hex(): string {
-    return Buffer.from(this.bytes.buffer, 0, this.length).toString('hex')
+    return this.bytes.toString('hex', 0, this.length)
   }
 }
+const state = new StateBuffer()
 
 const skipped = (bytes: Uint8Array, from: number, to: number, list: string[]) =>
   list.some((prefix) => startsWithLower(bytes, from, to, prefix))
 
 /** The event fingerprint of a source and a summary: 64 lower-case hex characters. Version 1 by default. */
 export function eventFingerprint(source: string, summary: string, version: 1 | 2 = 1): string {
-  const sum = encoder.encode(summary)
-  const out = new StateBuffer()
-  let h = fnv1(FNV_OFFSET, encoder.encode(source))
+  const out = state
+  out.length = 0
+  let h = fnv1(FNV_OFFSET, utf8(source))
   out.append(h)
+  const sum = utf8(summary) // after the source: both use the scratch buffer
   if (sum.length >= 2) {
     h = fnv1(h, sum, 0, 2)
     out.append(h)

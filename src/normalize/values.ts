@@ -1,5 +1,6 @@
 /** Normalisers of single values: strings, booleans, numbers, ports, times, fingerprints. */
-import { FINGERPRINT, INTEGER_STRING, NUMBER_STRING, PORT, TIME_CANONICAL, ZERO_TIME } from '../schema/index.js'
+import { ZERO_TIME } from '../schema/empty.js'
+import { FINGERPRINT, INTEGER_STRING, NUMBER_STRING, PORT, TIME_CANONICAL } from '../schema/patterns.js'
 import { canonicalTime } from '../time/index.js'
 import { show } from './context.js'
 import type { Field } from './field.js'

@@ -1,5 +1,5 @@
 /** Writing instants: the canonical form (Go's RFC3339Nano in UTC) and the millisecond form. */
-import { ZERO_TIME } from '../schema/index.js'
+import { ZERO_TIME } from '../schema/empty.js'
 import { civilFromDays } from './calendar.js'
 import { type Instant, inRange, NS_PER_DAY, NS_PER_SECOND, ZERO_INSTANT } from './instant.js'
 

@@ -10,7 +10,7 @@ import {
   TIME_CANONICAL,
   TIME_LENIENT,
   TIME_MILLIS,
-} from '../schema/index.js'
+} from '../schema/patterns.js'
 import { type Issue, type IssueCode, pointerToken } from './issue.js'
 
 const PATTERNS: Record<string, { code: IssueCode; expected: string }> = {

@@ -1,5 +1,6 @@
 /** What the strict profile reports without rejecting: unknown members, values outside the known lists. */
-import { Event, SEVERITIES, STAGES } from '../schema/index.js'
+// The member trees come pre-built from `npm run generate`, so this module loads no TypeBox.
+import { event as EVENT_SKELETON, module as MODULE_SKELETON, severities as SEVERITIES, stages as STAGES } from './compiled/members.js'
 import { type Issue, pointerToken } from './issue.js'
 
 interface KnownTree {
@@ -16,7 +17,7 @@ function knownTree(schema: { properties?: Record<string, unknown>; anyOf?: unkno
   return null
 }
 
-const EVENT_TREE = knownTree(Event as never)!
+const EVENT_TREE = knownTree(EVENT_SKELETON as never)!
 
 /** Per object: how many members it has when none is unknown, and its nested objects. */
 interface CountTree {
@@ -34,8 +35,8 @@ function countTree(schema: { properties?: Record<string, never>; required?: stri
   }
 }
 
-const EVENT_COUNTS = countTree(Event as never)
-const MODULE_COUNTS = countTree((Event.properties.service.properties.software.properties.modules.anyOf[0] as unknown as { items: never }).items)
+const EVENT_COUNTS = countTree(EVENT_SKELETON as never)
+const MODULE_COUNTS = countTree(MODULE_SKELETON as never)
 
 /**
  * Whether a document that passed the strict profile has members beyond the known ones. Every
@@ -54,7 +55,7 @@ export function hasUnknownMembers(doc: Record<string, unknown>, tree: CountTree 
   }
   return false
 }
-const MODULE_TREE = knownTree((Event.properties.service.properties.software.properties.modules.anyOf[0] as unknown as { items: never }).items)!
+const MODULE_TREE = knownTree(MODULE_SKELETON as never)!
 
 export function unknownMembers(doc: unknown): Issue[] {
   const found: Issue[] = []

@@ -5,7 +5,8 @@
  * No port: dnsx does not probe any. A name without A/AAAA answers gives no event (like a host
  * with no open port). Time: dnsx's `timestamp`, else the run's start.
  */
-import { emptyEvent, type Event } from '../../schema/index.js'
+import { emptyEvent } from '../../schema/empty.js'
+import type { Event } from '../../schema/index.js'
 import { ipVersion, setAddress } from '../common/net.js'
 import type { Mapped } from '../common/records.js'
 import { eventTime } from '../common/time.js'

@@ -3,7 +3,7 @@
  * port, transport `tcp`), as the format's own filter tool converts them, but with `time` the
  * run's start and `event_type`/`event_source` set.
  */
-import { emptyEvent } from '../../schema/index.js'
+import { emptyEvent } from '../../schema/empty.js'
 import { setAddress, splitHostPort } from '../common/net.js'
 import type { Mapped } from '../common/records.js'
 import type { ConvertContext } from '../types.js'

@@ -5,7 +5,8 @@
  * (dashes restored here) or, before late 2022, a raw header block; early releases named
  * `tech` `technologies` and `tls` `tls-grab`.
  */
-import { emptyEvent, type Event } from '../../schema/index.js'
+import { emptyEvent } from '../../schema/empty.js'
+import type { Event } from '../../schema/index.js'
 import { HeaderBuilder, parseRawHeaders, restoreDashes } from '../common/headers.js'
 import { httpSummary } from '../common/http.js'
 import { certificateCovers, ipVersion, parseUrl, portText, setAddress } from '../common/net.js'

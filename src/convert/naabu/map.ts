@@ -2,7 +2,7 @@
  * One naabu JSON Lines record (one open port) → one minimal `service` event: address, port,
  * transport (`protocol`, plus `tls` when naabu saw TLS), MAC address, time.
  */
-import { emptyEvent } from '../../schema/index.js'
+import { emptyEvent } from '../../schema/empty.js'
 import { ipVersion, portText, setAddress } from '../common/net.js'
 import type { Mapped } from '../common/records.js'
 import { eventTime } from '../common/time.js'

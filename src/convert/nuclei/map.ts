@@ -4,7 +4,7 @@
  * and name in `summary` and `tags`, the matched URL's path in `http.url`. `host` is a URL in
  * older output and a host name in v3: both are read.
  */
-import { emptyEvent } from '../../schema/index.js'
+import { emptyEvent } from '../../schema/empty.js'
 import { HTTP_SCHEMES, TLS_SCHEMES, ipVersion, parseUrl, portText, setAddress, splitHostPort } from '../common/net.js'
 import type { Mapped } from '../common/records.js'
 import { eventTime } from '../common/time.js'

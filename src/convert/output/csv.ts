@@ -4,7 +4,8 @@
  * Columns are member paths with dots (`http.status`, `ssl.certificate.cn`). Lists are joined
  * with `,` (modules as `name/version`); the header map is written as JSON.
  */
-import { emptyEvent, type Event } from '../../schema/index.js'
+import { emptyEvent } from '../../schema/empty.js'
+import type { Event } from '../../schema/index.js'
 import type { Output } from './types.js'
 
 /** Columns written when `--columns` is not given. */

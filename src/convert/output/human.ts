@@ -1,6 +1,7 @@
 /** A readable block per event: what, where, when, then only the parts that say something. */
 import { eventUrl, hasTransport } from '../../event/index.js'
-import { type Event, ZERO_TIME } from '../../schema/index.js'
+import { ZERO_TIME } from '../../schema/empty.js'
+import type { Event } from '../../schema/index.js'
 import { addressOf } from './address.js'
 import type { Output } from './types.js'
 

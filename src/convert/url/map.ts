@@ -3,7 +3,7 @@
  * the scheme's default port when none is given; `tcp`, then `tls` for TLS schemes (with
  * `ssl.enabled`), then `http` for HTTP schemes; the path in `http.url`. `time` is the run's start.
  */
-import { emptyEvent } from '../../schema/index.js'
+import { emptyEvent } from '../../schema/empty.js'
 import { HTTP_SCHEMES, TLS_SCHEMES, parseUrl, setAddress } from '../common/net.js'
 import type { Mapped } from '../common/records.js'
 import type { ConvertContext } from '../types.js'

@@ -7,7 +7,8 @@
  * ZGrab2 does not write the port it scanned: it comes from a `port` member when present (some
  * builds and wrappers add one), else from the request URL, else the module's default port.
  */
-import { emptyEvent, type Event } from '../../schema/index.js'
+import { emptyEvent } from '../../schema/empty.js'
+import type { Event } from '../../schema/index.js'
 import { HeaderBuilder, restoreDashes } from '../common/headers.js'
 import { httpSummary, titleOf } from '../common/http.js'
 import { DEFAULT_PORTS, ipVersion, portText, setAddress, splitHostPort } from '../common/net.js'

@@ -1,0 +1,35 @@
+/**
+ * What `l9kit normalize` writes for one record: shared by the command's own loop and by its
+ * worker threads (`--jobs`), so both write the same bytes.
+ */
+import { badJson, guarded, type LineItem } from '../../jsonl/index.js'
+import type { NormalizedRecord } from '../../normalize/index.js'
+import type { Options } from '../../normalize/context.js'
+import { normalizeTextWith } from '../../normalize/text.js'
+import { issueLine, problemLine } from '../inputs.js'
+
+/** One JSON Lines line normalised, as normalizeRecords() gives it for JSON Lines input. */
+export function normalizeLine(item: LineItem, options: Options): NormalizedRecord {
+  if ('error' in item) return { line: item.line, text: '', result: { ok: false, errors: [item.error] } }
+  return { line: item.line, text: item.text, result: guarded(() => normalizeTextWith(item.text, options, badJson), (issue) => ({ ok: false, errors: [issue] })) }
+}
+
+/** The lines one record gives: its canonical text (stdout), its problems (stderr), its original (--rejects). */
+export interface NormalizeOutput {
+  ok: boolean
+  out?: string
+  err: string[]
+  reject?: string
+}
+
+export function normalizeOutput(record: NormalizedRecord, file: string, showWarnings: boolean): NormalizeOutput {
+  const { result } = record
+  if (result.ok) {
+    const err = showWarnings ? result.warnings.map((w) => problemLine(file, record.line, w.pointer, `warning: ${w.message}`)) : []
+    return { ok: true, out: result.text, err }
+  }
+  const err = result.errors.map((e) => issueLine(file, record.line, e))
+  // Array elements have no text of their own: their JSON stands for them.
+  const original = record.text !== '' ? record.text : record.value !== undefined ? JSON.stringify(record.value) : ''
+  return original !== '' ? { ok: false, err, reject: original } : { ok: false, err }
+}

@@ -1,0 +1,62 @@
+/**
+ * `convert` on a worker thread, for the JSON Lines converters: the block is read by the
+ * converter itself, after an empty line (see lines.ts), and every line number it gives is
+ * moved to its place in the whole input. Counts are [converted, skipped, events]; messages
+ * that name an event by number carry a marker (EVENT_MARK) the main thread fills in.
+ */
+import { converterNamed, createOutput, type OutputName } from '../../../convert/index.js'
+import type { ConvertContext } from '../../../convert/types.js'
+import { tooLong } from '../../../jsonl/lines.js'
+import { convertItem } from '../../commands/convert-item.js'
+import type { JobFactory } from '../types.js'
+
+export interface ConvertJobSettings {
+  from: string
+  to: OutputName
+  columns: string[]
+  ctx: ConvertContext
+}
+
+/** Stands for "the number of event n of this block" in a message. */
+export const eventMark = (n: number) => `\u0000${n}\u0000`
+export const EVENT_MARK = /\u0000(\d+)\u0000/g
+
+const NEWLINE = Buffer.from('\n')
+
+export const create: JobFactory = (setup) => {
+  const settings = setup.settings as ConvertJobSettings
+  const converter = converterNamed(settings.from)
+  if (!converter) throw new Error(`no converter ${settings.from}`)
+  const output = createOutput(settings.to, { columns: settings.columns })
+  return {
+    async block(block, out) {
+      if (block.tooLong) {
+        // As the converter reports a line over the bound.
+        out.counts[1]!++
+        out.streams[1]!.push(`${setup.file}:${block.firstLine}: ${tooLong(setup.maxLineBytes).message}`)
+        return
+      }
+      const shift = block.firstLine - 2
+      const input = (async function* () {
+        yield NEWLINE
+        yield Buffer.from(block.bytes)
+      })()
+      let events = 0
+      for await (const item of converter.convert(input, settings.ctx)) {
+        if ('kind' in item && item.kind === 'problem' && item.line !== undefined) {
+          item.line += shift
+          if (item.where.startsWith('line ')) item.where = `line ${item.line}`
+        } else events++
+        const result = convertItem(item, setup.file, output, events, eventMark)
+        if ('out' in result) {
+          out.counts[0]!++
+          out.streams[0]!.push(result.out)
+        } else {
+          out.counts[1]!++
+          out.streams[1]!.push(result.err)
+        }
+      }
+      out.counts[2] = events
+    },
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Worker threads that run one command's job over blocks of lines. Blocks go to the least busy
+ * worker; results come back per worker in the order sent, and are handed on in input order.
+ */
+import { Worker } from 'node:worker_threads'
+import type { Block, BlockResult, JobSetup } from './types.js'
+
+interface Pending {
+  resolve(result: BlockResult): void
+  reject(error: Error): void
+}
+
+class JobWorker {
+  readonly pending: Pending[] = []
+  private failure: Error | undefined
+  readonly thread: Worker
+
+  constructor(url: URL, setup: JobSetup) {
+    this.thread = new Worker(url, { workerData: setup })
+    this.thread.on('message', (result: BlockResult) => this.pending.shift()?.resolve(result))
+    this.thread.on('error', (error) => this.fail(error))
+    this.thread.on('exit', (code) => this.fail(new Error(`a --jobs worker stopped (exit code ${code})`)))
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error
+    for (const p of this.pending.splice(0)) p.reject(this.failure)
+  }
+
+  run(block: Block): Promise<BlockResult> {
+    if (this.failure) return Promise.reject(this.failure)
+    return new Promise<BlockResult>((resolve, reject) => {
+      this.pending.push({ resolve, reject })
+      this.thread.postMessage(block, [block.bytes])
+    })
+  }
+}
+
+/** A fixed set of workers for one input. Call close() when done, also after a failure. */
+export class Pool {
+  private readonly workers: JobWorker[]
+
+  constructor(url: URL, setup: JobSetup, size: number) {
+    this.workers = Array.from({ length: size }, () => new JobWorker(url, setup))
+  }
+
+  get size(): number {
+    return this.workers.length
+  }
+
+  /** How many blocks the least busy worker has in hand. */
+  leastBusy(): number {
+    return Math.min(...this.workers.map((w) => w.pending.length))
+  }
+
+  /** Sends a block to the worker with the fewest blocks in hand. */
+  run(block: Block): Promise<BlockResult> {
+    let best = this.workers[0]!
+    for (const w of this.workers) if (w.pending.length < best.pending.length) best = w
+    return best.run(block)
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => {
+      w.thread.removeAllListeners('exit')
+      return w.thread.terminate()
+    }))
+  }
+}

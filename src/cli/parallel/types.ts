@@ -1,0 +1,60 @@
+/** What the main thread and the worker threads of `--jobs` send each other. */
+import type { LineItem } from '../../jsonl/index.js'
+
+/** The commands that can run on worker threads, by the name of their job module. */
+export type JobName = 'validate' | 'normalize' | 'fingerprint' | 'convert'
+
+/** Given once to each worker: which job, for which input, with which settings. */
+export interface JobSetup {
+  job: JobName
+  /** The input's name in messages (a path or `<stdin>`). */
+  file: string
+  maxLineBytes: number
+  /** The command's own settings, as plain data. */
+  settings: unknown
+}
+
+/**
+ * A run of whole lines of the input (a byte order mark opening the input already dropped).
+ * `bytes` is moved to the worker, not copied. A line too long to hold is sent as `tooLong`
+ * without its bytes.
+ */
+export interface Block {
+  seq: number
+  bytes: ArrayBuffer
+  /** 1-based number of the block's first line. */
+  firstLine: number
+  /** Byte offset of the block's first byte in the input. */
+  firstOffset: number
+  tooLong?: boolean
+}
+
+/** What a job made of one block: per output stream its lines (null: none), and its counts. */
+export interface BlockResult {
+  seq: number
+  /** Per output stream (0 stdout, 1 stderr, 2 the command's third output), lines joined by `\n`. */
+  texts: (string | null)[]
+  counts: number[]
+}
+
+/** A command's per-line work, run in a worker. */
+export interface LineJob {
+  /** Handles one line (or a line problem), appending to `out`. */
+  line(item: LineItem, out: JobOutput): void
+}
+
+/** A command's work on a whole block (a converter reads the block as a stream), run in a worker. */
+export interface BlockJob {
+  block(block: Block, out: JobOutput): Promise<void>
+}
+
+export type Job = LineJob | BlockJob
+
+/** Lines per output stream, and the command's counters (validate: valid, invalid; …). */
+export interface JobOutput {
+  streams: string[][]
+  counts: number[]
+}
+
+/** Creates a job from its setup (in the worker). */
+export type JobFactory = (setup: JobSetup) => Job
