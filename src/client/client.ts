@@ -7,7 +7,7 @@ import type { LookupResult, SubdomainEntry } from '../schema/index.js'
 import { type Report, validateDocument } from '../validate/index.js'
 import { ceilMillis, parseGoDuration } from './duration.js'
 import { ClientError } from './errors.js'
-import { attempt, type RawResponse } from './http.js'
+import { attempt, type Method, type RawResponse } from './http.js'
 import { Pacer, type Rate } from './pacer.js'
 
 export interface ClientOptions {
@@ -85,7 +85,15 @@ export class LookupClient {
   }
 
   /** Any GET under the base URL, paced and (unless `retry: false`) waiting out 429s; any status is returned. */
-  async get(path: string, call: CallOptions = {}): Promise<RawResponse> {
+  get(path: string, call: CallOptions = {}): Promise<RawResponse> {
+    return this.request('GET', path, undefined, call)
+  }
+
+  /**
+   * Any request under the base URL, paced and (unless `retry: false`) waiting out 429s; any
+   * status is returned. A `json` body is sent with `content-type: application/json`.
+   */
+  async request(method: Method, path: string, send: { json?: unknown; text?: string; headers?: Record<string, string> } | undefined, call: CallOptions = {}): Promise<RawResponse> {
     const o = this.options
     const maxRetries = o.maxRetries ?? 3
     const maxWaitMs = o.maxWaitMs ?? 30_000
@@ -95,14 +103,20 @@ export class LookupClient {
     const key = call.apiKey === undefined ? o.apiKey : call.apiKey
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'l9kit' }
     if (key !== undefined && key !== null) headers['api-key'] = key
+    Object.assign(headers, send?.headers)
+    let body = send?.text
+    if (send?.json !== undefined) {
+      body = JSON.stringify(send.json)
+      headers['content-type'] = 'application/json'
+    }
     let waited = 0
     for (let retries = 0; ; retries++) {
       try {
         await this.pacer.acquire(signal)
       } catch (error) {
-        throw new ClientError('aborted', `GET ${path}: aborted`, { cause: error })
+        throw new ClientError('aborted', `${method} ${path}: aborted`, { cause: error })
       }
-      const response = await attempt({ fetch: o.fetch ?? fetch, url: this.baseUrl + path, path, headers, timeoutMs: o.timeoutMs ?? 10_000, signal })
+      const response = await attempt({ method, ...(body === undefined ? {} : { body }), fetch: o.fetch ?? fetch, url: this.baseUrl + path, path, headers, timeoutMs: o.timeoutMs ?? 10_000, signal })
       o.onResponse?.(response)
       if (response.status !== 429 || call.retry === false) return response
       const advertised = limitedFor(response)
@@ -110,7 +124,7 @@ export class LookupClient {
       if (retries >= maxRetries || waited + wait > maxWaitMs) {
         throw new ClientError(
           'rate_limited',
-          `GET ${path}: still rate-limited after ${retries} ${retries === 1 ? 'retry' : 'retries'} and ${waited} ms of waiting` +
+          `${method} ${path}: still rate-limited after ${retries} ${retries === 1 ? 'retry' : 'retries'} and ${waited} ms of waiting` +
             (waited + wait > maxWaitMs ? ` (the next wait, ${wait} ms, would pass the ${maxWaitMs} ms cap)` : ''),
           { response, waitedMs: waited, attempts: retries + 1 },
         )
@@ -144,7 +158,7 @@ export class LookupClient {
 }
 
 /** `: title: description` of a JSON error body, when it has one. */
-function errorText(body: string): string {
+export function errorText(body: string): string {
   try {
     const doc = JSON.parse(body) as Record<string, unknown>
     const parts = [doc.title, doc.description, doc.error].filter((p) => typeof p === 'string')

@@ -1,9 +1,12 @@
-/** One HTTP GET with Node's fetch: a timeout, the caller's signal, and the whole answer as text. */
+/** One HTTP request with Node's fetch: a timeout, the caller's signal, and the whole answer as text. */
 import { ClientError } from './errors.js'
+
+/** The methods the clients send (lookups GET; the hook API also POST and DELETE). */
+export type Method = 'GET' | 'POST' | 'DELETE'
 
 /** An answer as the server gave it; header names lower-case. */
 export interface RawResponse {
-  method: 'GET'
+  method: Method
   url: string
   /** Path and query as requested, relative to the base URL. */
   path: string
@@ -19,6 +22,10 @@ export interface RawResponse {
 }
 
 export interface AttemptOptions {
+  /** Default GET. */
+  method?: Method
+  /** Request body (sent as it is; the caller sets content-type). */
+  body?: string
   fetch: typeof fetch
   url: string
   path: string
@@ -31,16 +38,19 @@ export interface AttemptOptions {
 export async function attempt(options: AttemptOptions): Promise<RawResponse> {
   const timeout = AbortSignal.timeout(options.timeoutMs)
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+  const method = options.method ?? 'GET'
   const started = performance.now()
   try {
-    const response = await options.fetch(options.url, { method: 'GET', headers: options.headers, signal, redirect: 'manual' })
+    const init: RequestInit = { method, headers: options.headers, signal, redirect: 'manual' }
+    if (options.body !== undefined) init.body = options.body
+    const response = await options.fetch(options.url, init)
     const body = await response.text()
     const headers: Record<string, string> = {}
     response.headers.forEach((value, name) => {
       headers[name] = value
     })
     return {
-      method: 'GET',
+      method,
       url: options.url,
       path: options.path,
       status: response.status,
@@ -51,10 +61,10 @@ export async function attempt(options: AttemptOptions): Promise<RawResponse> {
       keyed: 'api-key' in options.headers,
     }
   } catch (error) {
-    if (options.signal?.aborted) throw new ClientError('aborted', `GET ${options.path}: aborted`, { cause: options.signal.reason })
-    if (timeout.aborted) throw new ClientError('timeout', `GET ${options.path}: no answer within ${options.timeoutMs} ms`, { cause: error })
+    if (options.signal?.aborted) throw new ClientError('aborted', `${method} ${options.path}: aborted`, { cause: options.signal.reason })
+    if (timeout.aborted) throw new ClientError('timeout', `${method} ${options.path}: no answer within ${options.timeoutMs} ms`, { cause: error })
     const cause = (error as { cause?: { code?: string; message?: string } }).cause
     const why = cause?.code ?? cause?.message ?? (error as Error).message
-    throw new ClientError('network', `GET ${options.url}: ${why}`, { cause: error })
+    throw new ClientError('network', `${method} ${options.url}: ${why}`, { cause: error })
   }
 }

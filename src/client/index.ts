@@ -2,6 +2,7 @@
 export { type CallOptions, type ClientOptions, createClient, limitedFor, LookupClient, segment } from './client.js'
 export { ceilMillis, type DurationResult, GO_DURATION_UNITS, parseGoDuration } from './duration.js'
 export { ClientError, type ClientErrorKind } from './errors.js'
-export type { RawResponse } from './http.js'
+export type { Method, RawResponse } from './http.js'
 export { Pacer, type Rate } from './pacer.js'
 export { sleep } from './sleep.js'
+export { HookApiError, HookClient, type IngestSummary } from './hooks.js'

@@ -26,8 +26,12 @@ export interface SuiteOptions {
   /** Names the server holds events for, to start discovery from. */
   domains?: string[]
   ips?: string[]
-  /** Start a hook receiver on 127.0.0.1 (needs a pro key). */
+  /** Start a hook receiver on 127.0.0.1 (needs a pro key and the admin token). */
   hookReceiver?: boolean
+  /** The server's admin token, sent as `authorization: Bearer …` to `POST /admin/events` (the hook checks ingest events). */
+  adminToken?: string
+  /** How long the hook checks wait for the expected deliveries, milliseconds (default 20 000). */
+  hookWaitMs?: number
   /** Per request, milliseconds (default 15 000). */
   timeoutMs?: number
   /** Most requests of one rate-limit burst (default 10). */

@@ -89,6 +89,9 @@ function replayCommand(options: SuiteOptions, id: string, seed: number): string 
   for (const d of options.domains ?? []) parts.push(`--domain ${d}`)
   for (const ip of options.ips ?? []) parts.push(`--ip ${ip}`)
   if (options.maxExamples !== undefined) parts.push(`--max-examples ${options.maxExamples}`)
+  // The hook checks need the receiver again (their key and token are left out like every key).
+  if (options.hookReceiver && id.startsWith('hook-')) parts.push('--hook-receiver')
+  if (options.hookWaitMs !== undefined && id.startsWith('hook-')) parts.push(`--hook-wait ${options.hookWaitMs}`)
   parts.push(`--checks ${id}`, `--seed ${seed}`)
   return parts.join(' ')
 }

@@ -3,7 +3,7 @@
  * deliveries. Request and answer bodies are defined here once; the service checks requests
  * against them, the OpenAPI document publishes them, and the types come from `Static<>`.
  */
-import Type, { type Static } from 'typebox'
+import Type, { type Static, type TLiteral } from 'typebox'
 import { SEVERITIES } from './empty.js'
 
 /** What a watched resource is: a domain (and its subdomains), one IP, or a CIDR network. */
@@ -13,24 +13,27 @@ export const HOOK_EVENT_TYPES = ['leak', 'service'] as const
 /** Where a delivery stands: waiting or being retried, sent (2xx), or parked after its last attempt. */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
 
+/** Literal schemas of a constant list, typed as a tuple so `Static` gives the union (a plain `map` types as `never`). */
+const literals = <const T extends readonly string[]>(values: T) => values.map((v) => Type.Literal(v)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> }
+
 const Id = (title: string, prefix: string) =>
   Type.String({ title, description: `Opaque identifier, \`${prefix}_\` followed by letters and digits.`, pattern: `^${prefix}_[0-9A-Za-z]+$` })
 const Time = (title: string, description: string) => Type.String({ title, description, format: 'date-time' })
 
 export const ResourceType = Type.Union(
-  RESOURCE_TYPES.map((t) => Type.Literal(t)),
+  literals(RESOURCE_TYPES),
   { title: 'Resource type', description: '`domain` covers the name and its subdomains; `ip` one address; `network` a CIDR block, v4 or v6.' },
 )
 export const HookEventType = Type.Union(
-  HOOK_EVENT_TYPES.map((t) => Type.Literal(t)),
+  literals(HOOK_EVENT_TYPES),
   { title: 'Hook event type', description: 'An `event_type` a hook receives.' },
 )
 export const Severity = Type.Union(
-  SEVERITIES.map((s) => Type.Literal(s)),
+  literals(SEVERITIES),
   { title: 'Severity', description: 'Leak severity, most severe first: critical > high > medium > low > info.' },
 )
 export const DeliveryStatus = Type.Union(
-  DELIVERY_STATUSES.map((s) => Type.Literal(s)),
+  literals(DELIVERY_STATUSES),
   { title: 'Delivery status', description: '`pending` (waiting or being retried), `delivered` (a 2xx answer), `failed` (parked).' },
 )
 

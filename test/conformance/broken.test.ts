@@ -6,13 +6,17 @@ import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { runSuite, type SuiteReport } from '../../src/conformance/index.js'
 import { FAKE_DOMAIN } from './fake/data.js'
+import { FAKE_ADMIN_TOKEN, FAKE_PRO_KEY } from './fake/hooks.js'
 import { FAKE_KEY, type Fake, startFake } from './fake/server.js'
 
 const BROKEN = readdirSync(new URL('./broken/', import.meta.url)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort()
 
-async function judge(fake: Fake): Promise<SuiteReport> {
+/** The hook checks' options: the hook fixtures (hook-*.ts) and the correct fake are judged with them. */
+const HOOK_OPTIONS = { proKey: FAKE_PRO_KEY, adminToken: FAKE_ADMIN_TOKEN, hookReceiver: true, hookWaitMs: 3000 }
+
+async function judge(fake: Fake, hooks = false): Promise<SuiteReport> {
   try {
-    return await runSuite({ baseUrl: fake.url, apiKey: FAKE_KEY, domains: [FAKE_DOMAIN], rate: 'auto', seed: 1234, maxExamples: 10 })
+    return await runSuite({ baseUrl: fake.url, apiKey: FAKE_KEY, domains: [FAKE_DOMAIN], rate: 'auto', seed: 1234, maxExamples: 10, ...(hooks ? HOOK_OPTIONS : {}) })
   } finally {
     await fake.close()
   }
@@ -25,16 +29,26 @@ describe('conformance suite against fixtures', () => {
     expect(BROKEN.length).toBeGreaterThanOrEqual(12)
   })
 
-  it('passes the correct fake on every check (hooks skipped: it has no hook API)', async () => {
+  it('has at least 5 broken hook servers', () => {
+    expect(BROKEN.filter((f) => f.startsWith('hook-')).length).toBeGreaterThanOrEqual(5)
+  })
+
+  it('passes the correct fake on every check, hooks included', async () => {
+    const report = await judge(await startFake(), true)
+    expect(report.results.filter((r) => r.status !== 'passed').map((r) => [r.id, r.status, r.message])).toEqual([])
+    expect(report.results.filter((r) => r.id.startsWith('hook-')).length).toBeGreaterThanOrEqual(9)
+  })
+
+  it('skips the hook checks without --pro-key, --admin-token and --hook-receiver', async () => {
     const report = await judge(await startFake())
-    expect(report.results.filter((r) => r.status !== 'passed').map((r) => [r.id, r.status, r.message])).toEqual([
-      ['hook-delivery', 'skipped', 'needs --pro-key and --hook-receiver'],
-    ])
+    const skipped = report.results.filter((r) => r.status !== 'passed')
+    expect(skipped.map((r) => r.id).every((id) => id.startsWith('hook-'))).toBe(true)
+    expect(new Set(skipped.map((r) => `${r.status}: ${r.message}`))).toEqual(new Set(['skipped: needs --pro-key, --admin-token and --hook-receiver']))
   })
 
   it.each(BROKEN)('%s fails exactly the check meant for it', async (file) => {
     const fixture = (await import(`./broken/${file}.ts`)) as { meant: string[]; start: () => Promise<Fake> }
-    const report = await judge(await fixture.start())
+    const report = await judge(await fixture.start(), file.startsWith('hook-'))
     const details = report.results.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.message}`)
     expect(failing(report), details.join('\n')).toEqual([...fixture.meant].sort())
     for (const id of fixture.meant) {

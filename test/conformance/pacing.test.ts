@@ -20,8 +20,11 @@ describe('conformance suite pacing', () => {
       await fake.close()
     }
     expect(arrivals.length).toBeGreaterThan(5)
-    // Starts are ≥ 50 ms apart; arrival times only blur that by connection set-up, so judge the span.
-    expect(arrivals[arrivals.length - 1]! - arrivals[0]!).toBeGreaterThanOrEqual((arrivals.length - 1) * 50 - 25)
+    // Starts are ≥ 50 ms apart. Arrival times blur that by connection set-up, which a busy machine
+    // stretches: so count instead — no more requests arrived than the rate allows in the span,
+    // give or take two. Unpaced, all of them would arrive within a few milliseconds.
+    const span = arrivals[arrivals.length - 1]! - arrivals[0]!
+    expect(arrivals.length - 1).toBeLessThanOrEqual(Math.floor(span / 50) + 2)
   })
 
   it("with rate 'auto', waits out the 429s a limited key meets and still judges every check", async () => {

@@ -8,7 +8,11 @@ import { domainEventsMatchDomain } from './domain-events-match-domain.js'
 import { eventFingerprintFormat } from './event-fingerprint-format.js'
 import { eventTimeFormat } from './event-time-format.js'
 import { eventTypeRouting } from './event-type-routing.js'
-import { hookDelivery } from './hook-delivery.js'
+import { hookBody } from './hook-body.js'
+import { hookDelivered } from './hook-delivered.js'
+import { hookEventTypes, hookLookAlikes, hookSeverityFloor, hookUnwatched } from './hook-filters.js'
+import { hookOrder } from './hook-order.js'
+import { hookSignatureHeaders, hookSignatureValid } from './hook-signature.js'
 import { hostEventsMatchIp } from './host-events-match-ip.js'
 import { lookupShape } from './lookup-shape.js'
 import { no5xx } from './no-5xx.js'
@@ -42,5 +46,14 @@ export const CHECKS: readonly Check[] = [
   rateLimitHeader,
   rateLimitReason,
   rateLimitWait,
-  hookDelivery,
+  // Hooks: one shared run (hook-scenario.ts), judged from several sides.
+  hookDelivered,
+  hookSeverityFloor,
+  hookEventTypes,
+  hookUnwatched,
+  hookLookAlikes,
+  hookOrder,
+  hookBody,
+  hookSignatureHeaders,
+  hookSignatureValid,
 ]

@@ -92,7 +92,7 @@ export function withinDomain(host: string, domain: string): boolean {
 /** How a request is shown in reports (never the key itself). */
 export function describeRequest(response: RawResponse, identity: Identity | undefined): string {
   const who = identity === 'wrong' ? 'a wrong api-key' : response.keyed ? 'api-key' : 'no api-key'
-  return `GET ${response.path} (${who})`
+  return `${response.method} ${response.path} (${who})`
 }
 
 /** Status line, the headers that matter, and the start of the body. */

@@ -15,6 +15,7 @@
  */
 import type { HookEventType, ResourceType, Severity } from '../../schema/index.js'
 import type { Awaitable } from '../store/types.js'
+import type { DeclaredHooks } from './declared.js'
 
 /** A resource a key's owner watches. `owner` is the key's name (config `keys[].name`). */
 export interface WatchedResource {
@@ -86,6 +87,11 @@ export interface HookStore {
   hook(owner: string, id: string): Awaitable<HookRecord | undefined>
   /** Removes the hook and its deliveries. */
   removeHook(owner: string, id: string): Awaitable<boolean>
+  /**
+   * Adds the config-declared resources and hooks that are not there yet (declared.ts), as one
+   * step: processes starting together on one database add each of them once.
+   */
+  declare(declared: DeclaredHooks): Awaitable<void>
 
   /**
    * Queues one delivery of `event` to each hook in `hookIds`, behind what those hooks already

@@ -6,6 +6,7 @@ import { createServer, type ServerResponse } from 'node:http'
 import { type AddressInfo, isIP } from 'node:net'
 import type { Event, SubdomainEntry } from '../../../src/schema/index.js'
 import { fakeEvents } from './data.js'
+import { CORRECT_HOOKS, FAKE_PRO_KEY, hookApi, type HookBehaviour } from './hooks.js'
 
 export const FAKE_KEY = 'fake-registered-key'
 export type Plan = 'anonymous' | 'registered'
@@ -32,6 +33,8 @@ export interface Behaviour {
   error(res: ServerResponse, status: number, description: string): void
   /** Answers first when it returns true (a fixture's crash). */
   intercept(res: ServerResponse, route: Route, param: string): boolean
+  /** The hook API and its deliveries (./hooks.ts). */
+  hooks: HookBehaviour
 }
 
 export const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, reason?: string) => {
@@ -51,7 +54,7 @@ export const below = (host: string, domain: string) => host === domain || host.e
 export const millis = (time: string) => new Date(time).toISOString()
 
 export const CORRECT: Behaviour = {
-  plan: (key) => (key === undefined ? 'anonymous' : key === FAKE_KEY ? 'registered' : null),
+  plan: (key) => (key === undefined ? 'anonymous' : key === FAKE_KEY || key === FAKE_PRO_KEY ? 'registered' : null),
   hostEvents: (ip, events) => events.filter((e) => ipKey(e.ip) === ipKey(ip)),
   domainEvents: (domain, events) => events.filter((e) => below(e.host, domain)),
   subdomains(domain, events) {
@@ -74,6 +77,7 @@ export const CORRECT: Behaviour = {
   limited: (res, ms) => send(res, 429, { title: TITLES[429], description: 'slow down' }, { 'x-limited-for': `${ms.toFixed(3).replace(/\.?0+$/, '')}ms` }, 'Rate-limited'),
   error: (res, status, description) => send(res, status, { title: TITLES[status] ?? 'Error', description }),
   intercept: () => false,
+  hooks: CORRECT_HOOKS,
 }
 
 export interface Fake {
@@ -100,7 +104,17 @@ export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> 
     return (1 - bucket.tokens) * REFILL_MS
   }
 
+  const api = hookApi(b.hooks, events)
   const server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0]!
+    if (path === '/admin/events' || path.startsWith('/api/resources') || path.startsWith('/api/hooks')) {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        if (!api.handle(req, res, path, Buffer.concat(chunks).toString('utf8'))) b.error(res, 404, 'no such route')
+      })
+      return
+    }
     const match = /^\/(host|domain|api\/subdomains)\/([^/?]*)$/.exec((req.url ?? '').split('?')[0]!)
     if (!match) return b.error(res, 404, 'no such route')
     const route: Route = match[1] === 'api/subdomains' ? 'subdomains' : (match[1] as Route)
@@ -140,6 +154,7 @@ export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> 
     url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise((resolve) => {
+        api.close()
         server.closeAllConnections()
         server.close(() => resolve())
       }),

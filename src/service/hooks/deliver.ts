@@ -1,0 +1,118 @@
+/**
+ * One delivery attempt: a single POST of the event's stored canonical JSON, signed the Standard
+ * Webhooks way (webhook-id, webhook-timestamp, webhook-signature). A 2xx answer is delivered;
+ * any other status (3xx too: redirects are not followed), a timeout, a reset, a refused
+ * connection or a refused address is a failure the dispatcher retries.
+ */
+import { readFileSync } from 'node:fs'
+import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { join } from 'node:path'
+import ipaddr from 'ipaddr.js'
+import { sign } from '../../webhooks/signature.js'
+import { packageRoot } from '../corpus.js'
+import { addressProblem, bareHost, guardedLookup, type GuardOptions } from './ssrf.js'
+
+export const DEFAULT_TIMEOUT_MS = 5_000
+
+export interface Attempt {
+  /** The delivery id: the `webhook-id` of every attempt of this delivery. */
+  id: string
+  url: string
+  secret: string
+  body: string
+}
+
+export interface DeliverOptions extends GuardOptions {
+  timeoutMs: number
+  /** Aborts the attempt (service shutdown). */
+  signal?: AbortSignal
+  /** Unix time in ms (tests). */
+  now?: () => number
+}
+
+/** What an attempt came to: an HTTP status, or an error and no status. */
+export type AttemptResult = { ok: boolean; status: number | null; error: string | null }
+
+let userAgent: string | undefined
+
+/** `l9kit/<package version>`. */
+export function hookUserAgent(): string {
+  if (userAgent === undefined) {
+    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
+    userAgent = `l9kit/${pkg.version}`
+  }
+  return userAgent
+}
+
+/** Makes one attempt; never rejects. */
+export function deliver(attempt: Attempt, options: DeliverOptions): Promise<AttemptResult> {
+  return new Promise((resolve) => {
+    let url: URL
+    try {
+      url = new URL(attempt.url)
+    } catch {
+      return resolve(failure(`not a URL: ${attempt.url}`))
+    }
+    // Node connects to a literal address without calling `lookup`: check it here.
+    const host = bareHost(url.hostname)
+    if (!options.allowPrivate && ipaddr.isValid(host)) {
+      const problem = addressProblem(host)
+      if (problem !== null) return resolve(failure(`refused address: ${problem}`))
+    }
+    const timestamp = Math.floor((options.now ?? Date.now)() / 1000)
+    const body = Buffer.from(attempt.body, 'utf8')
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+    let settled = false
+    const finish = (result: AttemptResult) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      options.signal?.removeEventListener('abort', onAbort)
+      resolve(result)
+    }
+    const req = send(url, {
+      method: 'POST',
+      agent: false,
+      lookup: guardedLookup(options),
+      headers: {
+        'content-type': 'application/json',
+        'content-length': body.length,
+        'user-agent': hookUserAgent(),
+        'webhook-id': attempt.id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': sign(attempt.secret, attempt.id, timestamp, body),
+      },
+    })
+    const timer = setTimeout(() => {
+      finish(failure(`timeout: no answer within ${options.timeoutMs} ms`))
+      req.destroy()
+    }, options.timeoutMs)
+    const onAbort = () => {
+      finish(failure('aborted: the service stopped'))
+      req.destroy()
+    }
+    options.signal?.addEventListener('abort', onAbort, { once: true })
+    req.on('response', (res: IncomingMessage) => {
+      const status = res.statusCode ?? 0
+      // The answer's body is not needed: drop it and close the connection.
+      res.resume()
+      res.on('error', () => undefined)
+      if (status >= 200 && status < 300) finish({ ok: true, status, error: null })
+      else finish({ ok: false, status, error: `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}` })
+      res.destroy()
+    })
+    req.on('error', (error: NodeJS.ErrnoException) => finish(failure(errorText(error))))
+    req.end(body)
+  })
+}
+
+const failure = (error: string): AttemptResult => ({ ok: false, status: null, error })
+
+function errorText(error: NodeJS.ErrnoException): string {
+  if (error.code === 'EREFUSEDADDRESS') return error.message
+  if (error.code === 'ECONNREFUSED') return 'connection refused'
+  if (error.code === 'ECONNRESET') return 'connection reset'
+  if (error.code === 'ENOTFOUND') return `host not found (${error.message})`
+  return error.code ? `${error.code}: ${error.message}` : error.message
+}

@@ -1,0 +1,121 @@
+/**
+ * The hook API (docs/hooks.md), pro keys only: POST/GET /api/hooks, GET/DELETE /api/hooks/:id,
+ * POST /api/hooks/:id/test, GET /api/hooks/:id/deliveries?status=…, POST
+ * /api/hooks/:id/deliveries/:delivery/retry, POST /api/hooks/:id/retry-failed. Another owner's
+ * hook is answered like a missing one (404).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { DELIVERY_STATUSES, type DeliveryStatus, HookRequest, type RetryResult } from '../../schema/index.js'
+import { generateSecret } from '../../webhooks/signature.js'
+import { firstProblem } from '../hooks/check-body.js'
+import { type HookRecord, urlProblem } from '../hooks/index.js'
+import { sampleEvent } from '../hooks/sample-event.js'
+import type { HookApi, ServiceContext } from './context.js'
+import { apiKeyOwner } from './hook-auth.js'
+import { createdHookBody, deliveryBody, hookBody } from './hook-shapes.js'
+import { readJsonBody } from './read-body.js'
+import { sendError, sendJson } from './reply.js'
+import { shownPath } from './resources.js'
+import { decodeParam, ROUTES_TEXT } from './route.js'
+
+type Action = 'list' | 'create' | 'get' | 'delete' | 'test' | 'deliveries' | 'retry' | 'retry-failed'
+
+/** The action a method and path name, or null (404). */
+function actionOf(method: string, segments: string[]): Action | null {
+  const [, sub, delivery, tail] = segments
+  switch (segments.length) {
+    case 0:
+      return method === 'GET' ? 'list' : method === 'POST' ? 'create' : null
+    case 1:
+      return method === 'GET' ? 'get' : method === 'DELETE' ? 'delete' : null
+    case 2:
+      if (sub === 'test' && method === 'POST') return 'test'
+      if (sub === 'deliveries' && method === 'GET') return 'deliveries'
+      if (sub === 'retry-failed' && method === 'POST') return 'retry-failed'
+      return null
+    case 4:
+      return sub === 'deliveries' && delivery !== '' && tail === 'retry' && method === 'POST' ? 'retry' : null
+    default:
+      return null
+  }
+}
+
+/** Answers a request under /api/hooks; `rest` is the path after it ('' or '/…'). */
+export async function handleHooks(ctx: ServiceContext, api: HookApi, req: IncomingMessage, res: ServerResponse, rest: string): Promise<void> {
+  const segments = rest === '' ? [] : rest.slice(1).split('/').map((s) => decodeParam(s) ?? '')
+  const action = actionOf(req.method ?? 'GET', segments)
+  if (action === null) return sendError(res, 404, `No route for ${req.method} ${shownPath(`/api/hooks${rest}`)}; routes are ${ROUTES_TEXT}.`)
+  const key = apiKeyOwner(ctx, req, res, true)
+  if (key === undefined) return
+  const owner = key.name
+
+  if (action === 'list') return sendJson(res, 200, JSON.stringify((await api.store.hooks(owner)).map(hookBody)))
+  if (action === 'create') return createHook(ctx, api, req, res, owner)
+
+  const hookId = segments[0]!
+  const hook = await api.store.hook(owner, hookId)
+  if (hook === undefined) return sendError(res, 404, `No hook ${JSON.stringify(hookId)} belongs to this key.`)
+  switch (action) {
+    case 'get':
+      return sendJson(res, 200, JSON.stringify(hookBody(hook)))
+    case 'delete':
+      await api.store.removeHook(owner, hook.id)
+      return void res.writeHead(204).end()
+    case 'test':
+      return sendTest(api, res, hook)
+    case 'deliveries':
+      return listDeliveries(api, req, res, hook)
+    case 'retry': {
+      const deliveryId = segments[2]!
+      if (await api.store.retry(hook.id, deliveryId, Date.now())) return sendRetried(res, 1)
+      const known = (await api.store.deliveries(hook.id)).find((d) => d.id === deliveryId)
+      if (known === undefined) return sendError(res, 404, `Hook ${hook.id} has no delivery ${JSON.stringify(deliveryId)}.`)
+      return sendError(res, 409, `Delivery ${deliveryId} is ${known.status}; only failed deliveries can be re-sent.`)
+    }
+    case 'retry-failed':
+      return sendRetried(res, await api.store.retryFailed(hook.id, Date.now()))
+  }
+}
+
+async function createHook(ctx: ServiceContext, api: HookApi, req: IncomingMessage, res: ServerResponse, owner: string): Promise<void> {
+  const body = await readJsonBody(req)
+  if (!body.ok) return sendError(res, body.status, body.message)
+  const problem = firstProblem(HookRequest, body.value)
+  if (problem !== null) return sendError(res, 400, `Bad hook: ${problem}.`)
+  const request = body.value as HookRequest
+  const refused = await urlProblem(request.url, { allowPrivate: ctx.config.allowPrivateHooks, resolve: api.resolve })
+  if (refused !== null) return sendError(res, 400, `Bad hook: member /url: ${refused}.`)
+  const hook = await api.store.addHook({
+    owner,
+    url: request.url,
+    minSeverity: request.min_severity ?? 'medium',
+    eventTypes: request.event_types ?? ['leak'],
+    secret: request.secret ?? generateSecret(),
+  })
+  sendJson(res, 201, JSON.stringify(createdHookBody(hook)))
+}
+
+/** Queues one sample event for the hook, whatever its filters (like GitHub's ping); 202 with the delivery. */
+async function sendTest(api: HookApi, res: ServerResponse, hook: HookRecord): Promise<void> {
+  const event = sampleEvent()
+  await api.store.enqueue([hook.id], event, Date.now())
+  const mine = (await api.store.deliveries(hook.id)).filter((d) => d.fingerprint === event.fingerprint)
+  const delivery = mine[mine.length - 1]
+  if (delivery === undefined) return sendError(res, 500, 'The test delivery was not queued.')
+  sendJson(res, 202, JSON.stringify(deliveryBody(delivery)))
+}
+
+async function listDeliveries(api: HookApi, req: IncomingMessage, res: ServerResponse, hook: HookRecord): Promise<void> {
+  const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '')
+  const status = query.get('status') ?? undefined
+  if (status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
+    return sendError(res, 400, `The status parameter must be one of ${DELIVERY_STATUSES.join(', ')} (got ${JSON.stringify(status)}).`)
+  }
+  const list = await api.store.deliveries(hook.id, status as DeliveryStatus | undefined)
+  sendJson(res, 200, JSON.stringify(list.map(deliveryBody)))
+}
+
+function sendRetried(res: ServerResponse, queued: number): void {
+  const body: RetryResult = { queued }
+  sendJson(res, 200, JSON.stringify(body))
+}
