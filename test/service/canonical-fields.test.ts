@@ -12,7 +12,7 @@ const tricky = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('"', '\\',
 describe('canonicalFields', () => {
   it('reads the same members a parse would, whatever the strings hold', () => {
     fc.assert(
-      fc.property(tricky, tricky, tricky, tricky, fc.array(tricky, { maxLength: 3 }), (source, host, summary, header, pipeline) => {
+      fc.property(tricky, tricky, tricky, tricky, fc.array(tricky, { maxLength: 3 }), tricky, (source, host, summary, header, pipeline, severity) => {
         const event = makeEvent({
           event_source: source,
           event_pipeline: pipeline,
@@ -24,6 +24,8 @@ describe('canonicalFields', () => {
           time: '2024-02-29T12:00:00.5Z',
         })
         event.http.header = { time: header, summary: header, [header]: 'x' }
+        event.leak = { ...event.leak, type: header, severity }
+        event.tags = [',"leak":{"stage":"', severity]
         const text = serializeEvent(event)
         if (!isCanonicalText(text, KEEP)) return
         expect(canonicalFields(text)).toEqual({
@@ -34,6 +36,7 @@ describe('canonicalFields', () => {
           host,
           port: '443',
           time: '2024-02-29T12:00:00.5Z',
+          severity,
         })
       }),
       { numRuns: 200 },

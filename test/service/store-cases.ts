@@ -6,7 +6,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { normalize, serializeEvent } from '../../src/normalize/index.js'
 import type { Event } from '../../src/schema/index.js'
-import { JsonText, type Lookup, type StoreFactory } from '../../src/service/index.js'
+import { JsonText, type Lookup, type SeenEvent, type SeenLookup, type StoreFactory } from '../../src/service/index.js'
+import { daysOpen } from '../../src/service/web/days-open.js'
+import { formatTime, parseTime } from '../../src/time/index.js'
 import { isStrictValid } from '../../src/validate/index.js'
 import { makeEvent } from './support.js'
 
@@ -20,10 +22,25 @@ const hostsOf = (l: Lookup | null) => {
   const p = parsed(l)
   return [...p.services, ...p.leaks].map((e) => e.host).sort()
 }
+const normalizeOk = (doc: unknown): Event => {
+  const r = normalize(doc, { fingerprint: 'missing' })
+  if (!r.ok) throw new Error(JSON.stringify(r.errors))
+  return r.event
+}
 const summaries = (l: Lookup | null) => {
   const p = parsed(l)
   return [...p.services, ...p.leaks].map((e) => e.summary).sort()
 }
+
+/** A SeenLookup as sortable `summary first last` lines per list (bytes checked separately). */
+const seenLines = (l: SeenLookup | null) => {
+  const lines = (list: readonly SeenEvent[]) => list.map((e) => `${(JSON.parse(text(e.json)) as Event).summary} ${e.firstSeen} ${e.lastSeen}`).sort()
+  return { services: lines(l?.services ?? []), leaks: lines(l?.leaks ?? []) }
+}
+const seenBytes = (l: SeenLookup | null) => ({ services: (l?.services ?? []).map((e) => text(e.json)).sort(), leaks: (l?.leaks ?? []).map((e) => text(e.json)).sort() })
+const lookupBytes = (l: Lookup | null) => ({ services: (l?.services ?? []).map(text).sort(), leaks: (l?.leaks ?? []).map(text).sort() })
+/** Canonical times between 1999 and 2031, with any nanoseconds. */
+const canonicalTimeArb = fc.bigInt({ min: 915_148_800_000_000_000n, max: 1_924_991_999_999_999_999n }).map(formatTime)
 
 export function storeCases(name: string, makeStore: StoreFactory): void {
   describe(`Store cases: ${name}`, () => {
@@ -261,6 +278,135 @@ export function storeCases(name: string, makeStore: StoreFactory): void {
         const store = makeStore()
         expect(await store.subdomains('nothing.test')).toEqual([])
         expect(await store.subdomains('bad..name')).toBeNull()
+      })
+    })
+
+    describe('first and last seen (web view)', () => {
+      it('keeps the earliest and the latest time of an event across duplicate observations', async () => {
+        const store = makeStore()
+        const base = makeEvent({ ip: '192.0.2.80', host: 'seen.test', port: '443', event_type: 'leak', event_fingerprint: '1'.repeat(64), summary: 'once' })
+        await store.ingest([{ ...base, time: '2024-01-10T00:00:00Z' }])
+        expect(seenLines(await store.hostSeen('192.0.2.80')).leaks).toEqual(['once 2024-01-10T00:00:00Z 2024-01-10T00:00:00Z'])
+        await store.ingest([{ ...base, time: '2024-03-01T12:00:00.123456789Z' }])
+        await store.ingest([{ ...base, time: '2024-02-01T00:00:00Z' }]) // between: moves neither
+        expect(seenLines(await store.hostSeen('192.0.2.80')).leaks).toEqual(['once 2024-01-10T00:00:00Z 2024-03-01T12:00:00.123456789Z'])
+        await store.ingest([{ ...base, host: 'SEEN.test.', time: '2023-12-31T23:59:59.5Z' }]) // earlier: moves first seen only
+        const seen = (await store.domainSeen('seen.test'))!
+        expect(seenLines(seen).leaks).toEqual(['once 2023-12-31T23:59:59.5Z 2024-03-01T12:00:00.123456789Z'])
+        // The kept document is the latest observation, exactly as the JSON lookup returns it.
+        expect(seenBytes(seen)).toEqual(lookupBytes(await store.domain('seen.test')))
+        expect((JSON.parse(text(seen.leaks[0]!.json)) as Event).time).toBe('2024-03-01T12:00:00.123456789Z')
+        expect(store.size).toBe(1)
+      })
+
+      it('gives the earliest and latest time whatever order the observations come in, in one batch or many (property)', async () => {
+        const observations = fc.uniqueArray(canonicalTimeArb, { minLength: 1, maxLength: 6 })
+        await fc.assert(
+          fc.asyncProperty(observations, fc.boolean(), async (times, oneBatch) => {
+            const store = makeStore()
+            const base = makeEvent({ ip: '192.0.2.81', host: 'order.seen.test', port: '22', event_fingerprint: '2'.repeat(64), summary: 's' })
+            const other = makeEvent({ ip: '192.0.2.81', port: '23', event_fingerprint: '3'.repeat(64), summary: 'other', time: '2020-06-01T00:00:00Z' })
+            const docs = [other, ...times.map((time) => ({ ...base, time }))]
+            if (oneBatch) await store.ingest(docs)
+            else for (const doc of docs) await store.ingest([doc])
+            const instants = times.map((t) => (parseTime(t) as { ok: true; value: bigint }).value)
+            const first = formatTime(instants.reduce((a, b) => (b < a ? b : a)))
+            const last = formatTime(instants.reduce((a, b) => (b > a ? b : a)))
+            const expected = [`other 2020-06-01T00:00:00Z 2020-06-01T00:00:00Z`, `s ${first} ${last}`].sort()
+            expect(seenLines(await store.hostSeen('::ffff:192.0.2.81')).services).toEqual(expected)
+            expect(seenLines(await store.domainSeen('seen.test')).services).toEqual([`s ${first} ${last}`])
+            expect(seenBytes(await store.hostSeen('192.0.2.81'))).toEqual(lookupBytes(await store.host('192.0.2.81')))
+          }),
+          { numRuns: 60 },
+        )
+      })
+
+      it('yields days open as whole days from first to last seen', async () => {
+        const store = makeStore()
+        const leak = (fingerprint: string, summary: string) =>
+          makeEvent({ ip: '192.0.2.82', event_type: 'leak', port: '9200', event_fingerprint: fingerprint.repeat(64), summary })
+        const a = leak('4', 'ten')
+        const b = leak('5', 'almost one')
+        const c = leak('6', 'single')
+        const d = leak('7', 'leap')
+        await store.ingest([
+          { ...a, time: '2024-01-11T06:00:00Z' },
+          { ...a, time: '2024-01-01T06:00:00Z' },
+          { ...a, time: '2024-01-05T00:00:00Z' },
+          { ...b, time: '2024-01-01T00:00:00Z' },
+          { ...b, time: '2024-01-01T23:59:59.999999999Z' },
+          { ...c, time: '2024-05-05T05:05:05Z' },
+          { ...d, time: '2024-02-28T12:00:00Z' },
+          { ...d, time: '2024-03-01T12:00:00Z' },
+        ])
+        const days = (await store.hostSeen('192.0.2.82'))!.leaks.map((e) => `${(JSON.parse(text(e.json)) as Event).summary}=${daysOpen(e.firstSeen, e.lastSeen)}`)
+        expect(days.sort()).toEqual(['almost one=0', 'leap=2', 'single=0', 'ten=10'])
+      })
+
+      it('answers empty lists for an unknown resource and null for a malformed one', async () => {
+        const store = makeStore()
+        await store.ingest([makeEvent({ ip: '192.0.2.83', host: 'known.test' })])
+        expect(await store.hostSeen('192.0.2.84')).toEqual({ services: [], leaks: [] })
+        expect(await store.domainSeen('unknown.test')).toEqual({ services: [], leaks: [] })
+        expect(await store.hostSeen('192.0.2.256')).toBeNull()
+        expect(await store.domainSeen('a..b')).toBeNull()
+      })
+    })
+
+    describe('severity counts (web view)', () => {
+      it('counts stored leaks by severity, not services, and a duplicate once', async () => {
+        const store = makeStore()
+        expect(await store.severityCounts()).toEqual({})
+        const leak = (severity: string, extra: object = {}) => makeEvent({ ip: '192.0.2.90', event_type: 'leak', leak: { ...makeEvent({}).leak, severity }, ...extra })
+        const dup = leak('high', { event_fingerprint: '8'.repeat(64), time: '2024-01-01T00:00:00Z' })
+        await store.ingest([
+          leak('critical'),
+          leak('high'),
+          leak('high'),
+          leak(''),
+          leak('weird <b>'),
+          leak('__proto__'),
+          makeEvent({ ip: '192.0.2.90', event_type: 'service', leak: { ...makeEvent({}).leak, severity: 'critical' } }),
+          dup,
+          { ...dup, time: '2023-01-01T00:00:00Z' },
+        ])
+        // Canonical text takes the fast path in stores that have one: it must count the same.
+        await store.ingest([new JsonText(serializeEvent(normalizeOk(leak('low')))), new JsonText(serializeEvent(normalizeOk(leak('critical'))))])
+        const counts = await store.severityCounts()
+        expect(Object.entries(counts).sort()).toEqual(
+          [
+            ['', 1],
+            ['__proto__', 1],
+            ['critical', 2],
+            ['high', 3],
+            ['low', 1],
+            ['weird <b>', 1],
+          ].sort(),
+        )
+      })
+
+      it('follows the kept observation when a later duplicate changes the severity', async () => {
+        const store = makeStore()
+        const base = makeEvent({ ip: '192.0.2.91', event_type: 'leak', event_fingerprint: '9'.repeat(64), time: '2024-01-01T00:00:00Z' })
+        await store.ingest([{ ...base, leak: { ...base.leak, severity: 'medium' } }])
+        await store.ingest([{ ...base, time: '2023-01-01T00:00:00Z', leak: { ...base.leak, severity: 'low' } }]) // earlier: not kept
+        expect(await store.severityCounts()).toEqual({ medium: 1 })
+        await store.ingest([{ ...base, time: '2024-06-01T00:00:00Z', leak: { ...base.leak, severity: 'critical' } }])
+        expect(await store.severityCounts()).toEqual({ critical: 1 })
+      })
+
+      it('moves an event between Services and Leaks when a later duplicate changes its type', async () => {
+        const store = makeStore()
+        const base = makeEvent({ ip: '192.0.2.92', event_fingerprint: '8'.repeat(64), time: '2024-01-01T00:00:00Z' })
+        await store.ingest([base])
+        await store.ingest([{ ...base, event_type: 'leak', time: '2024-02-01T00:00:00Z', leak: { ...base.leak, severity: 'high' } }])
+        const asLeak = parsed(await store.host('192.0.2.92'))
+        expect([asLeak.services.length, asLeak.leaks.length]).toEqual([0, 1])
+        expect(await store.severityCounts()).toEqual({ high: 1 })
+        await store.ingest([{ ...base, time: '2024-03-01T00:00:00Z' }])
+        const back = parsed(await store.host('192.0.2.92'))
+        expect([back.services.length, back.leaks.length]).toEqual([1, 0])
+        expect(await store.severityCounts()).toEqual({})
       })
     })
 

@@ -12,6 +12,8 @@ export interface CanonicalFields {
   host: string
   port: string
   time: string
+  /** `leak.severity` ('' for events that are not leaks). */
+  severity: string
 }
 
 /** The fields, or null if the text does not have the expected layout (then parse it instead). */
@@ -40,7 +42,13 @@ export function canonicalFields(text: string): CanonicalFields | null {
   at = text.lastIndexOf(',"time":"')
   const time = at === -1 ? null : read(',"time":"')
   if (fingerprint === null || ip === null || host === null || reverse === null || port === null || time === null) return null
-  return { eventType, source, fingerprint, ip, host, port, time }
+  // `leak` is the last object member holding strings named so: tags, geoip and network follow it.
+  at = text.lastIndexOf(',"leak":{"stage":"')
+  const stage = at === -1 ? null : read(',"leak":{"stage":"')
+  const type = stage === null ? null : read(',"type":"')
+  const severity = type === null ? null : read(',"severity":"')
+  if (severity === null) return null
+  return { eventType, source, fingerprint, ip, host, port, time, severity }
 }
 
 /** The JSON string whose content starts at `from` (just after its opening quote). */

@@ -8,13 +8,13 @@
  *   `notexample.com` (`com.notexample`) is never inside it.
  */
 import type { Event, SubdomainEntry } from '../../schema/index.js'
-import { formatTimeMillis, type Instant } from '../../time/index.js'
+import { formatTime, formatTimeMillis, type Instant } from '../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../names/domain.js'
 import { canonicalIp } from '../names/ip.js'
 import { ByteArena } from './arena.js'
 import { addId, Column, forEachId, type Ids } from './columns.js'
 import { identityOf, prepare, type Prepared } from './prepare.js'
-import type { IngestListener, IngestResult, Lookup, SeenLookup, Store } from './types.js'
+import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from './types.js'
 
 const NS_PER_MS = 1_000_000n
 
@@ -26,6 +26,15 @@ export class MemoryStore implements Store {
   private readonly subMs = new Column((n) => new Int32Array(n))
   private readonly ipOf = new Column((n) => new Int32Array(n))
   private readonly nameOf = new Column((n) => new Int32Array(n))
+  /** Earliest time any observation of the event had (`ms`/`subMs` hold the latest, whose bytes are kept). */
+  private readonly firstMs = new Column((n) => new Float64Array(n))
+  private readonly firstSubMs = new Column((n) => new Int32Array(n))
+  /** `leak.severity` of the kept bytes, as a number in `severities` (interned: few distinct values). */
+  private readonly severityOf = new Column((n) => new Int32Array(n))
+  private readonly severities = new Map<string, number>()
+  private readonly severityNames: string[] = []
+  /** Stored leak events per severity number, kept up to date on ingest. */
+  private readonly leaksBySeverity: number[] = []
 
   private readonly ips = new Map<string, number>()
   private readonly ipIds: Ids[] = []
@@ -124,17 +133,28 @@ export class MemoryStore implements Store {
     }))
   }
 
-  // TODO(web view helper): keep first/last seen per identity and severity counts.
-  hostSeen(_ip: string): SeenLookup | null {
-    throw new Error('hostSeen: not implemented yet')
+  hostSeen(ip: string): SeenLookup | null {
+    const canonical = canonicalIp(ip)
+    if (canonical === null) return null
+    const lookup = newSeenLookup()
+    this.collectSeen(this.ipIds[this.ips.get(canonical) ?? -1], lookup)
+    return lookup
   }
 
-  domainSeen(_name: string): SeenLookup | null {
-    throw new Error('domainSeen: not implemented yet')
+  domainSeen(name: string): SeenLookup | null {
+    const canonical = canonicalDomain(name)
+    if (canonical === null) return null
+    const rev = reverseLabels(canonical)
+    const lookup = newSeenLookup()
+    this.collectSeen(this.nameIds[this.names.get(rev) ?? -1], lookup)
+    const [from, to] = this.range(rev)
+    for (let i = from; i < to; i++) this.collectSeen(this.nameIds[this.sorted[i]!], lookup)
+    return lookup
   }
 
   severityCounts(): Record<string, number> {
-    throw new Error('severityCounts: not implemented yet')
+    // fromEntries defines own members, so a severity such as `__proto__` stays plain data.
+    return Object.fromEntries(this.severityNames.map((name, n) => [name, this.leaksBySeverity[n]!] as const).filter(([, count]) => count > 0))
   }
 
   onIngest(listener: IngestListener): () => void {
@@ -153,19 +173,44 @@ export class MemoryStore implements Store {
         this.arena.set(existing, p.json, true, p.utf8)
         this.ms.data[existing] = ms
         this.subMs.data[existing] = ns
+        this.setSeverity(existing, p.leak, p.severity, true)
+      } else {
+        const firstMs = this.firstMs.data[existing]!
+        if (ms < firstMs || (ms === firstMs && ns < this.firstSubMs.data[existing]!)) {
+          this.firstMs.data[existing] = ms
+          this.firstSubMs.data[existing] = ns
+        }
       }
       return true
     }
     const id = this.count++
-    for (const column of [this.leak, this.ms, this.subMs, this.ipOf, this.nameOf]) column.ensure(id)
+    for (const column of [this.leak, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.severityOf, this.ipOf, this.nameOf]) column.ensure(id)
     this.arena.set(id, p.json, false, p.utf8)
-    this.leak.data[id] = p.leak ? 1 : 0
     this.ms.data[id] = ms
     this.subMs.data[id] = ns
+    this.firstMs.data[id] = ms
+    this.firstSubMs.data[id] = ns
+    this.setSeverity(id, p.leak, p.severity, false)
     this.identities.set(hash, addId(this.identities.get(hash), id))
     this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)
     this.nameOf.data[id] = p.name === '' ? -1 : this.addName(p.name, id)
     return false
+  }
+
+  /** Records event `id`'s severity (`replacing` its previous one) and keeps the leak counts. */
+  private setSeverity(id: number, leak: boolean, severity: string, replacing: boolean): void {
+    let n = this.severities.get(severity)
+    if (n === undefined) {
+      n = this.severityNames.length
+      this.severities.set(detach(severity), n)
+      this.severityNames.push(detach(severity))
+      this.leaksBySeverity.push(0)
+    }
+    if (replacing && this.leak.data[id]) this.leaksBySeverity[this.severityOf.data[id]!]!--
+    // The kept copy decides: a later observation may turn a service event into a leak or back.
+    this.leak.data[id] = leak ? 1 : 0
+    if (leak) this.leaksBySeverity[n]!++
+    this.severityOf.data[id] = n
   }
 
   private addIp(ip: string, id: number): number {
@@ -239,11 +284,26 @@ export class MemoryStore implements Store {
     const leak = this.leak.data
     forEachId(ids, (id) => (leak[id] ? into.leaks : into.services).push(this.arena.bytes(id)))
   }
+
+  private collectSeen(ids: Ids | undefined, into: { services: SeenEvent[]; leaks: SeenEvent[] }): void {
+    const leak = this.leak.data
+    forEachId(ids, (id) =>
+      (leak[id] ? into.leaks : into.services).push({
+        json: this.arena.bytes(id),
+        firstSeen: formatTime(instant(this.firstMs.data[id]!, this.firstSubMs.data[id]!)),
+        lastSeen: formatTime(instant(this.ms.data[id]!, this.subMs.data[id]!)),
+      }),
+    )
+  }
 }
 
 const COMPACT_AFTER = 64 * 1024 * 1024
 
 const newLookup = (): { services: Buffer[]; leaks: Buffer[] } => ({ services: [], leaks: [] })
+const newSeenLookup = (): { services: SeenEvent[]; leaks: SeenEvent[] } => ({ services: [], leaks: [] })
+
+/** The instant split() took apart. */
+const instant = (ms: number, ns: number): Instant => BigInt(ms) * NS_PER_MS + BigInt(ns)
 
 /** An instant as whole milliseconds (exact in a double for years 0000–9999) and the nanoseconds left. */
 function split(time: Instant): [number, number] {

@@ -7,7 +7,7 @@
  * serialising would write, a form stricter than the strict profile) is kept as it is, without
  * being parsed: that is most of a bulk load, and parsing is the cost that dominates ingest.
  */
-import { badJson } from '../../jsonl/index.js'
+import { guarded, parseRecord, tooDeep, valueTooDeep } from '../../jsonl/index.js'
 import { isCanonical, isCanonicalText, normalize, resolveOptions, serializeEvent } from '../../normalize/index.js'
 import type { Event } from '../../schema/index.js'
 import { type Instant, parseTime } from '../../time/index.js'
@@ -49,6 +49,8 @@ export interface Prepared {
   /** Canonical host name; '' when `host` is empty or not a domain name. */
   name: string
   time: Instant
+  /** `leak.severity` as given ('' for services and leaks without one). */
+  severity: string
   /** Identity for de-duplication: fingerprint, host, ip, port, source. */
   identity: string
 }
@@ -57,19 +59,20 @@ export type PrepareResult = Prepared | { ok: false; errors: Issue[] }
 
 /** Normalises and validates a document (a parsed value, or a JsonText). */
 export function prepare(doc: unknown): PrepareResult {
-  if (!(doc instanceof JsonText)) return prepareValue(doc)
+  // A bug of ours on one document refuses that document only (jsonl/guard.ts).
+  return guarded(() => prepareOne(doc), (issue) => ({ ok: false, errors: [issue] }))
+}
+
+function prepareOne(doc: unknown): PrepareResult {
+  if (!(doc instanceof JsonText)) return valueTooDeep(doc) ? { ok: false, errors: [tooDeep()] } : prepareValue(doc)
   const fast = prepareCanonicalText(doc.text)
   if (fast !== null) {
     if (fast.ok) fast.utf8 = doc.utf8
     return fast
   }
-  let value: unknown
-  try {
-    value = JSON.parse(doc.text)
-  } catch (error) {
-    return { ok: false, errors: [badJson(error)] }
-  }
-  return prepareValue(value)
+  const parsed = parseRecord(doc.text) // refuses a document nested deeper than MAX_DEPTH
+  if ('error' in parsed) return { ok: false, errors: [parsed.error] }
+  return prepareValue(parsed.value)
 }
 
 function prepareValue(doc: unknown): PrepareResult {
@@ -84,7 +87,7 @@ function prepareValue(doc: unknown): PrepareResult {
   const parsed = parseTime(event.time)
   if (!parsed.ok) return { ok: false, errors: [{ code: 'bad_timestamp', pointer: '/time', message: parsed.reason }] }
   const json = serializeEvent(event)
-  return finish(json, event.event_type, event.event_source, event.event_fingerprint, event.ip, event.host, event.port, parsed.value, event)
+  return finish(json, event.event_type, event.event_source, event.event_fingerprint, event.ip, event.host, event.port, parsed.value, event.leak.severity, event)
 }
 
 function prepareCanonicalText(text: string): PrepareResult | null {
@@ -94,7 +97,7 @@ function prepareCanonicalText(text: string): PrepareResult | null {
   if (f === null || f.fingerprint === '') return null
   const parsed = parseTime(f.time)
   if (!parsed.ok) return null
-  return finish(text, f.eventType, f.source, f.fingerprint, f.ip, f.host, f.port, parsed.value, undefined)
+  return finish(text, f.eventType, f.source, f.fingerprint, f.ip, f.host, f.port, parsed.value, f.severity, undefined)
 }
 
 /** The event types the lookups serve: `service` events in `Services`, `leak` events in `Leaks`. */
@@ -109,6 +112,7 @@ function finish(
   host: string,
   port: string,
   time: Instant,
+  severity: string,
   event: Event | undefined,
 ): PrepareResult {
   if (!SERVED_TYPES.includes(eventType)) {
@@ -120,7 +124,7 @@ function finish(
   const ip = ipFromIp ?? (rawIp === '' && host !== '' ? canonicalIp(host) : null) ?? ''
   const name = host === '' ? '' : (canonicalDomain(host) ?? '')
   const identity = identityFrom(fingerprint, name || host, ipFromIp ?? rawIp, port, source)
-  return { ok: true, event, json, leak: eventType === 'leak', ip, name, time, identity }
+  return { ok: true, event, json, leak: eventType === 'leak', ip, name, time, severity, identity }
 }
 
 const identityFrom = (fingerprint: string, host: string, ip: string, port: string, source: string) =>

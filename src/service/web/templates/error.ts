@@ -1,0 +1,5 @@
+/** An error page: the same status and description the JSON error body would carry. */
+export const ERROR = `<h1><%= it.status %> <%= it.reason %></h1>
+<p class="error"><%= it.description %></p>
+<p><a href="/">Back to the search page</a></p>
+`

@@ -1,0 +1,68 @@
+/** The host page: `it` is a HostView (host-view.ts) plus the shared helpers `it.h`. */
+export const HOST = `<h1>Host <span class="mono"><%= it.ip %></span></h1>
+<dl class="facts">
+<dt>Reverse name</dt><dd><% if (it.reverse.length === 0) { %><span class="muted">none known</span><% } else { %><%= it.reverse.join(', ') %><% } %></dd>
+<dt>Network</dt><dd><% if (it.network.length === 0) { %><span class="muted">unknown</span><% } else { %><%= it.network.join(' · ') %><% } %></dd>
+<dt>Location</dt><dd><% if (it.place.length === 0 && it.coordinates === '') { %><span class="muted">unknown</span><% } else { %><%= it.place.join(', ') %><% if (it.coordinates !== '') { %> <span class="muted">(<%= it.coordinates %>)</span><% } %><% } %></dd>
+<dt>Events</dt><dd><%= it.findings.length %> <%= it.findings.length === 1 ? 'finding' : 'findings' %>, <%= it.services.length %> <%= it.services.length === 1 ? 'service' : 'services' %></dd>
+</dl>
+<% if (it.hidden > 0) { %><p class="note" role="note"><%= it.hidden %> more events are not drawn on this page (at most <%= it.h.maxRows %>); the JSON answer has all of them.</p><% } %>
+
+<section aria-labelledby="findings">
+<h2 id="findings">Findings</h2>
+<% if (it.findings.length === 0) { %>
+<p class="muted">No leaks are known for this host.</p>
+<% } else { %>
+<div class="scroll" role="region" aria-labelledby="findings-caption" tabindex="0">
+<table class="events" id="findings-table">
+<caption id="findings-caption"><span>Leaks found on <%= it.ip %>, sorted by <%= it.h.sortText(it.sort, it.headers) %>. Days open: whole days from first to last seen.</span></caption>
+<%~ include('@sorthead', { headers: it.headers }) %>
+<tbody>
+<% for (const r of it.findings) { %>
+<tr class="event" id="e-<%= r.key %>" data-key="<%= r.key %>">
+<td><%~ include('@badge', { row: r }) %></td>
+<th scope="row"><% if (r.type !== '') { %><strong><%= r.type %></strong><% if (r.stage !== '') { %> <span class="muted">(<%= r.stage %>)</span><% } %><br /><% } %><span class="summary"><%= r.summary %></span></th>
+<td><%= r.plugin %></td>
+<td class="num"><%= r.port === '' ? '–' : r.port %><% if (r.protocol !== '') { %>/<%= r.protocol %><% } %></td>
+<td><%~ include('@fingerprint', { fingerprint: r.fingerprint }) %></td>
+<td><%~ include('@time', { time: r.firstSeen }) %></td>
+<td><%~ include('@time', { time: r.lastSeen }) %></td>
+<td class="num days"><%= r.days %></td>
+</tr>
+<%~ include('@details', { row: r, span: 8 }) %>
+<% } %>
+</tbody>
+</table>
+</div>
+<% } %>
+</section>
+
+<section aria-labelledby="services">
+<h2 id="services">Services</h2>
+<% if (it.services.length === 0) { %>
+<p class="muted">No services are known for this host.</p>
+<% } else { %>
+<div class="scroll" role="region" aria-labelledby="services-caption" tabindex="0">
+<table class="events" id="services-table">
+<caption id="services-caption"><span>Services seen on <%= it.ip %>, by port.</span></caption>
+<thead><tr><th scope="col">Port</th><th scope="col">Protocol</th><th scope="col">Software</th><th scope="col">TLS</th><th scope="col">Certificate</th><th scope="col">Expires</th><th scope="col">HTTP title</th><th scope="col">Last seen</th></tr></thead>
+<tbody>
+<% for (const r of it.services) { %>
+<tr class="event" id="e-<%= r.key %>" data-key="<%= r.key %>">
+<th scope="row" class="num"><%= r.port === '' ? '–' : r.port %></th>
+<td><%= r.protocol %></td>
+<td><%= r.software %></td>
+<td><%= r.tlsVersion %></td>
+<td><%= r.certificateCn %></td>
+<td><% if (r.certificateExpiry !== '') { %><%~ include('@time', { time: r.certificateExpiry }) %><% } %></td>
+<td><%= r.httpTitle %></td>
+<td><%~ include('@time', { time: r.lastSeen }) %></td>
+</tr>
+<%~ include('@details', { row: r, span: 8 }) %>
+<% } %>
+</tbody>
+</table>
+</div>
+<% } %>
+</section>
+`

@@ -1,0 +1,153 @@
+/**
+ * No value from an event comes out of a page unescaped (property test): events whose every
+ * string member is hostile (markup, quotes, entities, template syntax, control and astral
+ * characters) are stored and drawn on the host, domain, index and error pages; each page must
+ * then parse as well-formed XML with only the elements, attributes and class names the
+ * templates write, links that stay on the site, and every event's JSON back as plain text.
+ */
+import fc from 'fast-check'
+import { SaxesParser } from 'saxes'
+import { describe, expect, it } from 'vitest'
+import type { Event } from '../../../src/schema/index.js'
+import { MemoryStore } from '../../../src/service/index.js'
+import { domainView } from '../../../src/service/web/domain-view.js'
+import { hostView } from '../../../src/service/web/host-view.js'
+import { severityList } from '../../../src/service/web/pages.js'
+import { renderDomain, renderError, renderHost, renderIndex } from '../../../src/service/web/render.js'
+import { DEFAULT_SORT, SORT_KEYS } from '../../../src/service/web/sort.js'
+import { makeEvent } from '../support.js'
+
+const ELEMENTS = new Set(
+  'html head meta title link body header a form label input button main h1 h2 h3 dl dt dd span section p div table caption thead tbody tr th td details summary pre code time strong br footer'.split(' '),
+)
+const ATTRIBUTES = new Set(
+  'lang charset name content rel href class action method role for id type required placeholder autocomplete spellcheck aria-labelledby tabindex scope aria-sort aria-hidden colspan datetime title data-key'.split(' '),
+)
+const CLASSES = new Set(
+  'top brand search vh mono facts muted note event events num days more summary sev sev-critical sev-high sev-medium sev-low sev-info sev-other sev-none sev-service scroll group ips lead big row error counts'.split(' '),
+)
+
+const NASTY = [
+  '<script>window.__xss=1</script>',
+  '"><img src=x onerror=alert(1)>',
+  "' onmouseover='alert(1)",
+  '</textarea></pre><svg onload=alert(1)>',
+  '&lt;already escaped&gt; &amp; &#60;',
+  ']]><!-- --><![CDATA[x]]>',
+  '<%= it.h %><%~ include("@layout") %>',
+  '${process.exit()}',
+  'javascript:alert(1)',
+  '\u2028\u2029\u0000\u0007\r\n\t',
+  '\ud800 lone \udfff',
+  '😀 ü ﷺ \ufffe\uffff',
+  '<a href="//evil.test">x</a>',
+  'critical',
+]
+const hostile = fc.oneof(
+  fc.constantFrom(...NASTY),
+  fc.string({ unit: 'binary', maxLength: 16 }),
+  fc.tuple(fc.constantFrom(...NASTY), fc.string({ maxLength: 8 }), fc.constantFrom(...NASTY)).map((p) => p.join('')),
+)
+
+const IP = '192.0.2.66'
+const NAMES = ['evil.test', 'a.evil.test', 'b.a.evil.test']
+
+const hostileEvent = fc
+  .record({
+    kind: fc.constantFrom('leak', 'service'),
+    name: fc.constantFrom(...NAMES),
+    port: fc.integer({ min: 0, max: 65535 }).map(String),
+    s: fc.array(hostile, { minLength: 22, maxLength: 22 }),
+  })
+  .map(({ kind, name, port, s }) => {
+    const e = makeEvent({ event_type: kind, ip: IP, host: name, port, event_source: s[0]!, summary: s[1]!, reverse: s[2]!, protocol: s[3]!, tags: [s[4]!] })
+    e.leak = { ...e.leak, stage: s[5]!, type: s[6]!, severity: s[7]! }
+    e.service.software = { ...e.service.software, name: s[8]!, version: s[9]! }
+    e.ssl = { ...e.ssl, version: s[10]!, certificate: { ...e.ssl.certificate, cn: s[11]!, issuer_name: s[12]! } }
+    e.http = { ...e.http, title: s[13]!, header: { [s[14]!]: s[15]! } }
+    e.geoip = { ...e.geoip, city_name: s[16]!, region_name: s[17]!, country_name: s[18]!, location: { lat: 1.5, lon: -2.25 } }
+    e.network = { ...e.network, organization_name: s[19]!, network: s[20]!, asn: 64501 }
+    e.event_pipeline = [s[21]!]
+    return e
+  })
+
+/** What XML 1.0 cannot carry (controls, U+FFFE/FFFF, lone surrogates) as U+FFFD; CR LF as LF, as an XML parser reads it. */
+const xmlSafe = (text: string) =>
+  text.replace(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '\ufffd').replace(/\r\n?/g, '\n')
+
+interface Parsed {
+  pres: string[]
+}
+
+/** Parses a page strictly and checks its structure; returns the text of its `pre` elements. */
+function inspect(html: string): Parsed {
+  const parser = new SaxesParser()
+  const pres: string[] = []
+  let inPre = false
+  let pre = ''
+  const problems: string[] = []
+  parser.on('doctype', (d) => {
+    if (d.trim() !== 'html') problems.push(`doctype ${d}`)
+  })
+  parser.on('opentag', (tag) => {
+    if (!ELEMENTS.has(tag.name)) problems.push(`element <${tag.name}>`)
+    for (const [name, value] of Object.entries(tag.attributes as Record<string, string>)) {
+      if (!ATTRIBUTES.has(name)) problems.push(`attribute ${name} on <${tag.name}>`)
+      if (name === 'class') for (const c of value.split(' ')) if (!CLASSES.has(c)) problems.push(`class ${JSON.stringify(c)}`)
+      if ((name === 'href' || name === 'action') && !/^(\/(?!\/)|\?)/.test(value)) problems.push(`${name}=${JSON.stringify(value)}`)
+      if (name === 'href' && value.startsWith('/') && value.slice(1).includes('/') && !/^\/(host|domain|static)\/[^/]*$|^\/raw\/(host|domain)\/[^/]*\/[0-9a-f]{16}$/.test(value.split('?')[0]!)) {
+        problems.push(`href ${JSON.stringify(value)}`)
+      }
+    }
+    if (tag.name === 'pre') {
+      inPre = true
+      pre = ''
+    }
+  })
+  parser.on('text', (t) => {
+    if (inPre) pre += t
+  })
+  parser.on('closetag', (tag) => {
+    if (tag.name === 'pre') {
+      inPre = false
+      pres.push(pre)
+    }
+  })
+  parser.on('error', (e) => problems.push(`not well-formed: ${e.message}`))
+  parser.write(xmlSafe(html)).close()
+  expect(problems).toEqual([])
+  return { pres }
+}
+
+describe('pages escape every value from an event (property)', () => {
+  it('host, domain, index and error pages stay well-formed, with only our markup, and show the values as text', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(hostileEvent, { minLength: 1, maxLength: 5 }), fc.constantFrom(...SORT_KEYS), fc.constantFrom('asc' as const, 'desc' as const), hostile, async (events, key, dir, message) => {
+        const store = new MemoryStore()
+        const report = store.ingest(events)
+        expect(report.rejected).toEqual([])
+        const expectedJson = new Set<string>()
+        for (const e of (await store.hostSeen(IP))!.leaks.concat((await store.hostSeen(IP))!.services)) {
+          expectedJson.add(xmlSafe(JSON.stringify(JSON.parse(Buffer.from(e.json).toString('utf8')) as Event, null, 2)))
+        }
+        const hostSort = key === 'ip' ? DEFAULT_SORT : { key, dir }
+        const host = inspect(renderHost(hostView(IP, store.hostSeen(IP)!, hostSort), `/host/${IP}`))
+        expect(new Set(host.pres)).toEqual(expectedJson)
+
+        const domain = inspect(renderDomain(domainView('evil.test', store.domainSeen('evil.test')!, store.subdomains('evil.test')!, 1, 'anonymous', { key, dir }), '/domain/evil.test'))
+        expect(new Set(domain.pres)).toEqual(expectedJson)
+
+        const counts = store.severityCounts()
+        inspect(renderIndex({ counts: severityList(counts), leaks: 0, events: store.size }))
+        inspect(renderError({ status: 400, reason: 'Bad Request', description: message }, message))
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('the checker itself catches markup that was not escaped', () => {
+    expect(() => inspect('<!DOCTYPE html><html><body><p><img src="x" onerror="alert(1)" /></p></body></html>')).toThrow()
+    expect(() => inspect('<!DOCTYPE html><html><body><p class="sev-<b>">x</p></body></html>')).toThrow()
+    expect(() => inspect('<!DOCTYPE html><html><body><a href="javascript:alert(1)">x</a></body></html>')).toThrow()
+  })
+})

@@ -1,0 +1,109 @@
+/**
+ * Known events for the web view's tests and screenshots: one host (198.51.100.7) with five
+ * findings of every kind of severity, observed more than once in shuffled order so first seen,
+ * last seen and days open are known, and a domain (web.test) with names on several hosts.
+ */
+import type { Event } from '../../../src/schema/index.js'
+import { makeEvent } from '../support.js'
+
+export const HOST = '198.51.100.7'
+export const DOMAIN = 'web.test'
+/** What a `<script>` or an event handler in a summary would set if it ever ran. */
+export const XSS_SUMMARY = `<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2"> "quoted" & 'single'`
+
+const place = {
+  network: { organization_name: 'Example Net B.V.', asn: 64500, network: '198.51.100.0/24' },
+  geoip: {
+    continent_name: 'Europe',
+    region_iso_code: 'NH',
+    city_name: 'Amsterdam',
+    country_iso_code: 'NL',
+    country_name: 'Netherlands',
+    region_name: 'North Holland',
+    location: { lat: 52.37, lon: 4.89 },
+  },
+  reverse: 'mail.web.test',
+}
+
+function leak(fields: { source: string; port: string; protocol: string; severity: string; stage?: string; type: string; summary: string; fingerprint: string; host?: string }): Event {
+  const e = makeEvent({
+    event_type: 'leak',
+    event_source: fields.source,
+    event_fingerprint: fields.fingerprint.repeat(64),
+    ip: HOST,
+    host: fields.host ?? 'www.web.test',
+    port: fields.port,
+    protocol: fields.protocol,
+    summary: fields.summary,
+    ...place,
+  })
+  e.leak = { ...e.leak, severity: fields.severity, stage: fields.stage ?? 'open', type: fields.type }
+  return e
+}
+
+/** Each finding with its observation times (given out of order) and what the page must show. */
+export const FINDINGS = [
+  {
+    event: leak({ source: 'ElasticsearchOpenPlugin', port: '9200', protocol: 'http', severity: 'critical', type: 'open_database', summary: 'Elasticsearch 7.17 open: 14 indices, 2.1 GB', fingerprint: 'a' }),
+    times: ['2024-01-05T00:00:00Z', '2024-01-11T12:00:00Z', '2024-01-01T00:00:00Z'],
+    first: '2024-01-01T00:00:00Z',
+    last: '2024-01-11T12:00:00Z',
+    days: 10,
+  },
+  {
+    event: leak({ source: 'GitConfigPlugin', port: '443', protocol: 'https', severity: 'high', type: 'exposed_file', summary: XSS_SUMMARY, fingerprint: 'b' }),
+    times: ['2024-03-03T03:03:03.5Z'],
+    first: '2024-03-03T03:03:03.5Z',
+    last: '2024-03-03T03:03:03.5Z',
+    days: 0,
+  },
+  {
+    event: leak({ source: 'DotEnvPlugin', port: '80', protocol: 'http', severity: 'low', type: 'exposed_file', summary: '/.env readable: APP_KEY, DB_PASSWORD', fingerprint: 'c' }),
+    times: ['2024-03-02T00:00:00Z', '2024-02-01T00:00:00Z'],
+    first: '2024-02-01T00:00:00Z',
+    last: '2024-03-02T00:00:00Z',
+    days: 30,
+  },
+  {
+    event: leak({ source: 'MongoOpenPlugin', port: '27017', protocol: 'mongodb', severity: 'medium', stage: 'explore', type: 'open_database', summary: 'MongoDB 4.4 without authentication', fingerprint: 'd' }),
+    times: ['2024-01-01T00:00:00Z', '2023-12-25T00:00:00Z', '2023-12-31T23:00:00Z'],
+    first: '2023-12-25T00:00:00Z',
+    last: '2024-01-01T00:00:00Z',
+    days: 7,
+  },
+  {
+    event: leak({ source: 'BannerPlugin', port: '8080', protocol: 'http', severity: '', type: 'banner', summary: 'Debug banner left on', fingerprint: 'e', host: 'api.web.test' }),
+    times: ['2024-02-10T10:00:00Z', '2024-02-11T09:59:59Z'],
+    first: '2024-02-10T10:00:00Z',
+    last: '2024-02-11T09:59:59Z',
+    days: 0,
+  },
+] as const
+
+function service(fields: { host: string; ip: string; port: string; protocol: string; software: [string, string]; title?: string; tls?: [string, string, string]; time: string }): Event {
+  const e = makeEvent({ event_source: 'HttpPlugin', ip: fields.ip, host: fields.host, port: fields.port, protocol: fields.protocol, time: fields.time, ...place })
+  e.service.software = { ...e.service.software, name: fields.software[0], version: fields.software[1] }
+  e.http = { ...e.http, title: fields.title ?? '' }
+  if (fields.tls) {
+    e.ssl = { ...e.ssl, detected: true, enabled: true, version: fields.tls[0] }
+    e.ssl.certificate = { ...e.ssl.certificate, cn: fields.tls[1], not_after: fields.tls[2] }
+  }
+  return e
+}
+
+export const SERVICES: Event[] = [
+  service({ host: 'www.web.test', ip: HOST, port: '443', protocol: 'https', software: ['nginx', '1.25.3'], title: 'Web Test <b>Home</b>', tls: ['TLSv1.3', 'www.web.test', '2025-06-30T23:59:59Z'], time: '2024-03-01T08:00:00Z' }),
+  service({ host: 'www.web.test', ip: HOST, port: '22', protocol: 'ssh', software: ['OpenSSH', '9.2p1'], time: '2024-03-01T08:05:00Z' }),
+  service({ host: 'api.web.test', ip: '198.51.100.8', port: '443', protocol: 'https', software: ['Caddy', '2.7.6'], title: 'API', tls: ['TLSv1.3', 'api.web.test', '2025-01-31T00:00:00Z'], time: '2024-02-20T12:00:00Z' }),
+  service({ host: 'api.web.test', ip: '2001:db8::8', port: '443', protocol: 'https', software: ['Caddy', '2.7.6'], title: 'API', tls: ['TLSv1.3', 'api.web.test', '2025-01-31T00:00:00Z'], time: '2024-02-21T12:00:00Z' }),
+  service({ host: 'deep.api.web.test', ip: '198.51.100.9', port: '8443', protocol: 'https', software: ['Jetty', '10.0.18'], title: 'Internal', time: '2024-01-15T12:00:00Z' }),
+  service({ host: 'notweb.test', ip: '198.51.100.10', port: '80', protocol: 'http', software: ['nginx', '1.18.0'], time: '2024-01-15T12:00:00Z' }),
+]
+
+/** Every observation, in the order they are ingested. */
+export function fixtureDocs(): Event[] {
+  const docs: Event[] = []
+  for (const f of FINDINGS) for (const time of f.times) docs.push({ ...f.event, time })
+  docs.push(...SERVICES)
+  return docs
+}
