@@ -1,0 +1,290 @@
+/**
+ * The PostgreSQL store: the same Store as the memory one, kept in the `events` table
+ * (migrations/postgres/). Ingest stages each batch with COPY and merges it with one
+ * INSERT … ON CONFLICT; each lookup is one indexed query whose rows come back as the stored
+ * bytes (the driver's raw mode), concatenated into the answer without re-serialising.
+ */
+import type { Sql, TransactionSql } from 'postgres'
+import type { Event, SubdomainEntry } from '../../../schema/index.js'
+import { formatTime, formatTimeMillis } from '../../../time/index.js'
+import { canonicalDomain, reverseLabels } from '../../names/domain.js'
+import { canonicalIp } from '../../names/ip.js'
+import { prepare, type Prepared } from '../prepare.js'
+import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from '../types.js'
+import { connect } from './connect.js'
+import { migrate } from './migrations.js'
+import { copyBinary, foldBatch, STAGE_TABLE } from './rows.js'
+
+export interface PostgresStoreOptions {
+  /** Schema holding the tables (default `public`). */
+  schema?: string
+  /** Pool size (default 10). */
+  max?: number
+}
+
+/**
+ * Work done inside each ingest transaction with the events it stored as new (in ingest
+ * order): the hook store puts its deliveries there, so they commit with the events or not at all.
+ */
+export type IngestHook = (tx: TransactionSql, added: readonly Prepared[]) => Promise<unknown>
+
+/**
+ * Most documents staged in one transaction. (Smaller transactions prepared while the previous
+ * one merges were measured too: slower, as the two cores were busy either way.)
+ */
+const MAX_BATCH = 5_000
+/** Deadlock and serialisation failures: the batch is tried again. */
+const RETRYABLE = new Set(['40P01', '40001'])
+
+type Row = Buffer[]
+
+export class PostgresStore implements Store {
+  readonly sql: Sql
+  readonly schema: string
+  private readonly opening: Promise<void>
+  private count = 0
+  private readonly listeners = new Set<IngestListener>()
+  private readonly ingestHooks = new Set<IngestHook>()
+
+  /**
+   * Connects lazily and applies pending migrations; every method waits for that. Use
+   * `PostgresStore.open` to wait for it (and see its errors) up front.
+   */
+  constructor(url: string, options: PostgresStoreOptions = {}) {
+    this.schema = options.schema ?? 'public'
+    this.sql = connect(url, { schema: this.schema, max: options.max })
+    this.opening = this.open()
+    this.opening.catch(() => {}) // reported by the first call that waits for it
+  }
+
+  /** A store whose schema is migrated and whose size is known. */
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const store = new PostgresStore(url, options)
+    try {
+      await store.ready()
+    } catch (error) {
+      await store.close()
+      throw error
+    }
+    return store
+  }
+
+  private async open(): Promise<void> {
+    await migrate(this.sql, this.schema)
+    const [row] = await this.sql<{ n: string }[]>`SELECT count(*) AS n FROM events`
+    this.count = Number(row!.n)
+  }
+
+  /** Resolves once the schema is migrated; rejects with the reason it could not be. */
+  ready(): Promise<void> {
+    return this.opening
+  }
+
+  /** Closes the pool (queries in flight finish first, for at most `timeoutSeconds`). */
+  async close(timeoutSeconds = 5): Promise<void> {
+    await this.sql.end({ timeout: timeoutSeconds })
+  }
+
+  /**
+   * Events stored: counted at start and kept up to date by this process's ingests. Another
+   * process's ingests show up at the next `refreshSize()`.
+   */
+  get size(): number {
+    return this.count
+  }
+
+  /** Counts the stored events again (after other processes ingested). */
+  async refreshSize(): Promise<number> {
+    await this.opening
+    const [row] = await this.sql<{ n: string }[]>`SELECT count(*) AS n FROM events`
+    this.count = Number(row!.n)
+    return this.count
+  }
+
+  /** Runs `hook` inside every ingest transaction; returns the function that stops it. */
+  addIngestHook(hook: IngestHook): () => void {
+    this.ingestHooks.add(hook)
+    return () => this.ingestHooks.delete(hook)
+  }
+
+  async ingest(docs: Iterable<unknown>): Promise<IngestResult> {
+    await this.opening
+    const result: IngestResult = { accepted: 0, duplicates: 0, rejected: [] }
+    let batch: Prepared[] = []
+    let index = 0
+    for (const doc of docs) {
+      const prepared = prepare(doc)
+      if (!prepared.ok) result.rejected.push({ index, errors: prepared.errors })
+      else batch.push(prepared)
+      index++
+      if (batch.length >= MAX_BATCH) {
+        await this.store(batch, result)
+        batch = []
+      }
+    }
+    if (batch.length > 0) await this.store(batch, result)
+    return result
+  }
+
+  /** Stores one batch in one transaction, then tells the listeners. */
+  private async store(batch: Prepared[], result: IngestResult): Promise<void> {
+    const { rows, keys } = foldBatch(batch)
+    const fresh = await this.withRetry(() =>
+      this.sql.begin(async (tx) => {
+        // Made once per connection and emptied at each commit: cheaper than a table per batch.
+        // Rows up to a page stay uncompressed: the JSON is compressed once, in events.
+        await tx`CREATE TEMP TABLE IF NOT EXISTS l9kit_stage ${tx.unsafe(STAGE_TABLE)} WITH (toast_tuple_target = 8160) ON COMMIT DELETE ROWS`
+        const copy = await tx`COPY l9kit_stage FROM STDIN (FORMAT binary)`.writable()
+        await writeAll(copy, copyBinary(rows))
+        const added = await tx<{ k: Buffer }[]>`
+          WITH merged AS (
+            INSERT INTO events AS e (identity, json, event_type, severity, ip, host_rev, first_seen, last_seen)
+            SELECT identity, json, event_type, severity, ip::inet, host_rev, first_seen::numeric, last_seen::numeric
+            FROM l9kit_stage ORDER BY ord
+            ON CONFLICT (identity) DO UPDATE SET
+              json = CASE WHEN excluded.last_seen > e.last_seen THEN excluded.json ELSE e.json END,
+              event_type = CASE WHEN excluded.last_seen > e.last_seen THEN excluded.event_type ELSE e.event_type END,
+              severity = CASE WHEN excluded.last_seen > e.last_seen THEN excluded.severity ELSE e.severity END,
+              last_seen = greatest(e.last_seen, excluded.last_seen),
+              first_seen = least(e.first_seen, excluded.first_seen)
+            WHERE excluded.last_seen > e.last_seen OR excluded.first_seen < e.first_seen
+            RETURNING identity, xmax = 0 AS inserted
+          )
+          SELECT identity AS k FROM merged WHERE inserted`
+        const fresh = new Set(added.map((r) => r.k.toString('latin1')))
+        if (this.ingestHooks.size > 0 && fresh.size > 0) {
+          const addedEvents = rows.filter((r) => fresh.has(r.identity)).map((r) => batch[r.firstAt]!)
+          for (const hook of this.ingestHooks) await hook(tx, addedEvents)
+        }
+        return fresh
+      }),
+    )
+    // A row is new for the first copy of its identity in the batch only; later copies are duplicates.
+    const seen = new Set<string>()
+    for (let i = 0; i < batch.length; i++) {
+      const key = keys[i]!
+      const duplicate = seen.has(key) || !fresh.has(key)
+      seen.add(key)
+      if (duplicate) result.duplicates++
+      else result.accepted++
+      if (this.listeners.size > 0) {
+        const p = batch[i]!
+        const event = p.event ?? (JSON.parse(p.json) as Event)
+        for (const listener of this.listeners) listener({ event, json: p.json, duplicate })
+      }
+    }
+    this.count += fresh.size
+  }
+
+  private async withRetry<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work()
+      } catch (error) {
+        const code = (error as { code?: string }).code
+        if (attempt >= 5 || code === undefined || !RETRYABLE.has(code)) throw error
+      }
+    }
+  }
+
+  async host(ip: string): Promise<Lookup | null> {
+    const canonical = canonicalIp(ip)
+    if (canonical === null) return null
+    await this.opening
+    const rows = await this.sql`SELECT json, event_type = 'leak' FROM events WHERE ip = ${canonical}::inet ORDER BY id`.raw()
+    return split(rows as unknown as Row[])
+  }
+
+  async domain(name: string): Promise<Lookup | null> {
+    const canonical = canonicalDomain(name)
+    if (canonical === null) return null
+    await this.opening
+    const rev = reverseLabels(canonical)
+    const rows = await this.sql`
+      SELECT json, event_type = 'leak' FROM events
+      WHERE host_rev >= ${rev} AND host_rev < ${rev + '/'} AND (host_rev = ${rev} OR host_rev > ${rev + '.'})
+      ORDER BY host_rev, id`.raw()
+    return split(rows as unknown as Row[])
+  }
+
+  async subdomains(name: string, limit?: number): Promise<SubdomainEntry[] | null> {
+    const canonical = canonicalDomain(name)
+    if (canonical === null) return null
+    await this.opening
+    const rev = reverseLabels(canonical)
+    // Most recently seen first, so a plan's cap keeps the freshest names; then by name.
+    const rows = await this.sql<{ host_rev: string; ips: number; last: string }[]>`
+      SELECT host_rev, count(DISTINCT ip)::integer AS ips, max(last_seen)::text AS last FROM events
+      WHERE host_rev > ${rev + '.'} AND host_rev < ${rev + '/'}
+      GROUP BY host_rev ORDER BY max(last_seen) DESC, host_rev LIMIT ${limit ?? null}`
+    return rows.map((r) => ({ subdomain: reverseLabels(r.host_rev), distinct_ips: r.ips, last_seen: formatTimeMillis(BigInt(r.last)) }))
+  }
+
+  async hostSeen(ip: string): Promise<SeenLookup | null> {
+    const canonical = canonicalIp(ip)
+    if (canonical === null) return null
+    await this.opening
+    const rows = await this.sql`
+      SELECT json, event_type = 'leak', first_seen::text, last_seen::text FROM events
+      WHERE ip = ${canonical}::inet ORDER BY id`.raw()
+    return splitSeen(rows as unknown as Row[])
+  }
+
+  async domainSeen(name: string): Promise<SeenLookup | null> {
+    const canonical = canonicalDomain(name)
+    if (canonical === null) return null
+    await this.opening
+    const rev = reverseLabels(canonical)
+    const rows = await this.sql`
+      SELECT json, event_type = 'leak', first_seen::text, last_seen::text FROM events
+      WHERE host_rev >= ${rev} AND host_rev < ${rev + '/'} AND (host_rev = ${rev} OR host_rev > ${rev + '.'})
+      ORDER BY host_rev, id`.raw()
+    return splitSeen(rows as unknown as Row[])
+  }
+
+  async severityCounts(): Promise<Record<string, number>> {
+    await this.opening
+    const rows = await this.sql<{ severity: string; n: number }[]>`
+      SELECT severity, count(*)::integer AS n FROM events WHERE event_type = 'leak' GROUP BY severity`
+    // fromEntries defines own members, so a severity such as `__proto__` stays plain data.
+    return Object.fromEntries(rows.map((r) => [r.severity, r.n] as const))
+  }
+
+  onIngest(listener: IngestListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+}
+
+const isTrue = (b: Buffer | null) => b !== null && b[0] === 0x74 // 't'
+
+function split(rows: Row[]): Lookup {
+  const services: Buffer[] = []
+  const leaks: Buffer[] = []
+  for (const row of rows) (isTrue(row[1]!) ? leaks : services).push(row[0]!)
+  return { services, leaks }
+}
+
+function splitSeen(rows: Row[]): SeenLookup {
+  const services: SeenEvent[] = []
+  const leaks: SeenEvent[] = []
+  for (const row of rows) {
+    const seen = { json: row[0]!, firstSeen: formatTime(BigInt(row[2]!.toString('latin1'))), lastSeen: formatTime(BigInt(row[3]!.toString('latin1'))) }
+    ;(isTrue(row[1]!) ? leaks : services).push(seen)
+  }
+  return { services, leaks }
+}
+
+/** Writes the COPY data (in 1 MiB pieces, waiting when the stream is full) and ends the stream. */
+async function writeAll(stream: NodeJS.WritableStream, data: Buffer): Promise<void> {
+  const done = new Promise<void>((resolve, reject) => {
+    stream.once('finish', resolve)
+    stream.once('error', reject)
+  })
+  const piece = 1 << 20
+  for (let at = 0; at < data.length; at += piece) {
+    if (!stream.write(data.subarray(at, at + piece))) await new Promise((resolve) => stream.once('drain', resolve))
+  }
+  stream.end()
+  await done
+}
