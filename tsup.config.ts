@@ -1,12 +1,22 @@
 import { defineConfig } from 'tsup'
 
+/** The package's subpath entries (`l9kit/schema`, …): each is `dist/<name>/index.js` with its `.d.ts`. */
+const SUBPATHS = Object.fromEntries(
+  ['schema', 'validate', 'normalize', 'fingerprint', 'convert', 'client', 'conformance', 'service'].map((name) => [
+    `${name}/index`,
+    `src/${name}/index.ts`,
+  ]),
+)
+
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'cli/main': 'src/cli/main.ts' },
+  // cli/jobs-worker: the worker threads of `--jobs` (src/cli/parallel), found beside cli/main.
+  entry: { index: 'src/index.ts', 'cli/main': 'src/cli/main.ts', 'cli/jobs-worker': 'src/cli/parallel/worker.ts', ...SUBPATHS },
   format: ['esm'],
   target: 'node20',
   platform: 'node',
   splitting: true,
   sourcemap: false,
   clean: true,
-  dts: { entry: { index: 'src/index.ts' } },
+  // One declaration file per public entry, so each subpath of the exports map has its types.
+  dts: { entry: { index: 'src/index.ts', ...SUBPATHS } },
 })

@@ -52,7 +52,15 @@ function table(strict: Node, lenient: Node, patternNames: Map<string, string>, o
   return rows
 }
 
-export function renderFormatDoc(strict: JsonSchema, lenient: JsonSchema, patternNames: Map<string, string>): string {
+/** Example values shown under the tables: a whole event, and one value per named part. */
+export interface FormatExamples {
+  event: unknown
+  parts: Record<string, unknown>
+}
+
+const exampleBlock = (value: unknown) => (value === undefined ? [] : ['', 'Example:', '', '```json', JSON.stringify(value, null, 2), '```'])
+
+export function renderFormatDoc(strict: JsonSchema, lenient: JsonSchema, patternNames: Map<string, string>, examples?: FormatExamples): string {
   const s = strict as Node
   const l = lenient as Node
   const defs = (s.$defs ?? {}) as Record<string, Node>
@@ -76,9 +84,11 @@ export function renderFormatDoc(strict: JsonSchema, lenient: JsonSchema, pattern
     '## Event',
     '',
     ...table(s, l, patternNames, used),
+    ...exampleBlock(examples?.event),
   ]
   for (const [name, def] of Object.entries(defs)) {
     lines.push('', `## \`${name}\``, '', String(def.description ?? ''), '', ...table(def, ldefs[name] ?? def, patternNames, used))
+    lines.push(...exampleBlock(examples?.parts[name]))
   }
   lines.push(
     '',

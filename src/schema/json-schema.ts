@@ -13,12 +13,14 @@ import {
   TIME_CANONICAL,
   TIME_LENIENT,
 } from './patterns.js'
+import { SCHEMA_VERSION } from './version.js'
 
 export type JsonSchema = { [key: string]: unknown }
 export type Profile = 'strict' | 'lenient'
 
 export const DIALECT = 'https://json-schema.org/draft/2020-12/schema'
-export const ID_BASE = 'https://l9kit.dev/schema/'
+/** Base of every document's `$id`; it carries the schema version, so each release has its own ids. */
+export const ID_BASE = `https://l9kit.dev/schema/${SCHEMA_VERSION}/`
 
 export interface DocumentSpec {
   file: string

@@ -64,13 +64,16 @@ describe('OpenAPI document', () => {
   const api = openApiDocument() as Record<string, any>
   it('is OpenAPI 3.1 with the three lookups and the alert webhook', () => {
     expect(api.openapi).toBe('3.1.0')
-    expect(Object.keys(api.paths)).toEqual(['/domain/{domain}', '/host/{ip}', '/api/subdomains/{domain}'])
+    expect(Object.keys(api.paths)).toEqual(expect.arrayContaining(['/domain/{domain}', '/host/{ip}', '/api/subdomains/{domain}']))
     expect(api.webhooks.alert.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/event' })
     expect(api.paths['/host/{ip}'].get.responses['429'].headers['x-limited-for']).toBeDefined()
   })
 
   it('resolves every $ref inside components', () => {
-    for (const ref of refs(api)) expect(Object.keys(api.components.schemas)).toContain(ref.replace('#/components/schemas/', ''))
+    for (const ref of refs(api)) {
+      const [, , kind, name] = ref.split('/') as [string, string, string, string]
+      expect(Object.keys(api.components[kind] ?? {}), ref).toContain(name)
+    }
   })
 
   it('is the committed schema/openapi.json', () => {

@@ -13,6 +13,8 @@ const agree = <T extends true>(value: T) => value
 
 agree<Same<Event, GeneratedEvent>>(true)
 agree<Same<LookupResult, GeneratedLookupResult>>(true)
+// lookup-result.d.ts imports Event from event.d.ts: the very same type, not a copy.
+agree<Same<NonNullable<GeneratedLookupResult['Services']>[number], GeneratedEvent>>(true)
 agree<Same<SubdomainEntry[], GeneratedSubdomains>>(true)
 agree<Same<ErrorBody, GeneratedError>>(true)
 

@@ -1,0 +1,3 @@
+module l9kit.dev/examples/roundtrip
+
+go 1.19

@@ -1,0 +1,123 @@
+/**
+ * The hook API in the OpenAPI document (our extension, docs/hooks.md): watched resources, hooks
+ * and their deliveries, as src/service/http/resources.ts and hooks.ts answer them.
+ */
+import { EXAMPLES } from './openapi-examples.js'
+import { errorAnswer, json, rateLimited, ref } from './openapi-parts.js'
+
+const KEY = [{ apiKey: [] }]
+
+const unauthorized = (who: string) => errorAnswer('401', `No api-key header, or a key the service does not know. ${who}`, 'The api-key header holds no known key.')
+const forbidden = errorAnswer('403', 'The key is known but its plan is not pro: hooks are for pro keys.', "Hooks are for pro keys only; this key's plan is registered.")
+const badJson = (what: string, member: string) =>
+  errorAnswer('400', `The body is empty, not JSON, or breaks the ${what} schema; the description names the member.`, `Bad ${what}: member ${member}: is required.`)
+const tooLarge = errorAnswer('413', 'The body is larger than 64 KiB.', 'The body is larger than 65536 bytes.')
+const noHook = errorAnswer('404', 'No hook with this id belongs to the key (another key\'s hook is answered the same way).', 'No hook "hook_7pQx2LmA" belongs to this key.')
+const noContent = { description: 'Done; no body.' }
+
+const hookId = { name: 'id', in: 'path', required: true, description: 'A hook id (`hook_…`).', schema: { type: 'string', pattern: '^hook_[0-9A-Za-z]+$' } }
+
+/** Common answers of every hook route after the path matched. */
+const hookAuth = { '401': unauthorized('Hooks need a pro key.'), '403': forbidden, '429': rateLimited() }
+
+const op = (operationId: string, tag: string, summary: string, description: string, rest: Record<string, unknown>) => ({
+  operationId,
+  tags: ['extension', tag],
+  summary,
+  description,
+  security: KEY,
+  ...rest,
+})
+
+export function hookPaths() {
+  return {
+    '/api/resources': {
+      post: op('createResource', 'resources', 'Watch a resource', 'Any known key. The value is checked and stored in canonical spelling.', {
+        requestBody: { required: true, ...json('What to watch.', ref('resource-request'), EXAMPLES.resourceRequest()) },
+        responses: {
+          '201': json('Watched; the resource in canonical spelling.', ref('resource'), EXAMPLES.resource()),
+          '400': badJson('resource', '/type'),
+          '401': unauthorized('Watched resources need a key.'),
+          '413': tooLarge,
+          '429': rateLimited(),
+        },
+      }),
+      get: op('listResources', 'resources', 'List watched resources', "The key's watched resources, oldest first.", {
+        responses: {
+          '200': json('The watched resources.', ref('resources'), [EXAMPLES.resource()]),
+          '401': unauthorized('Watched resources need a key.'),
+          '429': rateLimited(),
+        },
+      }),
+    },
+    '/api/resources/{id}': {
+      delete: op('deleteResource', 'resources', 'Stop watching a resource', 'Hooks stop receiving events that only this resource covered.', {
+        parameters: [{ name: 'id', in: 'path', required: true, description: 'A resource id (`res_…`).', schema: { type: 'string' } }],
+        responses: {
+          '204': noContent,
+          '401': unauthorized('Watched resources need a key.'),
+          '404': errorAnswer('404', 'No watched resource with this id belongs to the key.', 'No watched resource "res_3kTMd92jx0" belongs to this key.'),
+          '429': rateLimited(),
+        },
+      }),
+    },
+    '/api/hooks': {
+      post: op('createHook', 'hooks', 'Add a hook', 'Pro keys only. The URL must be `http:` or `https:` to a public address unless the service allows private hooks. The secret is generated when absent and shown only in this answer.', {
+        requestBody: { required: true, ...json('The hook.', ref('hook-request'), EXAMPLES.hookRequest()) },
+        responses: {
+          '201': json('The hook, with its signing secret.', ref('created-hook'), EXAMPLES.createdHook()),
+          '400': badJson('hook', '/url'),
+          ...hookAuth,
+          '413': tooLarge,
+        },
+      }),
+      get: op('listHooks', 'hooks', 'List hooks', "The key's hooks, oldest first, without their secrets.", {
+        responses: { '200': json('The hooks.', ref('hooks'), [EXAMPLES.hook()]), ...hookAuth },
+      }),
+    },
+    '/api/hooks/{id}': {
+      parameters: [hookId],
+      get: op('getHook', 'hooks', 'Show a hook', 'Without its secret.', {
+        responses: { '200': json('The hook.', ref('hook'), EXAMPLES.hook()), ...hookAuth, '404': noHook },
+      }),
+      delete: op('deleteHook', 'hooks', 'Remove a hook', 'The hook receives nothing more.', {
+        responses: { '204': noContent, ...hookAuth, '404': noHook },
+      }),
+    },
+    '/api/hooks/{id}/test': {
+      parameters: [hookId],
+      post: op('testHook', 'hooks', 'Send a sample event', 'Queues one sample leak event for the hook, whatever its filters (like a ping).', {
+        responses: { '202': json('Queued; the delivery, to follow in the delivery list.', ref('delivery'), { ...EXAMPLES.delivery(), status: 'pending', attempts: 0, last_status: null, last_error: null }), ...hookAuth, '404': noHook },
+      }),
+    },
+    '/api/hooks/{id}/deliveries': {
+      parameters: [hookId],
+      get: op('listDeliveries', 'deliveries', 'List deliveries', 'Deliveries of the hook, oldest first, optionally only those in one status.', {
+        parameters: [{ name: 'status', in: 'query', required: false, description: 'Only deliveries in this status.', schema: ref('delivery-status') }],
+        responses: {
+          '200': json('The deliveries.', ref('deliveries'), [EXAMPLES.delivery()]),
+          '400': errorAnswer('400', 'The status parameter is not one of pending, delivered, failed.', 'The status parameter must be one of pending, delivered, failed (got "done").'),
+          ...hookAuth,
+          '404': noHook,
+        },
+      }),
+    },
+    '/api/hooks/{id}/deliveries/{delivery}/retry': {
+      parameters: [hookId, { name: 'delivery', in: 'path', required: true, description: 'A delivery id (`msg_…`), the `webhook-id` of its attempts.', schema: { type: 'string' } }],
+      post: op('retryDelivery', 'deliveries', 'Re-send a failed delivery', 'Puts one parked (failed) delivery back in the queue.', {
+        responses: {
+          '200': json('Queued again.', ref('retry-result'), { queued: 1 }),
+          ...hookAuth,
+          '404': errorAnswer('404', 'No such hook for this key, or no such delivery of the hook.', 'Hook hook_7pQx2LmA has no delivery "msg_2Lq8Vx0bRt".'),
+          '409': errorAnswer('409', 'The delivery is not failed (it is pending or delivered).', 'Delivery msg_2Lq8Vx0bRt is delivered; only failed deliveries can be re-sent.'),
+        },
+      }),
+    },
+    '/api/hooks/{id}/retry-failed': {
+      parameters: [hookId],
+      post: op('retryFailedDeliveries', 'deliveries', 'Re-send every failed delivery', 'Puts every parked delivery of the hook back in the queue, in their original order.', {
+        responses: { '200': json('How many were queued again (0 when none had failed).', ref('retry-result'), EXAMPLES.retry()), ...hookAuth, '404': noHook },
+      }),
+    },
+  }
+}
