@@ -1,6 +1,7 @@
 /** Turning FILE arguments into opened inputs, shared by the commands that read documents. */
 import type { Readable } from 'node:stream'
 import { inputName, openSized } from '../jsonl/index.js'
+import type { Issue } from '../validate/issue.js'
 
 export interface NamedInput {
   /** Name used in messages: the path, or `<stdin>`. */
@@ -24,4 +25,10 @@ export async function openInputs(paths: string[], stdin: Readable): Promise<Name
 /** `file:line: pointer: message`, the one format every command reports problems in. */
 export function problemLine(file: string, line: number, pointer: string, message: string): string {
   return `${file}:${line}: ${pointer === '' ? '(document)' : pointer}: ${message}`
+}
+
+/** problemLine for an issue; an internal error also carries its stack trace on the lines after. */
+export function issueLine(file: string, line: number, issue: Issue, prefix = ''): string {
+  const text = problemLine(file, line, issue.pointer, `${prefix}${issue.message}`)
+  return issue.stack ? `${text}\n${issue.stack}` : text
 }

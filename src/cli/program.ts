@@ -1,7 +1,8 @@
-/** The `l9kit` program: dispatches to one subcommand per file under ./commands. */
-import type { Command, Io } from './command.js'
+/** The `l9kit` program: dispatches to one subcommand per file under ./commands (loaded on use). */
+import type { Io } from './command.js'
 import { EXIT, UsageError } from './command.js'
 import { commands } from './commands/index.js'
+import { REPORT_REQUEST } from '../jsonl/guard.js'
 
 const VERSION = '0.1.0'
 
@@ -30,11 +31,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.stdout.write(VERSION + '\n')
     return EXIT.ok
   }
-  const command: Command | undefined = commands.find((c) => c.name === name)
-  if (!command) {
+  const entry = commands.find((c) => c.name === name)
+  if (!entry) {
     io.stderr.write(`l9kit: unknown command '${name}' (see 'l9kit --help')\n`)
     return EXIT.usage
   }
+  const command = await entry.load()
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(command.help.trimEnd() + '\n')
     return EXIT.ok
@@ -52,7 +54,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.stderr.write(`l9kit ${name}: ${(error as NodeJS.ErrnoException).path}: ${describeErrno(code)}\n`)
       return EXIT.usage
     }
-    io.stderr.write(`l9kit ${name}: internal error: ${(error as Error).stack ?? String(error)}\n`)
+    io.stderr.write(`l9kit ${name}: internal error (${REPORT_REQUEST}): ${(error as Error).stack ?? String(error)}\n`)
     return EXIT.usage
   }
 }

@@ -6,15 +6,24 @@
  */
 import { readFile } from 'node:fs/promises'
 import { type ApiKey, DEFAULT_PLANS, digest, KEY_PLANS, type KeyPlan, type Plan, type PlanName, PLAN_NAMES } from './auth/index.js'
+import { defaultHookConfig, type HookConfig, readHookConfig } from './hooks/config.js'
 
-export interface ServiceConfig {
+/** Hook members (docs/hooks.md): `hookDelivery`, `allowPrivateHooks`, and `declared` resources and hooks per key. */
+export interface ServiceConfig extends HookConfig {
   keys: ApiKey[]
   /** SHA-256 of the admin token; null = ingest over HTTP disabled. */
   adminToken: Buffer | null
   plans: Record<PlanName, Plan>
   /** Largest body POST /admin/events accepts (413 above). */
   maxBodyBytes: number
+  /** Name of the key whose plan and rate limit the web pages use; null = the anonymous plan. */
+  webKey: string | null
+  /** `FILE: /pointer: message` lines worth printing that do not stop the service (a short admin token). */
+  warnings?: string[]
 }
+
+/** An admin token shorter than this is accepted with a warning: it can be guessed. */
+export const ADMIN_TOKEN_ADVISED_LENGTH = 16
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 
@@ -35,6 +44,10 @@ export function defaultConfig(): ServiceConfig {
     adminToken: digest(DEMO_SECRETS.admin),
     plans: clonePlans(DEFAULT_PLANS),
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    webKey: null,
+    // The demo is for local use: hooks may point at a receiver on this machine.
+    ...defaultHookConfig(),
+    allowPrivateHooks: true,
   }
 }
 
@@ -58,8 +71,8 @@ export async function loadConfig(path: string): Promise<ServiceConfig> {
   return parseConfig(text, path)
 }
 
-const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes'] as const
-const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan'] as const
+const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'web_key', 'hook_delivery', 'allow_private_hooks'] as const
+const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan', 'resources', 'hooks'] as const
 const PLAN_MEMBERS = ['subdomains', 'rate', 'burst'] as const
 const SECRET = /^[\x21-\x7e]{8,256}$/
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/
@@ -77,14 +90,25 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   if (!isObject(doc)) throw new ConfigError([`${file}: (document): must be a JSON object`])
   unknownMembers(doc, TOP, '', problem)
 
-  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES }
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, webKey: null, ...defaultHookConfig() }
   config.keys = readKeys(doc.keys, problem)
+  Object.assign(config, readHookConfig(doc, problem))
   config.adminToken = readSecret(doc, 'admin_token', '', problem, false)
+  if (config.adminToken && typeof doc.admin_token === 'string' && doc.admin_token.length < ADMIN_TOKEN_ADVISED_LENGTH) {
+    const length = `${ADMIN_TOKEN_ADVISED_LENGTH} or more random characters`
+    config.warnings = [`${file}: /admin_token: shorter than ${ADMIN_TOKEN_ADVISED_LENGTH} characters, easy to guess (value not shown); use ${length}`]
+  }
   if (doc.plans !== undefined) readPlans(doc.plans, config.plans, problem)
   if (doc.max_body_bytes !== undefined) {
     if (!Number.isSafeInteger(doc.max_body_bytes) || (doc.max_body_bytes as number) < 1) {
       problem('/max_body_bytes', `must be a positive integer (got ${show(doc.max_body_bytes)})`)
     } else config.maxBodyBytes = doc.max_body_bytes as number
+  }
+  if (doc.web_key !== undefined && doc.web_key !== null) {
+    // A key's name, not its secret: pages are anonymous to the browser, the plan is chosen here.
+    if (typeof doc.web_key !== 'string' || !config.keys.some((k) => k.name === doc.web_key)) {
+      problem('/web_key', `must name a key in /keys (got ${show(doc.web_key)}; names: ${config.keys.map((k) => k.name).join(', ') || 'none'})`)
+    } else config.webKey = doc.web_key
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { ServiceConfig } from './config.js'
 import { createContext, type ServiceContext } from './http/context.js'
 import { createServiceServer } from './http/server.js'
+import { Dispatcher, type HookStore, MemoryHookStore, queueIngested, type Resolver } from './hooks/index.js'
 import type { LimiterOptions } from './ratelimit/index.js'
 import type { Store } from './store/index.js'
 
@@ -16,6 +17,13 @@ export interface StartOptions {
   port?: number
   /** Rate limiter clock and grace, for tests. */
   limiter?: LimiterOptions
+  /**
+   * The hook registry and delivery queue. Default: a MemoryHookStore that `store`'s ingest
+   * feeds (another backend queues new events itself).
+   */
+  hooks?: HookStore
+  /** How host names of hook URLs are resolved (tests); default dns.lookup. */
+  resolve?: Resolver
 }
 
 export interface RunningService {
@@ -25,13 +33,18 @@ export interface RunningService {
   port: number
   server: Server
   context: ServiceContext
-  /** Stops accepting, lets requests in flight finish (at most `graceMs`), then closes. */
-  close(graceMs?: number): Promise<void>
+  /**
+   * Stops accepting, lets requests and hook deliveries in flight finish (at most `graceMs`),
+   * then closes; reports the hook deliveries still pending.
+   */
+  close(graceMs?: number): Promise<{ pendingDeliveries: number }>
 }
 
 /** Listens and resolves once the service accepts connections. */
 export async function startService(options: StartOptions): Promise<RunningService> {
   const context = createContext(options.store, options.config, options.limiter)
+  const hooks = await startHooks(options)
+  context.hooks = { store: hooks.store, dispatcher: hooks.dispatcher, resolve: options.resolve }
   const server = createServiceServer(context)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -39,6 +52,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
       server.off('error', reject)
       resolve()
     })
+  }).catch(async (error: unknown) => {
+    await hooks.dispatcher.close(0)
+    hooks.detach()
+    throw error
   })
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
@@ -48,8 +65,23 @@ export async function startService(options: StartOptions): Promise<RunningServic
     port: address.port,
     server,
     context,
-    close: (graceMs = 3_000) => closeServer(server, graceMs),
+    close: async (graceMs = 3_000) => {
+      const [, pendingDeliveries] = await Promise.all([closeServer(server, graceMs), hooks.dispatcher.close(graceMs)])
+      hooks.detach()
+      return { pendingDeliveries }
+    },
   }
+}
+
+/** The hook store (with the resources and hooks the configuration declares) and its running dispatcher. */
+async function startHooks(options: StartOptions): Promise<{ store: HookStore; dispatcher: Dispatcher; detach: () => void }> {
+  const config = options.config
+  const store = options.hooks ?? new MemoryHookStore({ queueLimit: config.hookDelivery.queueLimit })
+  const detach = store instanceof MemoryHookStore ? queueIngested(options.store, store) : () => undefined
+  await store.declare(config.declared)
+  const dispatcher = new Dispatcher(store, { settings: config.hookDelivery, allowPrivate: config.allowPrivateHooks, resolve: options.resolve })
+  dispatcher.start()
+  return { store, dispatcher, detach }
 }
 
 function closeServer(server: Server, graceMs: number): Promise<void> {

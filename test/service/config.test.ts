@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, DEFAULT_PLANS, defaultConfig, DEMO_SECRETS, KeyRing, loadConfig, parseConfig, tokenMatches } from '../../src/service/index.js'
+import { testTempDir } from '../support/temp.js'
 
 const problems = (doc: unknown): string[] => {
   try {
@@ -56,12 +56,12 @@ describe('configuration file', () => {
       colour: 'blue',
     })
     expect(found).toEqual([
-      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes)',
+      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, web_key, hook_delivery, allow_private_hooks)',
       "keys.json: /keys/0/plan: must be one of registered, pro (got \"gold\")",
       'keys.json: /keys/0/key: must be a string of 8 to 256 printable ASCII characters without spaces (value not shown)',
       "keys.json: /keys/1/name: 'a' is already the name of /keys/0",
       'keys.json: /keys/1: give key or key_sha256, not both',
-      'keys.json: /keys/2/extra: unknown member (known: name, key, key_sha256, plan)',
+      'keys.json: /keys/2/extra: unknown member (known: name, key, key_sha256, plan, resources, hooks)',
       'keys.json: /keys/2/name: must be a non-empty string naming the key (got nothing)',
       'keys.json: /keys/3: same key as /keys/2',
       'keys.json: /keys/4: must be an object {name, key | key_sha256, plan} (got "nope")',
@@ -80,7 +80,7 @@ describe('configuration file', () => {
   })
 
   it('names the file when it cannot be read', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'l9kit-config-'))
+    const dir = testTempDir('l9kit-config-')
     await expect(loadConfig(join(dir, 'missing.json'))).rejects.toThrow(/missing\.json: cannot read the file \(no such file\)/)
     writeFileSync(join(dir, 'ok.json'), '{"keys":[]}')
     expect((await loadConfig(join(dir, 'ok.json'))).keys).toEqual([])

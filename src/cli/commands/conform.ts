@@ -26,6 +26,8 @@ Options:
   --base-url URL           the server, http:// or https:// (required)
   --api-key KEY            sent as the api-key header (default: env L9KIT_API_KEY; none: anonymous)
   --pro-key KEY            a pro plan key, for the hook checks (default: env L9KIT_PRO_KEY)
+  --admin-token TOKEN      the server's admin token: the hook checks ingest events through
+                           POST /admin/events (default: env L9KIT_ADMIN_TOKEN)
   --domain NAME            a domain the server holds events for; discovery starts there (repeatable)
   --ip ADDR                an IP address the server holds events for (repeatable)
   --checks ID,...          run only these checks
@@ -36,7 +38,9 @@ Options:
                            only the waits 429 answers ask for)
   --report junit:FILE      write a JUnit XML report (repeatable, also with json:FILE)
   --report json:FILE       write the JSON report (schema/conform-report.schema.json)
-  --hook-receiver          listen on 127.0.0.1 for hook deliveries (needs --pro-key)
+  --hook-receiver          listen on 127.0.0.1 for hook deliveries and run the hook checks
+                           (needs --pro-key and --admin-token)
+  --hook-wait MS           how long the hook checks wait for deliveries (default 20000)
   --timeout MS             per request, milliseconds (default 15000)
   --list-checks            print every check (id, description, specification section) and exit
 
@@ -51,6 +55,7 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
   'pro-key': { type: 'string' },
+  'admin-token': { type: 'string' },
   domain: { type: 'string', multiple: true },
   ip: { type: 'string', multiple: true },
   checks: { type: 'string' },
@@ -60,6 +65,7 @@ const OPTIONS = {
   rate: { type: 'string' },
   report: { type: 'string', multiple: true },
   'hook-receiver': { type: 'boolean' },
+  'hook-wait': { type: 'string' },
   timeout: { type: 'string' },
   'list-checks': { type: 'boolean' },
 } as const
@@ -129,7 +135,9 @@ function suiteOptions(values: Values, io: Io): SuiteOptions & { seed: number } {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`conform: --base-url must be an http:// or https:// URL (got '${baseUrl}')`)
   const apiKey = values['api-key'] ?? nonEmpty(io.env.L9KIT_API_KEY)
   const proKey = values['pro-key'] ?? nonEmpty(io.env.L9KIT_PRO_KEY)
+  const adminToken = values['admin-token'] ?? nonEmpty(io.env.L9KIT_ADMIN_TOKEN)
   if (values['hook-receiver'] && proKey === undefined) throw new UsageError('conform: --hook-receiver needs --pro-key (hooks are a pro plan feature)')
+  if (values['hook-receiver'] && adminToken === undefined) throw new UsageError('conform: --hook-receiver needs --admin-token (the hook checks ingest their events through POST /admin/events)')
   const options: SuiteOptions & { seed: number } = {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     seed: seedOf(values.seed),
@@ -139,9 +147,11 @@ function suiteOptions(values: Values, io: Io): SuiteOptions & { seed: number } {
     hookReceiver: values['hook-receiver'] ?? false,
     timeoutMs: positiveInt('conform', 'timeout', values.timeout, 15_000),
   }
+  if (values['hook-wait'] !== undefined) options.hookWaitMs = positiveInt('conform', 'hook-wait', values['hook-wait'], 20_000)
   if (values['max-examples'] !== undefined) options.maxExamples = positiveInt('conform', 'max-examples', values['max-examples'], 10)
   if (apiKey !== undefined) options.apiKey = apiKey
   if (proKey !== undefined) options.proKey = proKey
+  if (adminToken !== undefined) options.adminToken = adminToken
   if (values.checks !== undefined) options.checks = ids(values.checks)
   if (values['exclude-checks'] !== undefined) options.excludeChecks = ids(values['exclude-checks'])
   if (io.stopSignal) options.signal = io.stopSignal

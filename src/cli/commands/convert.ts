@@ -9,7 +9,6 @@ import {
   createOutput,
   detectFormat,
   isProblem,
-  isSkip,
   OUTPUT_DESCRIPTIONS,
   OUTPUT_NAMES,
   type Output,
@@ -24,7 +23,15 @@ import { oneOf, parse, positiveInt } from '../args.js'
 import type { Command, Io } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
 import { openInputs } from '../inputs.js'
+import type { ConvertJobSettings } from '../parallel/jobs/convert.js'
+import { defaultJobs, runJobs } from '../parallel/run.js'
+import { convertItem } from './convert-item.js'
 import { ProgressBar } from './convert-progress.js'
+
+/** JSON Lines converters that `--jobs` runs on worker threads (the others read on one thread). */
+const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx'])
+/** The marker the convert job writes for an event number (see parallel/jobs/convert.ts). */
+const EVENT_MARK = /\u0000(\d+)\u0000/g
 
 const pad = (names: readonly string[]) => Math.max(...names.map((n) => n.length))
 
@@ -49,6 +56,9 @@ Options:
                          (default v1)
   --run-start TIME       RFC 3339 time given to records that carry none (default: now)
   --max-line-bytes N     longest accepted line in bytes (default 67108864)
+  --jobs N               worker threads for large JSON Lines input of httpx, naabu, zgrab2
+                         and dnsx (default: one per core, at most 8); 1 converts on the main
+                         thread only. Output is the same
   -h, --help             show this help
 
 Input formats (--from):
@@ -85,6 +95,7 @@ export const convert: Command = {
       fingerprint: { type: 'string' },
       'run-start': { type: 'string' },
       'max-line-bytes': { type: 'string' },
+      jobs: { type: 'string' },
     })
     if (values.from === undefined) throw new UsageError(`convert: --from is required: auto or one of ${converterNames().join(', ')}`)
     const from = values.from === 'auto' ? 'auto' : converterNamed(values.from)
@@ -98,6 +109,8 @@ export const convert: Command = {
       fingerprint: fingerprint === 'v2' ? 2 : 1,
       maxLineBytes: positiveInt('convert', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
     }
+    const jobs = positiveInt('convert', 'jobs', values.jobs, defaultJobs())
+    const columns = values.columns === undefined ? [] : values.columns.split(',').map((c) => c.trim()).filter((c) => c !== '')
     const inputs = await openInputs(positionals, io.stdin)
     const out = new JsonlWriter(io.stdout)
     const counts: Counts = { converted: 0, skipped: 0 }
@@ -124,11 +137,34 @@ export const convert: Command = {
           }
           converter = found
         } else converter = from
+        if (jobs > 1 && PARALLEL.has(converter.name)) {
+          // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
+          const settings: ConvertJobSettings = { from: converter.name, to, columns, ctx }
+          const err = {
+            write: (text: string) => {
+              bar?.clear()
+              return io.stderr.write(`${text}\n`) ? undefined : once(io.stderr, 'drain').then(() => undefined)
+            },
+          }
+          // Event numbers in messages: a block's own, plus the events of the blocks before it.
+          const fixText = (i: number, text: string, before: readonly number[]) => (i === 1 ? text.replace(EVENT_MARK, (_, n: string) => String(before[2]! + Number(n))) : text)
+          const handled = await runJobs({ name: input.name, stream }, { job: 'convert', jobs, maxLineBytes: ctx.maxLineBytes, settings, fixText }, [out, err])
+          if ('counts' in handled) {
+            counts.converted += handled.counts[0]!
+            counts.skipped += handled.counts[1]!
+            bar?.clear()
+            continue
+          }
+          stream = handled.rest
+        }
         await convertOne(converter, stream, ctx, output, input.name, out, io, counts, bar)
         bar?.clear()
       }
     } catch (error) {
-      if (!io.stopSignal?.aborted) throw error
+      if (!io.stopSignal?.aborted) {
+        await out.flush().catch(() => undefined) // what was converted before the error is kept
+        throw error
+      }
     } finally {
       io.stopSignal?.removeEventListener('abort', stop)
     }
@@ -158,22 +194,15 @@ async function convertOne(
   }
   let events = 0
   for await (const item of converter.convert(stream, ctx)) {
-    if (isProblem(item)) {
+    if (!isProblem(item)) events++
+    const result = convertItem(item, name, output, events)
+    if ('err' in result) {
       counts.skipped++
-      // XML problems carry an element path as well as a line: name both.
-      const path = item.where.startsWith('/') ? ` ${item.where}:` : ''
-      await report(`${name}:${item.line ?? item.where}:${path} ${item.reason}`)
-      continue
-    }
-    events++
-    const text = output.format(item)
-    if (isSkip(text)) {
-      counts.skipped++
-      await report(`${name}: event ${events}${item.ip || item.host ? ` (${item.ip || item.host})` : ''}: ${text.skip}`)
+      await report(result.err)
       continue
     }
     counts.converted++
-    const pending = out.write(line(output, text))
+    const pending = out.write(result.out)
     if (pending) await pending
   }
 }

@@ -1,12 +1,12 @@
 /** `l9kit fingerprint`: prints the event_fingerprint of each document. */
-import { eventFingerprint } from '../../fingerprint/index.js'
-import { describe } from '../../normalize/context.js'
-import { isRecordError, JsonlWriter, readRecords } from '../../jsonl/index.js'
-import type { Issue } from '../../validate/issue.js'
+import { JsonlWriter, readRecords } from '../../jsonl/index.js'
 import { oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT } from '../command.js'
-import { openInputs, problemLine } from '../inputs.js'
+import { keepingOutput } from '../keep-output.js'
+import { issueLine, openInputs } from '../inputs.js'
+import { defaultJobs, runJobs } from '../parallel/run.js'
+import { fingerprintRecord } from './fingerprint-record.js'
 
 const HELP = `Usage: l9kit fingerprint [FILE...] [options]
 
@@ -20,24 +20,12 @@ Options:
   --algo v1|v2          v1: the original library's released algorithm (default); v2: the
                         newer one (skips volatile header lines such as Date, ETag, Via)
   --max-line-bytes N    longest accepted line in bytes (default 67108864)
+  --jobs N              worker threads for JSON Lines input (default: one per core, at most
+                        8); 1 reads on the main thread only. Output is the same
   -h, --help            show this help
 
 Problems go to standard error as 'file:line: pointer: message'.
 Exit status: 0 every document fingerprinted, 1 some document failed, 2 usage or I/O error.`
-
-/** The two inputs of the fingerprint; absent members count as empty, as in a normalised document. */
-function inputsOf(value: unknown): { source: string; summary: string } | Issue {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { code: 'not_object', pointer: '', message: 'the document must be a JSON object' }
-  }
-  const doc = value as Record<string, unknown>
-  const source = Object.hasOwn(doc, 'event_source') ? doc.event_source : ''
-  const summary = Object.hasOwn(doc, 'summary') ? doc.summary : ''
-  for (const [name, v] of [['event_source', source], ['summary', summary]] as const) {
-    if (typeof v !== 'string') return { code: 'wrong_type', pointer: `/${name}`, message: `expected string, found ${describe(v)}` }
-  }
-  return { source: source as string, summary: summary as string }
-}
 
 export const fingerprint: Command = {
   name: 'fingerprint',
@@ -47,24 +35,34 @@ export const fingerprint: Command = {
     const { values, positionals } = parse('fingerprint', argv, {
       algo: { type: 'string' },
       'max-line-bytes': { type: 'string' },
+      jobs: { type: 'string' },
     })
     const version = oneOf('fingerprint', 'algo', values.algo, ['v1', 'v2'] as const, 'v1') === 'v2' ? 2 : 1
     const maxLineBytes = positiveInt('fingerprint', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024)
+    const jobs = positiveInt('fingerprint', 'jobs', values.jobs, defaultJobs())
     const inputs = await openInputs(positionals, io.stdin)
     const out = new JsonlWriter(io.stdout)
     const err = new JsonlWriter(io.stderr, 16 * 1024)
     let failed = 0
-    for (const input of inputs) {
-      for await (const record of readRecords(input.stream, { maxLineBytes })) {
-        const parts = isRecordError(record) ? record.error : inputsOf(record.value)
-        if ('code' in parts) {
-          failed++
-          await err.write(problemLine(input.name, record.line, parts.pointer, parts.message))
+    await keepingOutput([out, err], async () => {
+      for (const input of inputs) {
+        // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
+        const handled = await runJobs(input, { job: 'fingerprint', jobs, maxLineBytes, settings: version }, [out, err])
+        if ('counts' in handled) {
+          failed += handled.counts[0]!
           continue
         }
-        await out.write(eventFingerprint(parts.source, parts.summary, version))
+        for await (const record of readRecords(handled.rest, { maxLineBytes })) {
+          const result = fingerprintRecord(record, version)
+          if (typeof result !== 'string') {
+            failed++
+            await err.write(issueLine(input.name, record.line, result))
+            continue
+          }
+          await out.write(result)
+        }
       }
-    }
+    })
     await out.flush()
     await err.flush()
     return failed > 0 ? EXIT.failed : EXIT.ok

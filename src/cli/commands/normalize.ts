@@ -2,11 +2,15 @@
 import { open } from 'node:fs/promises'
 import type { Writable } from 'node:stream'
 import { JsonlWriter } from '../../jsonl/index.js'
-import { normalizeRecords } from '../../normalize/index.js'
+import { normalizeRecords, resolveOptions } from '../../normalize/index.js'
 import { oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT } from '../command.js'
-import { openInputs, problemLine } from '../inputs.js'
+import { keepingOutput } from '../keep-output.js'
+import { openInputs } from '../inputs.js'
+import type { NormalizeJobSettings } from '../parallel/jobs/normalize.js'
+import { defaultJobs, runJobs } from '../parallel/run.js'
+import { normalizeOutput } from './normalize-record.js'
 
 const HELP = `Usage: l9kit normalize [FILE...] [options]
 
@@ -28,6 +32,8 @@ Options:
                               unchanged, to FILE (one per line), so nothing is lost
   --no-warnings               do not report warnings (unknown members, kept apart headers)
   --max-line-bytes N          longest accepted line in bytes (default 67108864)
+  --jobs N                    worker threads for JSON Lines input (default: one per core, at
+                              most 8); 1 reads on the main thread only. Output is the same
   -h, --help                  show this help
 
 Problems go to standard error as 'file:line: pointer: message'.
@@ -53,6 +59,7 @@ export const normalize: Command = {
       rejects: { type: 'string' },
       'no-warnings': { type: 'boolean' },
       'max-line-bytes': { type: 'string' },
+      jobs: { type: 'string' },
     })
     const options = {
       headerCase: oneOf('normalize', 'header-case', values['header-case'], ['keep', 'lower'] as const, 'keep'),
@@ -60,6 +67,7 @@ export const normalize: Command = {
       maxLineBytes: positiveInt('normalize', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
     }
     const showWarnings = !values['no-warnings']
+    const jobs = positiveInt('normalize', 'jobs', values.jobs, defaultJobs())
     const inputs = await openInputs(positionals, io.stdin)
     const rejectsStream = values.rejects === undefined ? undefined : await openRejects(values.rejects)
     const rejects = rejectsStream && new JsonlWriter(rejectsStream)
@@ -67,27 +75,29 @@ export const normalize: Command = {
     const err = new JsonlWriter(io.stderr, 16 * 1024)
     let done = 0
     let failed = 0
-    for (const input of inputs) {
-      for await (const record of normalizeRecords(input.stream, options)) {
-        const { result } = record
-        if (result.ok) {
-          done++
-          const pending = out.write(result.text)
-          if (pending) await pending
-          if (showWarnings) {
-            for (const w of result.warnings) await err.write(problemLine(input.name, record.line, w.pointer, `warning: ${w.message}`))
-          }
+    await keepingOutput([out, err, rejects], async () => {
+      const settings: NormalizeJobSettings = { options: resolveOptions(options), showWarnings, rejects: rejects !== undefined }
+      for (const input of inputs) {
+        // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
+        const handled = await runJobs(input, { job: 'normalize', jobs, maxLineBytes: options.maxLineBytes, settings }, [out, err, rejects])
+        if ('counts' in handled) {
+          done += handled.counts[0]!
+          failed += handled.counts[1]!
           continue
         }
-        failed++
-        for (const e of result.errors) await err.write(problemLine(input.name, record.line, e.pointer, e.message))
-        if (rejects) {
-          // Array elements have no text of their own: their JSON stands for them.
-          const original = record.text !== '' ? record.text : record.value !== undefined ? JSON.stringify(record.value) : ''
-          if (original !== '') await rejects.write(original)
+        for await (const record of normalizeRecords(handled.rest, options)) {
+          const result = normalizeOutput(record, input.name, showWarnings)
+          if (result.ok) done++
+          else failed++
+          if (result.out !== undefined) {
+            const pending = out.write(result.out)
+            if (pending) await pending
+          }
+          for (const line of result.err) await err.write(line)
+          if (rejects && result.reject !== undefined) await rejects.write(result.reject)
         }
       }
-    }
+    })
     await out.flush()
     if (failed > 0) await err.write(`normalize: ${done} normalised, ${failed} failed`)
     await err.flush()

@@ -1,8 +1,11 @@
 /** `l9kit serve`: Run the reference lookup service. */
-import { parse } from '../args.js'
+import { parse, positiveInt } from '../args.js'
 import type { Command, Io } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
 import { openInputs, problemLine } from '../inputs.js'
+import { refuseDemoOffLoopback } from '../protected-demo.js'
+import { openStore, storeUrl } from './serve-store.js'
+import { isServeWorker, leaveGroup, reportListening, startWorkers } from './serve-workers.js'
 import {
   ConfigError,
   defaultConfig,
@@ -10,13 +13,12 @@ import {
   ingestStream,
   loadBundled,
   loadConfig,
-  MemoryStore,
   type RunningService,
   type ServiceConfig,
   startService,
 } from '../../service/index.js'
 
-const HELP = `Usage: l9kit serve [--host HOST] [--port PORT] [--config FILE] [--load FILE...]
+const HELP = `Usage: l9kit serve [--host HOST] [--port PORT] [--config FILE] [--allow-private-hooks] [--load FILE...]
 
 Runs the reference lookup service (GET /host/:ip, GET /domain/:domain,
 GET /api/subdomains/:domain, and POST /admin/events to add events).
@@ -26,13 +28,23 @@ With no options it is the built-in default: the bundled corpus and demo events
 are loaded and demo keys for each plan are printed (local testing only).
 
 Options:
-  --host HOST      address to listen on (default 127.0.0.1)
+  --host HOST      address to listen on (default 127.0.0.1); without --config only a
+                   loopback address is accepted: the demo keys are public
   --port PORT      port to listen on; 0 picks a free one (default 8080)
+  --allow-private-hooks
+                   let hooks reach loopback and private addresses (local use and
+                   tests; see docs/hooks.md); the built-in default allows them
   --config FILE    JSON file with keys, plans, admin token (see docs/service.md);
                    without it the demo keys are used
   --load FILE...   JSON Lines or JSON files of events to load at start instead of the
                    bundled data ('-' reads standard input); may be repeated, and further
                    FILE arguments are loaded too
+  --store URL      where events and hooks live: 'memory' (the default: gone when the
+                   process stops) or postgres://USER@HOST:PORT/DATABASE (kept; the schema
+                   is migrated at start; default from L9KIT_DATABASE_URL). With a
+                   PostgreSQL store the bundled data is not loaded
+  --schema NAME    PostgreSQL schema for l9kit's tables (default public)
+  --workers N      N processes serving one port (needs a PostgreSQL store; default 1)
   -h, --help       this text
 
 Stops cleanly on SIGINT or SIGTERM.
@@ -47,17 +59,36 @@ export const serve: Command = {
       host: { type: 'string' },
       port: { type: 'string' },
       config: { type: 'string' },
+      'allow-private-hooks': { type: 'boolean' },
       load: { type: 'string', multiple: true },
+      store: { type: 'string' },
+      schema: { type: 'string' },
+      workers: { type: 'string' },
     })
     const port = portOption(values.port)
     const host = values.host ?? '127.0.0.1'
+    if (values.config === undefined) refuseDemoOffLoopback(host)
     const config = values.config === undefined ? defaultConfig() : await readConfig(values.config)
+    for (const warning of config.warnings ?? []) io.stderr.write(`l9kit serve: warning: ${warning}\n`)
+    if (values['allow-private-hooks']) config.allowPrivateHooks = true
     const files = [...(values.load ?? []), ...positionals]
-    const inputs = files.length === 0 ? [] : await openInputs(files, io.stdin)
+    const url = storeUrl(values.store, io.env)
+    const workers = positiveInt('serve', 'workers', values.workers, 1)
+    if (workers > 1 && url === undefined) {
+      throw new UsageError('serve: --workers needs a PostgreSQL store (--store postgres://… or L9KIT_DATABASE_URL): processes share data only through it')
+    }
+    // A worker of --workers only serves: the primary loaded the files.
+    const worker = isServeWorker()
+    const inputs = files.length === 0 || worker ? [] : await openInputs(files, io.stdin)
 
-    const store = new MemoryStore()
+    const opened = await openStore(url, values.schema, config.hookDelivery.queueLimit)
+    const store = opened.store
     const loaded: string[] = []
-    if (inputs.length === 0) {
+    if (worker) {
+      // nothing to load
+    } else if (inputs.length === 0 && opened.persistent) {
+      loaded.push(`store ${opened.shown}: ${store.size} events`)
+    } else if (inputs.length === 0) {
       const report = await loadBundled(store)
       for (const p of report.problems) io.stderr.write(`l9kit serve: ${p}\n`)
       loaded.push(`loaded ${store.size} events (bundled corpus: ${report.files} files, and the demo events)`)
@@ -72,18 +103,50 @@ export const serve: Command = {
       loaded.push(`loaded ${store.size} events`)
     }
 
+    if (workers > 1 && !worker) {
+      await opened.close()
+      let group
+      try {
+        group = await startWorkers(workers, io)
+      } catch (error) {
+        throw new UsageError(`serve: ${(error as Error).message}`)
+      }
+      io.stdout.write(`listening on ${group.url} (${workers} workers)\n`)
+      if (values.config === undefined) io.stdout.write(demoKeys(config))
+      for (const line of loaded) io.stderr.write(`${line}\n`)
+      await stopped(io)
+      await group.stop()
+      io.stderr.write('stopped\n')
+      return EXIT.ok
+    }
+
     let running: RunningService
     try {
-      running = await startService({ store, config, host, port })
+      running = await startService({ store, config, host, port, hooks: opened.hooks })
     } catch (error) {
+      await opened.close()
       throw new UsageError(`serve: cannot listen on ${host}:${port}: ${listenProblem(error as NodeJS.ErrnoException)}`)
+    }
+    if (worker) {
+      reportListening(running.url)
+      await stopped(io)
+      await running.close()
+      await opened.close()
+      leaveGroup()
+      return EXIT.ok
     }
     io.stdout.write(`listening on ${running.url}\n`)
     if (values.config === undefined) io.stdout.write(demoKeys(config))
     for (const line of loaded) io.stderr.write(`${line}\n`)
 
     await stopped(io)
-    await running.close()
+    const { pendingDeliveries } = await running.close()
+    await opened.close()
+    if (pendingDeliveries > 0 && opened.persistent) {
+      io.stderr.write(`${pendingDeliveries} hook deliveries still pending (kept in the database: sent after the next start)\n`)
+    } else if (pendingDeliveries > 0) {
+      io.stderr.write(`${pendingDeliveries} hook deliveries still pending (lost: the memory store does not keep them)\n`)
+    }
     io.stderr.write('stopped\n')
     return EXIT.ok
   },

@@ -1,10 +1,12 @@
 /** `l9kit validate`: checks event documents against the strict or lenient profile. */
-import { isRecordError, JsonlWriter, readRecords } from '../../jsonl/index.js'
-import { validate as validateDoc } from '../../validate/index.js'
+import { JsonlWriter, readRecords } from '../../jsonl/index.js'
 import { oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT } from '../command.js'
-import { openInputs, problemLine } from '../inputs.js'
+import { keepingOutput } from '../keep-output.js'
+import { openInputs } from '../inputs.js'
+import { defaultJobs, runJobs } from '../parallel/run.js'
+import { type ValidateSettings, validateRecord } from './validate-record.js'
 
 const HELP = `Usage: l9kit validate [FILE...] [options]
 
@@ -21,6 +23,8 @@ Options:
   --no-warnings             do not report warnings (unknown members, unlisted values)
   --max-line-bytes N        longest accepted line in bytes (default 67108864); longer lines are
                             reported as invalid and skipped
+  --jobs N                  worker threads for JSON Lines input (default: one per core, at
+                            most 8); 1 reads on the main thread only. Output is the same
   -h, --help                show this help
 
 Exit status: 0 all valid, 1 some record invalid, 2 usage or I/O error.`
@@ -35,32 +39,35 @@ export const validate: Command = {
       format: { type: 'string' },
       'no-warnings': { type: 'boolean' },
       'max-line-bytes': { type: 'string' },
+      jobs: { type: 'string' },
     })
     const profile = oneOf('validate', 'profile', values.profile, ['strict', 'lenient'] as const, 'strict')
     const format = oneOf('validate', 'format', values.format, ['text', 'json'] as const, 'text')
     const maxLineBytes = positiveInt('validate', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024)
     const showWarnings = !values['no-warnings']
+    const jobs = positiveInt('validate', 'jobs', values.jobs, defaultJobs())
+    const settings: ValidateSettings = { profile, format, showWarnings }
     const inputs = await openInputs(positionals, io.stdin)
     const out = new JsonlWriter(io.stdout)
     let valid = 0
     let invalid = 0
-    for (const input of inputs) {
-      for await (const record of readRecords(input.stream, { maxLineBytes })) {
-        const report = isRecordError(record)
-          ? { ok: false, errors: [record.error], warnings: [] }
-          : validateDoc(record.value, { profile })
-        if (report.ok) valid++
-        else invalid++
-        const warnings = showWarnings ? report.warnings : []
-        if (report.ok && warnings.length === 0) continue
-        if (format === 'json') {
-          if (!report.ok) await out.write(JSON.stringify({ file: input.name, line: record.line, errors: report.errors, warnings }))
+    await keepingOutput([out], async () => {
+      for (const input of inputs) {
+        // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
+        const handled = await runJobs(input, { job: 'validate', jobs, maxLineBytes, settings }, [out])
+        if ('counts' in handled) {
+          valid += handled.counts[0]!
+          invalid += handled.counts[1]!
           continue
         }
-        for (const issue of report.errors) await out.write(problemLine(input.name, record.line, issue.pointer, issue.message))
-        for (const issue of warnings) await out.write(problemLine(input.name, record.line, issue.pointer, `warning: ${issue.message}`))
+        for await (const record of readRecords(handled.rest, { maxLineBytes })) {
+          const { ok, lines } = validateRecord(record, input.name, settings)
+          if (ok) valid++
+          else invalid++
+          for (const line of lines) await out.write(line)
+        }
       }
-    }
+    })
     await out.write(format === 'json' ? JSON.stringify({ valid, invalid }) : `${valid} valid, ${invalid} invalid`)
     await out.flush()
     return invalid > 0 ? EXIT.failed : EXIT.ok

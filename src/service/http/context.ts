@@ -3,12 +3,21 @@ import { KeyRing, type Plan } from '../auth/index.js'
 import type { ServiceConfig } from '../config.js'
 import { type LimiterOptions, RateLimiter } from '../ratelimit/index.js'
 import type { Store } from '../store/index.js'
+import type { Dispatcher, HookStore, Resolver } from '../hooks/index.js'
 
 export interface ServiceContext {
   store: Store
   config: ServiceConfig
   keys: KeyRing
   limiter: RateLimiter
+  /** The hook registry and queue, its dispatcher, and how hook URLs are resolved (set by startService; absent = hook routes answer 404). */
+  hooks?: HookApi
+}
+
+export interface HookApi {
+  store: HookStore
+  dispatcher: Dispatcher
+  resolve?: Resolver
 }
 
 export function createContext(store: Store, config: ServiceConfig, limiter: LimiterOptions = {}): ServiceContext {

@@ -35,8 +35,11 @@ const notDomain = (param: string) =>
   `${shown(param)} is not a domain name (labels of letters, digits, '-' and '_', at most 253 characters).`
 
 function answerLookup(res: ServerResponse, result: Lookup | null | Promise<Lookup | null>, param: string, malformed: (p: string) => string): void {
-  settle(res, result, (lookup) => (lookup === null ? sendError(res, 400, malformed(param)) : sendJson(res, 200, lookupBody(lookup))))
+  settle(res, result, (lookup) => (lookup === null ? sendError(res, 400, malformed(param)) : sendJson(res, 200, lookupBody(lookup), VARY)))
 }
+
+/** Browsers get a page at the same address (the web view): caches must keep the two apart. */
+const VARY = Object.freeze({ vary: 'accept' })
 
 /** Runs `then` now for a plain value (the in-memory store), or when a promise settles. */
 function settle<T>(res: ServerResponse, value: T | Promise<T>, then: (v: T) => void): void {

@@ -18,6 +18,7 @@ export const TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   406: 'Not Acceptable',
+  409: 'Conflict',
   408: 'Request Timeout',
   413: 'Payload Too Large',
   429: 'Rate-limited',

@@ -3,11 +3,11 @@
  * the query string ignored. Anything that does not match is a 404.
  */
 
-export type RouteName = 'host' | 'domain' | 'subdomains' | 'ingest'
+export type RouteName = 'host' | 'domain' | 'subdomains' | 'ingest' | 'resources' | 'hooks'
 
 export interface Target {
   route: RouteName
-  /** The raw (still percent-encoded) parameter; '' for ingest. */
+  /** The raw (still percent-encoded) parameter; '' for ingest; the rest of the path (`''` or `/…`) for resources and hooks. */
   param: string
 }
 
@@ -22,6 +22,9 @@ export function matchRoute(url: string): Target | null {
   const q = url.indexOf('?')
   const path = q === -1 ? url : url.slice(0, q)
   if (path === '/admin/events') return { route: 'ingest', param: '' }
+  // The hook API (docs/hooks.md): its handler splits the rest of the path.
+  if (path.startsWith('/api/hooks') && (path.length === 10 || path.charCodeAt(10) === 47)) return { route: 'hooks', param: path.slice(10) }
+  if (path.startsWith('/api/resources') && (path.length === 14 || path.charCodeAt(14) === 47)) return { route: 'resources', param: path.slice(14) }
   for (const [prefix, route] of PREFIXES) {
     if (!path.startsWith(prefix)) continue
     const param = path.slice(prefix.length)
@@ -42,4 +45,7 @@ export function decodeParam(raw: string): string | null {
   }
 }
 
-export const ROUTES_TEXT = 'GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain, POST /admin/events'
+export const ROUTES_TEXT =
+  'GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain, POST /admin/events, ' +
+  'GET|POST /api/resources, DELETE /api/resources/:id, GET|POST /api/hooks, GET|DELETE /api/hooks/:id, POST /api/hooks/:id/test, ' +
+  'GET /api/hooks/:id/deliveries, POST /api/hooks/:id/deliveries/:delivery/retry, POST /api/hooks/:id/retry-failed'

@@ -7,16 +7,23 @@ import type { Socket } from 'node:net'
 import type { ServiceContext } from './context.js'
 import { handleIngest } from './ingest.js'
 import { handleLookup } from './lookups.js'
+import { handleHookApi } from './hook-api.js'
 import { rawError, sendError } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
+import { handlePage, handleWeb, wantsPage } from '../web/index.js'
 
-/** The request handler: every answer is JSON, whatever happens. */
+/** The request handler: every answer is JSON, whatever happens, except the web view's pages for browsers (../web). */
 export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     try {
       const target = matchRoute(req.url ?? '/')
-      if (target === null) return sendError(res, 404, `No such route; routes are ${ROUTES_TEXT}.`)
+      if (target === null) {
+        if (handleWeb(ctx, req, res)) return
+        return sendError(res, 404, `No such route; routes are ${ROUTES_TEXT}.`)
+      }
       if (target.route === 'ingest') return handleIngest(ctx, req, res)
+      if (target.route === 'resources' || target.route === 'hooks') return handleHookApi(ctx, req, res, target.route, target.param)
+      if ((target.route === 'host' || target.route === 'domain') && wantsPage(req)) return handlePage(ctx, req, res, target.route, target.param)
       handleLookup(ctx, req, res, target.route, target.param)
     } catch (error) {
       if (!res.headersSent) sendError(res, 500, `Unexpected failure: ${(error as Error).message}`)
