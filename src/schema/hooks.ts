@@ -67,7 +67,8 @@ export const HookRequest = Type.Object(
       Type.String({
         title: 'Secret',
         description: 'Signing secret, `whsec_` followed by the base64 of 24 to 64 bytes; generated when absent.',
-        pattern: '^whsec_[A-Za-z0-9+/]{32,88}={0,2}$',
+        // Whole base64 quads: 8 to 22 of them, the last one possibly padded.
+        pattern: '^whsec_(?:[A-Za-z0-9+/]{4}){7,21}(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$',
       }),
     ),
   },

@@ -53,7 +53,7 @@ const lookupErrors = (param: 'ip' | 'domain', html: boolean) => ({
   '401': errorAnswer(
     '401',
     'The api-key header holds a key the service does not know. Without the header (or with an empty one) the caller is served on the anonymous plan.',
-    'The api-key header holds no known key. Send a valid key, or no api-key header at all for the anonymous plan.',
+    'The api-key header holds no known key. Send a valid key, or no key (no api-key header, or an empty one) for the anonymous plan.',
   ),
   '406': errorAnswer('406', 'The accept header allows neither `application/json` nor (for host and domain) `text/html`.', 'The answer is application/json, which the accept header ("image/png") does not allow.'),
   '429': rateLimited(html),

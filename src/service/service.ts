@@ -66,9 +66,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server,
     context,
     close: async (graceMs = 3_000) => {
-      const [, pendingDeliveries] = await Promise.all([closeServer(server, graceMs), hooks.dispatcher.close(graceMs)])
+      await Promise.all([closeServer(server, graceMs), hooks.dispatcher.close(graceMs)])
       hooks.detach()
-      return { pendingDeliveries }
+      // Counted once requests in flight have finished: their ingests may have queued more.
+      return { pendingDeliveries: await hooks.store.pendingCount() }
     },
   }
 }

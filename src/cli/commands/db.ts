@@ -33,7 +33,7 @@ export const db: Command = {
     if (extra.length > 0) throw new UsageError(`db: unexpected argument '${extra[0]}' (see 'l9kit db --help')`)
     const url = values.store ?? io.env.L9KIT_DATABASE_URL
     if (url === undefined || url === '') throw new UsageError('db: needs --store postgres://… (or the L9KIT_DATABASE_URL environment variable)')
-    if (!isPostgresUrl(url)) throw new UsageError(`db: --store must be a postgres:// or postgresql:// URL (got '${url}')`)
+    if (!isPostgresUrl(url)) throw new UsageError(`db: --store must be a postgres:// or postgresql:// URL (got ${shownUrl(url)})`)
     const schema = values.schema ?? 'public'
 
     const migrations = readMigrations()

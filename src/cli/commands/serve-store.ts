@@ -4,6 +4,7 @@
  */
 import { UsageError } from '../command.js'
 import { type HookStore, MemoryStore, type Store } from '../../service/index.js'
+import { isPostgresUrl, shownUrl } from '../../service/store/postgres/url.js'
 
 export interface OpenedStore {
   store: Store
@@ -20,8 +21,8 @@ export interface OpenedStore {
 export function storeUrl(option: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
   const url = option ?? (env.L9KIT_DATABASE_URL === '' ? undefined : env.L9KIT_DATABASE_URL)
   if (url === undefined || url === 'memory') return undefined
-  if (!/^postgres(ql)?:\/\//i.test(url)) {
-    throw new UsageError(`serve: --store must be 'memory' or a postgres:// URL (got '${url}')`)
+  if (!isPostgresUrl(url)) {
+    throw new UsageError(`serve: --store must be 'memory' or a postgres:// URL (got ${shownUrl(url)})`)
   }
   return url
 }

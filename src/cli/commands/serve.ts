@@ -2,7 +2,7 @@
 import { parse, positiveInt } from '../args.js'
 import type { Command, Io } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
-import { openInputs, problemLine } from '../inputs.js'
+import { issueLine, openInputs } from '../inputs.js'
 import { refuseDemoOffLoopback } from '../protected-demo.js'
 import { openStore, storeUrl } from './serve-store.js'
 import { isServeWorker, leaveGroup, reportListening, startWorkers } from './serve-workers.js'
@@ -96,7 +96,7 @@ export const serve: Command = {
       for (const input of inputs) {
         const report = await ingestStream(store, input.stream)
         for (const r of report.rejected) {
-          for (const e of r.errors) io.stderr.write(`l9kit serve: ${problemLine(input.name, r.line, e.pointer, e.message)}\n`)
+          for (const e of r.errors) io.stderr.write(`l9kit serve: ${issueLine(input.name, r.line, e)}\n`)
         }
         loaded.push(`${input.name}: ${report.accepted} new, ${report.duplicates} duplicates, ${report.rejected.length} rejected`)
       }

@@ -86,8 +86,9 @@ export async function runJobs(input: Pick<NamedInput, 'name' | 'stream'>, plan: 
  */
 async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file: string, writers: readonly (LineSink | undefined)[]): Promise<number[]> {
   const setup = { job: plan.job, file, maxLineBytes: plan.maxLineBytes, settings: plan.settings }
-  const pool = new Pool(WORKER_URL, setup, plan.jobs - 1)
+  // The local runner first: if it fails, no worker thread has been started to keep the process alive.
   const local = await blockRunner(setup)
+  const pool = new Pool(WORKER_URL, setup, plan.jobs - 1)
   const counts = [0, 0, 0]
   const write = async (result: BlockResult) => {
     for (let i = 0; i < result.texts.length; i++) {

@@ -13,8 +13,6 @@ import { sign } from '../../webhooks/signature.js'
 import { packageRoot } from '../corpus.js'
 import { addressProblem, bareHost, guardedLookup, type GuardOptions } from './ssrf.js'
 
-export const DEFAULT_TIMEOUT_MS = 5_000
-
 export interface Attempt {
   /** The delivery id: the `webhook-id` of every attempt of this delivery. */
   id: string
@@ -71,6 +69,12 @@ export function deliver(attempt: Attempt, options: DeliverOptions): Promise<Atte
       options.signal?.removeEventListener('abort', onAbort)
       resolve(result)
     }
+    let signature: string
+    try {
+      signature = sign(attempt.secret, attempt.id, timestamp, body)
+    } catch (error) {
+      return resolve(failure(`cannot sign: ${(error as Error).message}`))
+    }
     const req = send(url, {
       method: 'POST',
       agent: false,
@@ -81,7 +85,7 @@ export function deliver(attempt: Attempt, options: DeliverOptions): Promise<Atte
         'user-agent': hookUserAgent(),
         'webhook-id': attempt.id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': sign(attempt.secret, attempt.id, timestamp, body),
+        'webhook-signature': signature,
       },
     })
     const timer = setTimeout(() => {

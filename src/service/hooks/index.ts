@@ -1,5 +1,5 @@
 export { backoffDelay, DEFAULT_DELIVERY, type DeliverySettings, Dispatcher, type DispatcherOptions } from './dispatcher.js'
-export { type Attempt, type AttemptResult, DEFAULT_TIMEOUT_MS, deliver, type DeliverOptions, hookUserAgent } from './deliver.js'
+export { type Attempt, type AttemptResult, deliver, type DeliverOptions, hookUserAgent } from './deliver.js'
 export { canonicalResource, covers, type MatchableEvent, selectHooks, severityRank, type Subject, subjectOf, wants } from './match.js'
 export { DEFAULT_HISTORY_LIMIT, DEFAULT_QUEUE_LIMIT, MemoryHookStore, type MemoryHookStoreOptions } from './memory.js'
 export { type DeclaredHooks, missingDeclared } from './declared.js'

@@ -45,6 +45,8 @@ interface Queue {
   all: Entry[]
   /** Pending deliveries sorted by seq: [0] is the head. */
   pending: Entry[]
+  /** The entry a dispatcher holds, if any: a retried entry may move ahead of it, but not be sent beside it. */
+  held: Entry | null
   delivered: number
 }
 
@@ -95,7 +97,7 @@ export class MemoryHookStore implements HookStore {
   addHook(hook: NewHook): HookRecord {
     const record: HookRecord = { ...hook, eventTypes: [...hook.eventTypes], id: newId('hook') }
     this.hookMap.set(record.id, record)
-    this.queues.set(record.id, { all: [], pending: [], delivered: 0 })
+    this.queues.set(record.id, { all: [], pending: [], held: null, delivered: 0 })
     this.hookList = null
     for (const listener of this.countListeners) listener()
     return copyHook(record)
@@ -182,9 +184,10 @@ export class MemoryHookStore implements HookStore {
     if (limit <= 0) return claimed
     for (const [hookId, queue] of this.queues) {
       const head = queue.pending[0]
-      if (head === undefined || head.leaseUntil > now || (head.record.nextAttemptAt ?? 0) > now) continue
+      if (head === undefined || (queue.held !== null && queue.held.leaseUntil > now) || (head.record.nextAttemptAt ?? 0) > now) continue
       const hook = this.hookMap.get(hookId)!
       head.leaseUntil = now + leaseMs
+      queue.held = head
       claimed.push({ delivery: { ...head.record }, url: hook.url, secret: hook.secret, body: head.body ?? '' })
       if (claimed.length >= limit) break
     }
@@ -198,6 +201,7 @@ export class MemoryHookStore implements HookStore {
     const queue = this.queues.get(hookId)!
     const record = entry.record
     entry.leaseUntil = 0
+    if (queue.held === entry) queue.held = null
     record.attempts++
     record.updatedAt = now
     record.lastStatus = outcome.status
@@ -223,7 +227,7 @@ export class MemoryHookStore implements HookStore {
     for (const queue of this.queues.values()) {
       const head = queue.pending[0]
       if (head === undefined) continue
-      const due = head.leaseUntil > 0 ? head.leaseUntil : (head.record.nextAttemptAt ?? 0)
+      const due = queue.held !== null ? queue.held.leaseUntil : (head.record.nextAttemptAt ?? 0)
       if (next === null || due < next) next = due
     }
     return next

@@ -24,17 +24,21 @@ export function addressProblem(text: string): string | null {
   if (!ipaddr.isValid(text)) return `${text} is not an IP address`
   const address = ipaddr.parse(text)
   const range = address.range()
-  if (range === 'unicast') return null
   if (address.kind() === 'ipv6') {
     const v6 = address as ipaddr.IPv6
     const bytes = v6.toByteArray()
     const carried = ipaddr.fromByteArray(bytes.slice(12))
+    // IPv4-compatible (::a.b.c.d, deprecated by RFC 4291): ipaddr.js calls it unicast; never a target.
+    if (range !== 'unspecified' && range !== 'loopback' && bytes.slice(0, 12).every((b) => b === 0)) {
+      return `${text} is an IPv4-compatible address (::/96, deprecated) carrying ${carried.toString()}`
+    }
     const nat64 = range === 'rfc6052' && v6.match(ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number])
     if (V4_CARRIERS.has(range) || nat64) {
       const inner = carried.range()
       return inner === 'unicast' ? null : `${text} carries the IPv4 address ${carried.toString()}, which is ${describe(inner)}`
     }
   }
+  if (range === 'unicast') return null
   return `${text} is ${describe(range)}`
 }
 

@@ -122,6 +122,8 @@ describe('hooks', () => {
       [{ url: receiver.url, event_types: ['leak', 'leak'] }, /member \/event_types: .*duplicate/],
       [{ url: receiver.url, event_types: ['dns'] }, /member \/event_types\/0: must be one of "leak", "service"/],
       [{ url: receiver.url, secret: 'hunter2' }, /member \/secret: must be whsec_/],
+      // 33 base64 characters: not whole quads, so no key could be decoded from it.
+      [{ url: receiver.url, secret: 'whsec_' + 'A'.repeat(33) }, /member \/secret: must be whsec_/],
       [{ url: receiver.url, active: true }, /member \/active: unknown member/],
       [{ url: 'gopher://x/' }, /member \/url: the scheme must be http or https/],
     ]

@@ -169,6 +169,22 @@ export function hookStoreCases(name: string, factory: HookStoreFactory, cleanup?
       expect(await store.deliveries(h.id, 'delivered')).toHaveLength(3)
     }))
 
+    it('never hands out a retried delivery while a later one of the same hook is in flight', withStore(async (store) => {
+      const h = await store.addHook(newHook('a'))
+      await store.enqueue([h.id], event(1), 0)
+      await store.enqueue([h.id], event(2), 0)
+      const [first] = await store.claim(10, LEASE, 5)
+      await store.settle(first!.delivery.id, { kind: 'failed', status: 500, error: 'HTTP 500' }, 10)
+      const [second] = await store.claim(20, LEASE, 5)
+      expect(second!.delivery.fingerprint).toBe(event(2).fingerprint)
+      expect(await store.retry(h.id, first!.delivery.id, 30)).toBe(true)
+      // The retried one is now first in line, but the second is still being sent.
+      expect(await store.claim(40, LEASE, 5)).toEqual([])
+      await store.settle(second!.delivery.id, { kind: 'delivered', status: 200 }, 50)
+      const [again] = await store.claim(60, LEASE, 5)
+      expect(again!.delivery.id).toBe(first!.delivery.id)
+    }))
+
     it('removes a hook with its deliveries, and ignores a late settle of one of them', withStore(async (store) => {
       const h = await store.addHook(newHook('a'))
       const other = await store.addHook(newHook('a'))

@@ -33,6 +33,7 @@ const REFUSED_AT_REGISTRATION = [
   'http://[fc00::1]/',
   'http://[fe80::1]/',
   'http://[64:ff9b::7f00:1]/',
+  'http://[::127.0.0.1]/',
   'http://192.0.2.10/',
   'http://[2001:db8::1]/',
   'http://2130706433/', // 127.0.0.1 as one number: the URL parser spells it as a dotted quad
@@ -102,5 +103,7 @@ describe('SSRF guard', () => {
     }
     expect(addressProblem('169.254.169.254')).toMatch(/link-local/)
     expect(addressProblem('::ffff:127.0.0.1')).toMatch(/carries the IPv4 address 127\.0\.0\.1, which is a loopback address/)
+    expect(addressProblem('::7f00:1')).toMatch(/IPv4-compatible address \(::\/96, deprecated\) carrying 127\.0\.0\.1/)
+    expect(addressProblem('::808:808')).not.toBeNull() // even a public IPv4 inside: the form itself is refused
   })
 })

@@ -53,7 +53,7 @@ describePostgres('PostgreSQL migrations', () => {
     expect(before.out).toMatch(/^0001 {2}events +pending$/m)
     const run = cli(['migrate', '--store', DATABASE_URL, '--schema', fresh])
     expect(run.code, run.err).toBe(0)
-    expect(run.out).toMatch(/applied 0001-events, 0002-hooks/)
+    expect(run.out).toMatch(/applied 0001-events, 0002-hooks, 0003-held-index/)
     expect(cli(['migrate', '--store', DATABASE_URL, '--schema', fresh]).out).toMatch(/up to date/)
     expect(cli(['status', '--store', DATABASE_URL, '--schema', fresh]).out).toMatch(/^0002 {2}hooks +applied \d{4}-/m)
   })

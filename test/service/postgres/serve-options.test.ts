@@ -23,7 +23,14 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv = {}) {
 it('refuses a --store that is not memory or a postgres:// URL', async () => {
   const run = await serve(['--store', 'mysql://localhost/x'])
   expect(run.code).toBe(2)
-  expect(run.err).toMatch(/^l9kit serve: --store must be 'memory' or a postgres:\/\/ URL \(got 'mysql:\/\/localhost\/x'\)\n$/)
+  expect(run.err).toMatch(/^l9kit serve: --store must be 'memory' or a postgres:\/\/ URL \(got mysql:\/\/localhost\/x\)\n$/)
+})
+
+it('does not echo the password of a mistyped URL', async () => {
+  const run = await serve(['--store', 'postgress://user:hunter2-secret@127.0.0.1/x'])
+  expect(run.code).toBe(2)
+  expect(run.err).toContain('postgress://user:***@127.0.0.1/x')
+  expect(run.err).not.toContain('hunter2')
 })
 
 it('refuses --workers without a PostgreSQL store, and a bad --workers', async () => {

@@ -3,6 +3,8 @@ import { connect as netConnect, type Socket } from 'node:net'
 import postgres, { type Sql } from 'postgres'
 import { quoteIdent } from './migrations.js'
 
+export { isPostgresUrl, shownUrl } from './url.js'
+
 export interface ConnectOptions {
   /** Schema holding l9kit's tables (default `public`); it is put first on the search path. */
   schema?: string
@@ -11,7 +13,6 @@ export interface ConnectOptions {
 }
 
 /** True for a `postgres://` or `postgresql://` URL. */
-export const isPostgresUrl = (text: string) => /^postgres(ql)?:\/\//i.test(text)
 
 /**
  * Opens a pool (connections are made on first use). Notices are silenced, numeric columns
@@ -57,13 +58,3 @@ function openSocket(options: { host?: string[]; port?: number[]; path?: string }
   })
 }
 
-/** The URL without its password, for messages. */
-export function shownUrl(url: string): string {
-  try {
-    const u = new URL(url)
-    if (u.password !== '') u.password = '***'
-    return u.toString()
-  } catch {
-    return '(a malformed URL)'
-  }
-}

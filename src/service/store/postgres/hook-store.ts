@@ -45,6 +45,8 @@ export class PostgresHookStore implements HookStore {
   readonly channel: string
   private readonly listeners = new Set<() => void>()
   private listening: Promise<{ unlisten(): Promise<void> }> | null = null
+  /** Deliveries this process claimed, with the lease end it set. */
+  private readonly leases = new Map<string, number>()
   private detach: (() => void) | null = null
 
   constructor(
@@ -195,7 +197,8 @@ export class PostgresHookStore implements HookStore {
         ) head
         WHERE head.lease_until <= ${now} AND head.next_attempt_at <= ${now}
           AND NOT EXISTS (
-            SELECT 1 FROM deliveries held WHERE held.hook_id = h.id AND held.status = 'pending' AND held.lease_until > ${now}
+            SELECT 1 FROM deliveries held
+            WHERE held.hook_id = h.id AND held.status = 'pending' AND held.lease_until > 0 AND held.lease_until > ${now}
           )
       ), locked AS (
         SELECT d.id FROM deliveries d
@@ -208,6 +211,7 @@ export class PostgresHookStore implements HookStore {
       WHERE d.id = locked.id AND h.id = d.hook_id
       RETURNING d.id, d.hook_id, d.fingerprint, d.status, d.attempts, d.last_status, d.last_error,
                 d.created_at, d.updated_at, d.next_attempt_at, d.seq, d.body, h.url, h.secret`
+    for (const r of rows) this.leases.set(r.id, now + leaseMs)
     // RETURNING has no order: oldest first, as the queues were filled.
     return rows
       .sort((a, b) => Number(a.seq) - Number(b.seq))
@@ -215,11 +219,15 @@ export class PostgresHookStore implements HookStore {
   }
 
   async settle(deliveryId: string, outcome: Outcome, now: number): Promise<void> {
+    // Only while this claim still holds it: after its lease ran out, another process may have
+    // claimed the delivery again, and that attempt's outcome is the one to keep.
+    const lease = this.leases.get(deliveryId) ?? -1
+    this.leases.delete(deliveryId)
     if (outcome.kind === 'retry') {
       await this.sql`
         UPDATE deliveries SET attempts = attempts + 1, updated_at = ${now}, last_status = ${outcome.status},
           last_error = ${outcome.error}, next_attempt_at = ${outcome.at}, lease_until = 0
-        WHERE id = ${deliveryId}`
+        WHERE id = ${deliveryId} AND status = 'pending' AND lease_until = ${lease}`
     } else {
       const error = outcome.kind === 'failed' ? outcome.error : null
       await this.sql.begin(async (tx) => {
@@ -227,7 +235,7 @@ export class PostgresHookStore implements HookStore {
           UPDATE deliveries SET status = ${outcome.kind}, attempts = attempts + 1, updated_at = ${now},
             last_status = ${outcome.status}, last_error = ${error}, next_attempt_at = NULL, lease_until = 0,
             body = CASE WHEN ${outcome.kind} = 'delivered' THEN NULL ELSE body END
-          WHERE id = ${deliveryId} RETURNING hook_id`
+          WHERE id = ${deliveryId} AND status = 'pending' AND lease_until = ${lease} RETURNING hook_id`
         if (row === undefined) return // its hook was removed meanwhile
         if (outcome.kind === 'delivered') {
           // Keep the newest historyLimit delivered records of the hook.
@@ -291,12 +299,23 @@ export class PostgresHookStore implements HookStore {
   /** Hears this process's changes at once and other processes' through LISTEN. */
   onWork(listener: () => void): () => void {
     this.listeners.add(listener)
-    if (this.listening === null) {
-      this.listening = this.sql.listen(this.channel, () => this.wakeLocal())
-      // A failed LISTEN leaves the dispatcher its timers (nextDue); the next onWork tries again.
-      this.listening.catch(() => (this.listening = null))
-    }
+    if (this.listening === null) this.listen()
     return () => this.listeners.delete(listener)
+  }
+
+  /**
+   * LISTENs on the channel. Each time the subscription is made (at first, and again after the
+   * driver reconnects) the listeners are woken too, since notifications sent meanwhile are lost;
+   * a LISTEN that fails is tried again a second later while anyone listens.
+   */
+  private listen(): void {
+    this.listening = this.sql.listen(this.channel, () => this.wakeLocal(), () => this.wakeLocal())
+    this.listening.catch(() => {
+      this.listening = null
+      setTimeout(() => {
+        if (this.listening === null && this.listeners.size > 0) this.listen()
+      }, 1_000).unref()
+    })
   }
 
   /** Calls the listeners (new work may be claimable). */

@@ -4,7 +4,7 @@ export const HOST = `<h1>Host <span class="mono"><%= it.ip %></span></h1>
 <dt>Reverse name</dt><dd><% if (it.reverse.length === 0) { %><span class="muted">none known</span><% } else { %><%= it.reverse.join(', ') %><% } %></dd>
 <dt>Network</dt><dd><% if (it.network.length === 0) { %><span class="muted">unknown</span><% } else { %><%= it.network.join(' · ') %><% } %></dd>
 <dt>Location</dt><dd><% if (it.place.length === 0 && it.coordinates === '') { %><span class="muted">unknown</span><% } else { %><%= it.place.join(', ') %><% if (it.coordinates !== '') { %> <span class="muted">(<%= it.coordinates %>)</span><% } %><% } %></dd>
-<dt>Events</dt><dd><%= it.findings.length %> <%= it.findings.length === 1 ? 'finding' : 'findings' %>, <%= it.services.length %> <%= it.services.length === 1 ? 'service' : 'services' %></dd>
+<dt>Events</dt><dd><%= it.findingCount %> <%= it.findingCount === 1 ? 'finding' : 'findings' %>, <%= it.serviceCount %> <%= it.serviceCount === 1 ? 'service' : 'services' %></dd>
 </dl>
 <% if (it.hidden > 0) { %><p class="note" role="note"><%= it.hidden %> more events are not drawn on this page (at most <%= it.h.maxRows %>); the JSON answer has all of them.</p><% } %>
 
