@@ -10,7 +10,14 @@ const SUBPATHS = Object.fromEntries(
 
 export default defineConfig({
   // cli/jobs-worker: the worker threads of `--jobs` (src/cli/parallel), found beside cli/main.
-  entry: { index: 'src/index.ts', 'cli/main': 'src/cli/main.ts', 'cli/jobs-worker': 'src/cli/parallel/worker.ts', ...SUBPATHS },
+  // service/prepare-worker: the worker threads of a large ingest (src/service/prepare-pool.ts).
+  entry: {
+    index: 'src/index.ts',
+    'cli/main': 'src/cli/main.ts',
+    'cli/jobs-worker': 'src/cli/parallel/worker.ts',
+    'service/prepare-worker': 'src/service/store/prepare-worker.ts',
+    ...SUBPATHS,
+  },
   format: ['esm'],
   target: 'node20',
   platform: 'node',

@@ -7,6 +7,8 @@
 import { DEFAULT_MAX_LINE_BYTES, isRecordError, type LineItem, LineSplitter, readRecords } from '../jsonl/index.js'
 import type { Issue } from '../validate/index.js'
 import { isUtf8 } from 'node:buffer'
+import { OffloadedIngest } from './ingest-offload.js'
+import { PreparePool, prepareWorkerUrl } from './prepare-pool.js'
 import { Slicer } from './slices.js'
 import { JsonText, type Store } from './store/index.js'
 
@@ -17,6 +19,13 @@ export interface IngestReport {
 }
 
 const BATCH = 1024
+
+/**
+ * Inputs larger than this (a big body, `serve --load`) have their documents prepared on worker
+ * threads (ingest-offload.ts) once this much was read, when the store can take prepared
+ * documents; smaller ones are not worth starting a worker for.
+ */
+const OFFLOAD_BYTES = 1024 * 1024
 
 type Item = { line: number; doc: unknown } | { line: number; error: Issue }
 
@@ -46,19 +55,53 @@ export async function ingestStream(store: Store, input: AsyncIterable<Uint8Array
     lines = []
     await slicer.pause()
   }
-  for await (const item of documents(input)) {
+  const read = { bytes: 0 }
+  let offload: OffloadedIngest | undefined
+  let pool: PreparePool | undefined
+  try {
+    for await (const item of documents(counted(input, read))) {
+      if (offload === undefined && read.bytes > OFFLOAD_BYTES && store.ingestPrepared !== undefined) {
+        const url = prepareWorkerUrl()
+        if (url !== undefined) {
+          // From here on documents are prepared on worker threads; what came before is stored first.
+          await flush()
+          pool = new PreparePool(url)
+          offload = new OffloadedIngest(store as Store & Required<Pick<Store, 'ingestPrepared'>>, pool, report)
+        } else read.bytes = -Infinity // no worker module: stay on this thread
+      }
+      if (offload !== undefined) {
+        if ('error' in item) await offload.error(item.line, item.error)
+        else await offload.add(item.line, item.doc)
+        continue
+      }
+      await inThread(item)
+    }
+    await offload?.finish()
+  } finally {
+    await pool?.close()
+  }
+  await flush()
+  return report
+
+  async function inThread(item: Item): Promise<void> {
     if ('error' in item) {
       // Keep the report in line order: what came before this line is stored first.
       await flush()
       report.rejected.push({ line: item.line, errors: [item.error] })
-      continue
+      return
     }
     docs.push(item.doc)
     lines.push(item.line)
     if (docs.length >= batch) await flush()
   }
-  await flush()
-  return report
+}
+
+/** The chunks of `input`, adding up their sizes in `read.bytes` as they pass. */
+async function* counted(input: AsyncIterable<Uint8Array | string>, read: { bytes: number }): AsyncGenerator<Uint8Array | string> {
+  for await (const chunk of input) {
+    read.bytes += chunk.length
+    yield chunk
+  }
 }
 
 /** Ingests one in-memory text or byte body. */

@@ -13,7 +13,7 @@ import { canonicalDomain, reverseLabels } from '../names/domain.js'
 import { canonicalIp } from '../names/ip.js'
 import { ByteArena } from './arena.js'
 import { addId, Column, forEachId, type Ids } from './columns.js'
-import { identityOf, prepare, type Prepared } from './prepare.js'
+import { identityOf, prepare, type Prepared, type PrepareResult } from './prepare.js'
 import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from './types.js'
 
 const NS_PER_MS = 1_000_000n
@@ -57,23 +57,37 @@ export class MemoryStore implements Store {
   ingest(docs: Iterable<unknown>): IngestResult {
     const result: IngestResult = { accepted: 0, duplicates: 0, rejected: [] }
     let index = 0
-    for (const doc of docs) {
-      const prepared = prepare(doc)
-      if (!prepared.ok) result.rejected.push({ index, errors: prepared.errors })
-      else {
-        const duplicate = this.add(prepared)
-        if (duplicate) result.duplicates++
-        else result.accepted++
-        if (this.listeners.size > 0) {
-          const event = prepared.event ?? (JSON.parse(prepared.json) as Event)
-          for (const listener of this.listeners) listener({ event, json: prepared.json, duplicate })
-        }
-      }
-      index++
-    }
-    // Duplicates with later times leave their old bytes behind: reclaim them once they add up.
-    if (this.arena.wasted > Math.max(COMPACT_AFTER, this.arena.live)) this.arena.compact(this.count)
+    for (const doc of docs) this.take(prepare(doc), index++, result)
+    this.compactIfWasteful()
     return result
+  }
+
+  /**
+   * As ingest(), for documents already prepared (prepare.ts; the large-ingest path does that on
+   * a worker thread): stores them in order, with the same duplicate handling and listener calls.
+   */
+  ingestPrepared(items: readonly PrepareResult[]): IngestResult {
+    const result: IngestResult = { accepted: 0, duplicates: 0, rejected: [] }
+    for (let index = 0; index < items.length; index++) this.take(items[index]!, index, result)
+    this.compactIfWasteful()
+    return result
+  }
+
+  /** Stores (or counts as refused) the `index`th prepared document of a batch. */
+  private take(prepared: PrepareResult, index: number, result: IngestResult): void {
+    if (!prepared.ok) return void result.rejected.push({ index, errors: prepared.errors })
+    const duplicate = this.add(prepared)
+    if (duplicate) result.duplicates++
+    else result.accepted++
+    if (this.listeners.size > 0) {
+      const event = prepared.event ?? (JSON.parse(prepared.json) as Event)
+      for (const listener of this.listeners) listener({ event, json: prepared.json, duplicate })
+    }
+  }
+
+  /** Duplicates with later times leave their old bytes behind: reclaim them once they add up. */
+  private compactIfWasteful(): void {
+    if (this.arena.wasted > Math.max(COMPACT_AFTER, this.arena.live)) this.arena.compact(this.count)
   }
 
   /** Sizes, for diagnostics and the benchmark. */

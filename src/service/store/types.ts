@@ -6,6 +6,7 @@
  */
 import type { Event, SubdomainEntry } from '../../schema/index.js'
 import type { Issue } from '../../validate/index.js'
+import type { PrepareResult } from './prepare.js'
 
 /** A value or a promise of it: in-memory stores answer at once, others may not. */
 export type Awaitable<T> = T | Promise<T>
@@ -63,6 +64,12 @@ export interface Store {
    * parsed value or a `JsonText` (see prepare.ts): canonical text is stored without parsing.
    */
   ingest(docs: Iterable<unknown>): Awaitable<IngestResult>
+  /**
+   * Optional: stores documents already prepared with prepare.ts (a large ingest prepares them
+   * on a worker thread), accepting, refusing and de-duplicating exactly as ingest() would the
+   * documents they came from, in order. Stores without it get every document through ingest().
+   */
+  ingestPrepared?(items: readonly PrepareResult[]): Awaitable<IngestResult>
   /** Events whose IP is `ip` (any spelling); null when `ip` is not an IP address. */
   host(ip: string): Awaitable<Lookup | null>
   /** Events whose host is `name` or a subdomain of it; null when `name` is not a domain name. */
