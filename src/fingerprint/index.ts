@@ -4,7 +4,7 @@
  * appended after selected steps to a 32-byte buffer, written as 64 lower-case hex.
  */
 import { FNV_OFFSET, fnv1 } from './fnv.js'
-import { lineRanges, startsWithLower } from './lines.js'
+import { contentEnd, newlineAt, startsWithLower } from './lines.js'
 
 /** Lines skipped by version 1 (compared lower-case). */
 const SKIP_V1 = ['date:']
@@ -32,8 +32,10 @@ class StateBuffer {
 }
 const state = new StateBuffer()
 
-const skipped = (bytes: Uint8Array, from: number, to: number, list: string[]) =>
-  list.some((prefix) => startsWithLower(bytes, from, to, prefix))
+function skipped(bytes: Uint8Array, from: number, to: number, list: string[]): boolean {
+  for (let i = 0; i < list.length; i++) if (startsWithLower(bytes, from, to, list[i]!)) return true
+  return false
+}
 
 /** The event fingerprint of a source and a summary: 64 lower-case hex characters. Version 1 by default. */
 export function eventFingerprint(source: string, summary: string, version: 1 | 2 = 1): string {
@@ -46,20 +48,30 @@ export function eventFingerprint(source: string, summary: string, version: 1 | 2
     h = fnv1(h, sum, 0, 2)
     out.append(h)
   }
+  // Line by line (see lines.ts); version 1 stops reading lines once its slots are full.
   if (version === 1) {
-    for (const [from, to] of lineRanges(sum)) {
-      if (out.length >= 28) break
-      if (skipped(sum, from, to, SKIP_V1)) continue
-      h = fnv1(h, sum, from, to)
-      out.append(h)
+    for (let from = 0; out.length < 28; ) {
+      const nl = newlineAt(sum, from)
+      const to = contentEnd(sum, from, nl)
+      if (!skipped(sum, from, to, SKIP_V1)) {
+        h = fnv1(h, sum, from, to)
+        out.append(h)
+      }
+      if (nl === sum.length) break
+      from = nl + 1
     }
     while (out.length < 28) out.append(h)
     out.append(fnv1(h, sum))
   } else {
-    for (const [from, to] of lineRanges(sum)) {
-      if (skipped(sum, from, to, SKIP_V2)) continue
-      h = fnv1(h, sum, from, to)
-      if (out.length < 28) out.append(h)
+    for (let from = 0; ; ) {
+      const nl = newlineAt(sum, from)
+      const to = contentEnd(sum, from, nl)
+      if (!skipped(sum, from, to, SKIP_V2)) {
+        h = fnv1(h, sum, from, to)
+        if (out.length < 28) out.append(h)
+      }
+      if (nl === sum.length) break
+      from = nl + 1
     }
     while (out.length < 32) out.append(h)
   }

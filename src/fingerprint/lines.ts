@@ -1,18 +1,16 @@
 /** Summary lines as the original splits them, and its case-insensitive prefix test, on bytes. */
 
-/** [start, end) of each `\n`-separated line, a trailing `\r` dropped; a final `\n` gives a last empty line. */
-export function lineRanges(bytes: Uint8Array): [number, number][] {
-  const ranges: [number, number][] = []
-  let start = 0
-  for (;;) {
-    let nl = bytes.indexOf(0x0a, start)
-    const last = nl === -1
-    if (last) nl = bytes.length
-    ranges.push([start, nl > start && bytes[nl - 1] === 0x0d ? nl - 1 : nl])
-    if (last) return ranges
-    start = nl + 1
-  }
+/**
+ * Summary lines are `\n`-separated, a trailing `\r` dropped; a final `\n` gives a last empty
+ * line. Walked without building a list: `newlineAt` gives where the line starting at `start`
+ * stops (its `\n`, or the length for the last line), `contentEnd` where its text ends.
+ */
+export function newlineAt(bytes: Uint8Array, start: number): number {
+  for (let i = start; i < bytes.length; i++) if (bytes[i] === 0x0a) return i
+  return bytes.length
 }
+
+export const contentEnd = (bytes: Uint8Array, start: number, nl: number) => (nl > start && bytes[nl - 1] === 0x0d ? nl - 1 : nl)
 
 /**
  * True when the lower-case form of the line starts with `prefix` (ASCII, lower-case).

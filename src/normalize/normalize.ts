@@ -14,6 +14,8 @@ export type NormalizeResult = { ok: true; event: Event; warnings: Issue[] } | { 
  * de-duplicated, header names per `headerCase`, `event_fingerprint` per `fingerprint`.
  * Unknown members are kept (after the known ones) and reported as warnings. Idempotent.
  * Never throws on bad input: every value it cannot normalise is an error with its pointer.
+ * Members of the input that are already canonical are taken as they are, so the result may share
+ * nested objects with `doc`: copy before changing either one.
  */
 export function normalize(doc: unknown, opts?: NormalizeOptions): NormalizeResult {
   return normalizeWith(doc, resolveOptions(opts))

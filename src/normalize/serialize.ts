@@ -50,27 +50,34 @@ function ordered(value: unknown, order: Order): unknown {
 
 /**
  * Whether every object already lists its known members in canonical order, before any
- * unknown one. Reads keys only: normalize()'s output passes, and is then written as it is.
+ * unknown one. Reads keys only, with `for…in` (no key list allocated per object):
+ * normalize()'s output passes, and is then written as it is.
  */
 function inOrder(value: unknown, order: OrderList): boolean {
   if (!isObject(value)) return true
-  const keys = Object.keys(value)
   const { names, subs } = order
-  let i = 0
-  for (let k = 0; k < names.length; k++) {
-    const name = names[k]!
-    // Fast path: the next key is the next known member (always so for canonical objects).
-    if (keys[i] === name) i++
-    else if (Object.hasOwn(value, name)) return false
-    else continue
-    const sub = subs[k]
-    const v = value[name]
+  let k = 0 // names before k are behind us: seen, or absent
+  for (const key in value) {
+    let j = k
+    while (j < names.length && names[j] !== key) j++
+    // An unknown member: no known one may come after it.
+    if (j === names.length) return absentFrom(value, names, k)
+    // Known members skipped over must be absent (else they come later: out of order).
+    if (j > k && !absentFrom(value, names, k, j)) return false
+    k = j + 1
+    const sub = subs[j]
+    const v = value[key]
     if (sub) {
       if (!inOrder(v, sub)) return false
-    } else if (name === 'modules' && Array.isArray(v)) {
+    } else if (key === 'modules' && Array.isArray(v)) {
       for (const m of v) if (!inOrder(m, MODULE_LIST)) return false
     }
   }
+  return true
+}
+
+function absentFrom(value: Record<string, unknown>, names: string[], from: number, to = names.length): boolean {
+  for (let m = from; m < to; m++) if (Object.hasOwn(value, names[m]!)) return false
   return true
 }
 

@@ -1,6 +1,6 @@
 /** Writing instants: the canonical form (Go's RFC3339Nano in UTC) and the millisecond form. */
 import { ZERO_TIME } from '../schema/empty.js'
-import { civilFromDays } from './calendar.js'
+import { civilFromDays, daysFromCivil } from './calendar.js'
 import { type Instant, inRange, NS_PER_DAY, NS_PER_SECOND, ZERO_INSTANT } from './instant.js'
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0')
@@ -30,6 +30,33 @@ export function formatTime(value: Instant): string {
   const { head, nanos } = split(value)
   if (nanos === 0n) return `${head}Z`
   return `${head}.${nanos.toString().padStart(9, '0').replace(/0+$/, '')}Z`
+}
+
+/**
+ * The canonical form of whole seconds since the epoch plus fraction digits (as read by
+ * readTime), in plain numbers: what formatTime(parseTime(…)) writes, without bigints. The
+ * caller checks the range (secondsInRange).
+ */
+export function formatSeconds(seconds: number, fraction: string): string {
+  const days = Math.floor(seconds / SECONDS_PER_DAY)
+  const secondOfDay = seconds - days * SECONDS_PER_DAY
+  const { year, month, day } = civilFromDays(days)
+  const clock = `${pad(Math.floor(secondOfDay / 3600), 2)}:${pad(Math.floor(secondOfDay / 60) % 60, 2)}:${pad(secondOfDay % 60, 2)}`
+  const digits = trimZeros(fraction)
+  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${clock}${digits === '' ? '' : `.${digits}`}Z`
+}
+
+/** True when whole seconds since the epoch (any fraction added) have a four-digit UTC year. */
+export const secondsInRange = (seconds: number): boolean => seconds >= MIN_SECONDS && seconds < END_SECONDS
+
+const SECONDS_PER_DAY = 86_400
+const MIN_SECONDS = daysFromCivil(0, 1, 1) * SECONDS_PER_DAY
+const END_SECONDS = daysFromCivil(10000, 1, 1) * SECONDS_PER_DAY
+
+function trimZeros(digits: string): string {
+  let end = digits.length
+  while (end > 0 && digits.charCodeAt(end - 1) === 0x30) end--
+  return digits.slice(0, end)
 }
 
 /** UTC with exactly three fraction digits (subdomain `last_seen`); finer digits are truncated. */

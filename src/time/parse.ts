@@ -1,6 +1,8 @@
 /** Parsing RFC 3339 date-times to exact instants, with reasons a person can act on. */
 import { daysFromCivil, daysInMonth } from './calendar.js'
-import { type Instant, NS_PER_DAY, NS_PER_SECOND } from './instant.js'
+import { type Instant, NS_PER_SECOND } from './instant.js'
+
+const SECONDS_PER_DAY = 86_400
 
 export type TimeResult = { ok: true; value: Instant } | { ok: false; reason: string }
 
@@ -14,13 +16,28 @@ const SHAPE = /^(\d{4})-(\d{2})-(\d{2})([Tt ])(\d{2}):(\d{2}):(\d{2})(?:\.(\d*))
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
 
-const fail = (reason: string): TimeResult => ({ ok: false, reason })
+const fail = (reason: string): { ok: false; reason: string } => ({ ok: false, reason })
 
 /**
  * Parses an RFC 3339 date-time (`Z` or `±hh:mm` offset, 0–9 fraction digits) to nanoseconds
  * since the Unix epoch, exactly. Impossible dates and clock times are rejected with a reason.
  */
 export function parseTime(text: string, opts: ParseTimeOptions = {}): TimeResult {
+  const read = readTime(text, opts)
+  if (!read.ok) return read
+  const nanos = read.fraction === '' ? 0n : BigInt(read.fraction.padEnd(9, '0'))
+  return { ok: true, value: BigInt(read.seconds) * NS_PER_SECOND + nanos }
+}
+
+/**
+ * An RFC 3339 date-time as whole seconds since the Unix epoch (a safe integer for every
+ * four-digit year) and its fraction digits as written ('' when none): what parseTime turns
+ * into an instant, and what canonicalTime writes out without bigint arithmetic.
+ */
+export type TimeParts = { ok: true; seconds: number; fraction: string } | { ok: false; reason: string }
+
+/** Checks and reads a date-time as parseTime does (same reasons), without building an instant. */
+export function readTime(text: string, opts: ParseTimeOptions = {}): TimeParts {
   if (typeof text !== 'string') return fail(`expected a string, found ${text === null ? 'null' : typeof text}`)
   const m = SHAPE.exec(text)
   if (!m) return fail(`'${clip(text)}' is not an RFC 3339 date-time such as 2023-01-02T03:04:05.123Z or 2023-01-02T03:04:05+02:00`)
@@ -53,9 +70,8 @@ export function parseTime(text: string, opts: ParseTimeOptions = {}): TimeResult
     if (offMinutes > 59) return fail(`offset minute ${om} is out of range (00–59)`)
     offsetMinutes = (sign === '-' ? -1 : 1) * (offHours * 60 + offMinutes)
   }
-  const nanos = frac === undefined ? 0n : BigInt(frac.padEnd(9, '0'))
   const seconds = hour * 3600 + minute * 60 + second - offsetMinutes * 60
-  return { ok: true, value: BigInt(daysFromCivil(year, month, day)) * NS_PER_DAY + BigInt(seconds) * NS_PER_SECOND + nanos }
+  return { ok: true, seconds: daysFromCivil(year, month, day) * SECONDS_PER_DAY + seconds, fraction: frac ?? '' }
 }
 
 const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 37)}...` : text)

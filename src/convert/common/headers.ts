@@ -44,7 +44,7 @@ export class HeaderBuilder {
 }
 
 /** httpx and ZGrab2 write names lower-case with `-` turned into `_`: turn them back. */
-export const restoreDashes = (name: string) => name.replace(/_/g, '-')
+export const restoreDashes = (name: string) => (name.includes('_') ? name.replaceAll('_', '-') : name)
 
 /**
  * A raw header block (`HTTP/1.1 200 OK\r\nServer: x\r\n…`) into a builder; returns the

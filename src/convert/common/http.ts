@@ -6,9 +6,15 @@
  * head; the body itself is not copied.)
  */
 export function httpSummary(statusLine: string, headerLines: readonly string[], title: string): string {
-  const lines = [statusLine, ...headerLines]
-  if (title !== '') lines.push('', `title: ${title}`)
-  return lines.filter((l, i) => l !== '' || i > 0).join('\n')
+  // An empty status line is left out; every other line is kept, even an empty one.
+  let text = statusLine
+  let empty = statusLine === ''
+  for (const line of headerLines) {
+    text = empty ? line : `${text}\n${line}`
+    empty = false
+  }
+  if (title !== '') text = empty ? `\ntitle: ${title}` : `${text}\n\ntitle: ${title}`
+  return text
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }

@@ -37,8 +37,17 @@ export const TLS_SCHEMES: ReadonlySet<string> = new Set(['https', 'wss', 'ftps',
 /** Schemes that speak HTTP (so the event's transport gets `http`). */
 export const HTTP_SCHEMES: ReadonlySet<string> = new Set(['http', 'https', 'ws', 'wss'])
 
+const DOTTED = /^[0-9.]+$/
+
 /** 4 or 6 for an IP literal (brackets allowed around IPv6), 0 otherwise. */
-export const ipVersion = (text: string): 0 | 4 | 6 => isIP(unbracket(text)) as 0 | 4 | 6
+export const ipVersion = (text: string): 0 | 4 | 6 => ipKind(unbracket(text))
+
+function ipKind(t: string): 0 | 4 | 6 {
+  // No colon (so not IPv6) and not only digits and dots (so not IPv4): a name, without the
+  // full checks (host names are the common case, and the IPv6 check is a long pattern).
+  if (!t.includes(':') && !DOTTED.test(t)) return 0
+  return isIP(t) as 0 | 4 | 6
+}
 
 /** `[2001:db8::1]` → `2001:db8::1`; anything else unchanged. */
 export const unbracket = (text: string) => (text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text)
@@ -55,7 +64,7 @@ export function portText(value: unknown): string | undefined {
 export function setAddress(event: Event, address: string): void {
   const a = unbracket(address.trim())
   if (a === '') return
-  if (isIP(a)) event.ip = a
+  if (ipKind(a) !== 0) event.ip = a
   else event.host = a.toLowerCase().replace(/\.$/, '')
 }
 
@@ -96,11 +105,32 @@ export interface UrlParts {
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//
 
+/**
+ * An http(s) authority that the URL parser would give back unchanged: lower-case DNS labels,
+ * the last one starting with a letter (so never read as an IPv4 number), no `--` (punycode
+ * labels are checked by the parser), an optional port 1–65535 without leading zeros; then
+ * the path, query, fragment or the end.
+ */
+const PLAIN_AUTHORITY = /^((?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*)(?::([1-9][0-9]{0,4}))?(?:[/?#]|$)/
+
+/** parseUrl() for the common case, without the URL parser; undefined when it does not apply. */
+function plainHttpUrl(scheme: string, rest: string): UrlParts | undefined {
+  if (scheme !== 'http' && scheme !== 'https') return undefined
+  const a = PLAIN_AUTHORITY.exec(rest)
+  if (!a) return undefined
+  const host = a[1]!
+  const port = a[2]
+  if (host.includes('--') || (port !== undefined && Number(port) > 65535)) return undefined
+  return { scheme, host, port: port ?? DEFAULT_PORTS[scheme]!, path: rawPath(rest) }
+}
+
 /** Parses an absolute URL with an authority (`scheme://host…`), or undefined. */
 export function parseUrl(text: string): UrlParts | undefined {
   const t = text.trim()
   const m = SCHEME.exec(t)
   if (!m) return undefined
+  const plain = plainHttpUrl(m[1]!.toLowerCase(), t.slice(m[0].length))
+  if (plain) return plain
   let url: URL
   try {
     url = new URL(t)

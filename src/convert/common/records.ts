@@ -85,7 +85,9 @@ export function recordConverter(format: RecordFormat): Converter {
           held = problem(item.line, item.error)
           continue
         }
-        yield* mapOne(format, item, ctx)
+        const out = mapOne(format, item, ctx)
+        if (Array.isArray(out)) yield* out
+        else yield out
       }
       if (held) {
         // A bad last line with no newline after it is a record cut short (a killed run).
@@ -96,25 +98,29 @@ export function recordConverter(format: RecordFormat): Converter {
   }
 }
 
-function* mapOne(format: RecordFormat, item: Item, ctx: ConvertContext): Generator<Event | Problem> {
-  const where = `line ${item.line}`
+/**
+ * What one record gives, in order: one item (the common case: one event, no list or
+ * generator built per record) or a list of them.
+ */
+function mapOne(format: RecordFormat, item: Item, ctx: ConvertContext): Event | Problem | (Event | Problem)[] {
   const record = obj(item.value)
   if (!record) {
-    yield problem(item.line, `expected a JSON object, found ${item.value === null ? 'null' : Array.isArray(item.value) ? 'an array' : typeof item.value}`)
-    return
+    return problem(item.line, `expected a JSON object, found ${item.value === null ? 'null' : Array.isArray(item.value) ? 'an array' : typeof item.value}`)
   }
   let mapped: Mapped
   try {
     mapped = format.map(record, ctx)
   } catch (error) {
-    yield problem(item.line, `cannot convert: ${(error as Error).message}`)
-    return
+    return problem(item.line, `cannot convert: ${(error as Error).message}`)
   }
-  for (const one of mappedItems(mapped)) {
-    if (isUnconvertible(one)) yield problem(item.line, one.reason)
-    else if (format.finished) yield one
-    else yield guarded<Event | Problem>(() => finishEvent(one, format.tool, ctx, where, item.line), (issue) => ({ ...problem(item.line, issue.message), stack: issue.stack }))
-  }
+  if (!Array.isArray(mapped)) return finishOne(format, mapped as Event | Unconvertible, item.line, ctx)
+  return (mapped as readonly (Event | Unconvertible)[]).map((one) => finishOne(format, one, item.line, ctx))
+}
+
+function finishOne(format: RecordFormat, one: Event | Unconvertible, line: number, ctx: ConvertContext): Event | Problem {
+  if (isUnconvertible(one)) return problem(line, one.reason)
+  if (format.finished) return one
+  return guarded<Event | Problem>(() => finishEvent(one, format.tool, ctx, `line ${line}`, line), (issue) => ({ ...problem(line, issue.message), stack: issue.stack }))
 }
 
 /** The items of a Mapped value, in order. */

@@ -30,9 +30,13 @@ export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
 
   // Addresses: host_ip (≥ v1.7.3), else `host` when it is an IP (≤ v1.7.2), else the first A/AAAA.
   const hostField = str(r.host)
-  const ip = [str(r.host_ip), hostField, ...strings(r.a), ...strings(r.aaaa)].find((a) => ipVersion(a) !== 0) ?? ''
+  // (Written out, not as a list to search: this runs for every record.)
+  let ip = str(r.host_ip)
+  if (ipVersion(ip) === 0) ip = hostField
+  if (ipVersion(ip) === 0) ip = [...strings(r.a), ...strings(r.aaaa)].find((a) => ipVersion(a) !== 0) ?? ''
   setAddress(e, ip)
-  const name = [hostField, url?.host ?? ''].find((h) => h !== '' && ipVersion(h) === 0)
+  const urlHost = url?.host ?? ''
+  const name = hostField !== '' && ipVersion(hostField) === 0 ? hostField : urlHost !== '' && ipVersion(urlHost) === 0 ? urlHost : undefined
   if (name) setAddress(e, name)
   if (e.ip === '' && e.host === '') return { reason: 'no host or IP address (expected host, host_ip or url)' }
 
@@ -88,9 +92,11 @@ export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
 
 /** httpx's header map: snake_case names (dashes restored), values strings (or arrays in some builds). */
 function addHeaderMap(map: Json, into: HeaderBuilder): void {
-  for (const [name, value] of Object.entries(map)) {
-    const values = Array.isArray(value) ? strings(value) : [str(value)]
-    for (const v of values) into.add(restoreDashes(name), v)
+  for (const name of Object.keys(map)) {
+    const value = map[name]
+    const dashed = restoreDashes(name)
+    if (Array.isArray(value)) for (const v of strings(value)) into.add(dashed, v)
+    else into.add(dashed, str(value))
   }
 }
 
