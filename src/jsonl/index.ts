@@ -2,5 +2,5 @@ export { DEFAULT_MAX_LINE_BYTES, type Line, type LineItem, type LineProblem, Lin
 export { isRecordError, type JsonRecord, type ReadOptions, readRecords } from './records.js'
 export { CHUNK_BYTES, inputName, JsonlWriter, openInput, openSized } from './input.js'
 export { MAX_DEPTH, textTooDeep, tooDeep, valueTooDeep } from './depth.js'
-export { badJson, type Parsed, parseRecord } from './parse.js'
+export { badJson, isJsonText, type Parsed, parseRecord } from './parse.js'
 export { guarded, internalError, REPORT_REQUEST } from './guard.js'

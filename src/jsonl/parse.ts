@@ -22,3 +22,13 @@ export function parseRecord(text: string, onBadJson: (error: unknown) => Issue =
     return { error: error instanceof RangeError ? tooDeep() : onBadJson(error) }
   }
 }
+
+/** Whether `text` is one JSON value on its own (used to tell JSON Lines from a document spread over lines). */
+export function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}

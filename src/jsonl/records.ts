@@ -7,7 +7,7 @@ import type { Issue } from '../validate/issue.js'
 import { resyncArray } from './array-resync.js'
 import { tooDeep, valueTooDeep } from './depth.js'
 import { DEFAULT_MAX_LINE_BYTES, type LineItem, LineSplitter, toBuffer } from './lines.js'
-import { badJson, parseRecord } from './parse.js'
+import { badJson, isJsonText, parseRecord } from './parse.js'
 
 export type JsonRecord =
   | { line: number; offset: number; text: string; value: unknown }
@@ -55,7 +55,7 @@ export async function* readRecords(input: AsyncIterable<Uint8Array | string>, op
       splitter.push(chunk, out)
       if (out.length === 0) continue
       const first = out[0]!
-      mode = 'error' in first || !couldStartDocument(first.text) || parses(first.text) ? 'lines' : 'document'
+      mode = 'error' in first || !couldStartDocument(first.text) || isJsonText(first.text) ? 'lines' : 'document'
       if (mode === 'lines') {
         held.length = 0
         for (const item of out) yield fromLine(item)
@@ -82,7 +82,7 @@ export async function* readRecords(input: AsyncIterable<Uint8Array | string>, op
     splitter.end(out)
     if (out.length === 0) return
     const first = out[0]!
-    if ('error' in first || parses(first.text) || out.length === 1) {
+    if ('error' in first || isJsonText(first.text) || out.length === 1) {
       for (const item of out) yield fromLine(item)
       return
     }
@@ -140,15 +140,6 @@ function couldStartDocument(line: string): boolean {
   if (text.startsWith('{')) return /^\{\s*(?:"|\}|$)/.test(text)
   if (text.startsWith('[')) return /^\[\s*(?:[[{"\]0-9-]|true|false|null|$)/.test(text)
   return false
-}
-
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text)
-    return true
-  } catch {
-    return false
-  }
 }
 
 /** 1-based line of a character offset. */

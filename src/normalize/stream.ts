@@ -4,7 +4,7 @@
  * any other input (one JSON document, a JSON array) goes through readRecords. The choice is
  * readRecords' own: JSON Lines when the first non-blank line is JSON on its own.
  */
-import { badJson, DEFAULT_MAX_LINE_BYTES, guarded, isRecordError, type LineItem, LineSplitter, readLines, readRecords } from '../jsonl/index.js'
+import { badJson, DEFAULT_MAX_LINE_BYTES, guarded, isJsonText, isRecordError, type LineItem, LineSplitter, readLines, readRecords } from '../jsonl/index.js'
 import type { Issue } from '../validate/issue.js'
 import { type NormalizeOptions, resolveOptions } from './context.js'
 import { normalizeParsed, type NormalizeTextResult, normalizeTextWith } from './text.js'
@@ -28,15 +28,6 @@ const asBuffer = (chunk: Uint8Array | string) => (typeof chunk === 'string' ? Bu
 /** A record that met a bug of ours fails alone (see jsonl/guard.ts). */
 const failed = (issue: Issue): NormalizeTextResult => ({ ok: false, errors: [issue] })
 
-function parsesAlone(text: string): boolean {
-  try {
-    JSON.parse(text)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /** Normalises every record of a byte stream, in order, with bounded memory. */
 export async function* normalizeRecords(input: AsyncIterable<Uint8Array | string>, opts: StreamOptions = {}): AsyncGenerator<NormalizedRecord> {
   const options = resolveOptions(opts)
@@ -54,7 +45,7 @@ export async function* normalizeRecords(input: AsyncIterable<Uint8Array | string
     splitter.push(asBuffer(next.value), first)
     if (first.length > 0) {
       const item = first[0]!
-      lines = 'error' in item || !/^[[{]/.test(item.text.trimStart()) || parsesAlone(item.text)
+      lines = 'error' in item || !/^[[{]/.test(item.text.trimStart()) || isJsonText(item.text)
       break
     }
   }

@@ -4,7 +4,7 @@
  * and the bundled corpus. JSON Lines go to the store as text (JsonText), so lines already
  * canonical are stored without being parsed; anything else is read with readRecords.
  */
-import { DEFAULT_MAX_LINE_BYTES, isRecordError, type LineItem, LineSplitter, readRecords } from '../jsonl/index.js'
+import { DEFAULT_MAX_LINE_BYTES, isJsonText, isRecordError, type LineItem, LineSplitter, readRecords } from '../jsonl/index.js'
 import type { Issue } from '../validate/index.js'
 import { isUtf8 } from 'node:buffer'
 import { OffloadedIngest } from './ingest-offload.js'
@@ -135,7 +135,7 @@ async function* documents(input: AsyncIterable<Uint8Array | string>): AsyncGener
     if (!decided && out.length > 0) {
       decided = true
       const first = out[0]!
-      if ('text' in first && /^\s*[[{]/.test(first.text) && !parses(first.text)) {
+      if ('text' in first && /^\s*[[{]/.test(first.text) && !isJsonText(first.text)) {
         yield* records(replay(held, iterator))
         return
       }
@@ -188,15 +188,6 @@ async function* replay(held: (Uint8Array | string)[], rest: AsyncIterator<Uint8A
     const next = await rest.next()
     if (next.done) return
     yield next.value
-  }
-}
-
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text)
-    return true
-  } catch {
-    return false
   }
 }
 

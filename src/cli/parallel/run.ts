@@ -18,6 +18,7 @@ export interface LineSink {
   write(text: string): Promise<void> | undefined
 }
 import { type LineItem, LineSplitter, toBuffer } from '../../jsonl/lines.js'
+import { isJsonText } from '../../jsonl/parse.js'
 import type { NamedInput } from '../inputs.js'
 import { BLOCK_BYTES, blocksOf } from './blocks.js'
 import { blockRunner } from './jobs/index.js'
@@ -76,7 +77,7 @@ export async function runJobs(input: Pick<NamedInput, 'name' | 'stream'>, plan: 
     }
   }
   const rest = replay(held, ended ? undefined : iterator)
-  if (ended || first === undefined || 'error' in first || !parsesAlone(first.text)) return { rest }
+  if (ended || first === undefined || 'error' in first || !isJsonText(first.text)) return { rest }
   return { counts: await inWorkers(rest, plan, input.name, writers) }
 }
 
@@ -128,11 +129,3 @@ async function* replay(held: Buffer[], rest: AsyncIterator<Uint8Array | string> 
   }
 }
 
-function parsesAlone(text: string): boolean {
-  try {
-    JSON.parse(text)
-    return true
-  } catch {
-    return false
-  }
-}
