@@ -27,3 +27,11 @@ export function positiveInt(command: string, option: string, value: string | und
   if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${command}: --${option} must be a positive integer (got '${value}')`)
   return n
 }
+
+/** A port option: an integer 0–65535 (0 picks a free one). */
+export function portOption(command: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n > 65535) throw new UsageError(`${command}: --port must be an integer 0–65535 (got '${value}')`)
+  return n
+}

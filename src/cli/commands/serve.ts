@@ -1,9 +1,10 @@
 /** `l9kit serve`: Run the reference lookup service. */
-import { parse, positiveInt } from '../args.js'
-import type { Command, Io } from '../command.js'
+import { parse, portOption, positiveInt } from '../args.js'
+import type { Command } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
 import { issueLine, openInputs } from '../inputs.js'
 import { refuseDemoOffLoopback } from '../protected-demo.js'
+import { untilStopped } from '../stop.js'
 import { openStore, storeUrl } from './serve-store.js'
 import { isServeWorker, leaveGroup, reportListening, startWorkers } from './serve-workers.js'
 import {
@@ -65,7 +66,7 @@ export const serve: Command = {
       schema: { type: 'string' },
       workers: { type: 'string' },
     })
-    const port = portOption(values.port)
+    const port = portOption('serve', values.port, 8080)
     const host = values.host ?? '127.0.0.1'
     if (values.config === undefined) refuseDemoOffLoopback(host)
     const config = values.config === undefined ? defaultConfig() : await readConfig(values.config)
@@ -114,7 +115,7 @@ export const serve: Command = {
       io.stdout.write(`listening on ${group.url} (${workers} workers)\n`)
       if (values.config === undefined) io.stdout.write(demoKeys(config))
       for (const line of loaded) io.stderr.write(`${line}\n`)
-      await stopped(io)
+      await untilStopped(io)
       await group.stop()
       io.stderr.write('stopped\n')
       return EXIT.ok
@@ -129,7 +130,7 @@ export const serve: Command = {
     }
     if (worker) {
       reportListening(running.url)
-      await stopped(io)
+      await untilStopped(io)
       await running.close()
       await opened.close()
       leaveGroup()
@@ -139,7 +140,7 @@ export const serve: Command = {
     if (values.config === undefined) io.stdout.write(demoKeys(config))
     for (const line of loaded) io.stderr.write(`${line}\n`)
 
-    await stopped(io)
+    await untilStopped(io)
     const { pendingDeliveries } = await running.close()
     await opened.close()
     if (pendingDeliveries > 0 && opened.persistent) {
@@ -150,13 +151,6 @@ export const serve: Command = {
     io.stderr.write('stopped\n')
     return EXIT.ok
   },
-}
-
-function portOption(value: string | undefined): number {
-  if (value === undefined) return 8080
-  const n = Number(value)
-  if (!/^\d+$/.test(value) || n > 65535) throw new UsageError(`serve: --port must be an integer 0–65535 (got '${value}')`)
-  return n
 }
 
 async function readConfig(path: string): Promise<ServiceConfig> {
@@ -188,15 +182,3 @@ function demoKeys(config: ServiceConfig): string {
   ].join('\n')
 }
 
-/** Resolves on the program's stop signal, or on SIGINT/SIGTERM when run without one. */
-function stopped(io: Io): Promise<void> {
-  const signal = io.stopSignal
-  if (signal) {
-    if (signal.aborted) return Promise.resolve()
-    return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
-  }
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve())
-    process.once('SIGTERM', () => resolve())
-  })
-}

@@ -3,7 +3,9 @@ import { secretKey } from '../../../webhooks/signature.js'
 import { parse } from '../../args.js'
 import { EXIT, type Io, UsageError } from '../../command.js'
 import { type Received, type Receiver, startReceiver } from './receiver.js'
-import { noPositionals, nonEmpty, portOption, untilStopped } from './shared.js'
+import { portOption } from '../../args.js'
+import { untilStopped } from '../../stop.js'
+import { noPositionals, nonEmpty } from './shared.js'
 
 const OPTIONS = {
   port: { type: 'string' },

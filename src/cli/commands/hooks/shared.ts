@@ -49,27 +49,6 @@ export async function apiCall(command: string, io: Io, call: () => Promise<void>
   }
 }
 
-/** A port option: an integer 0–65535 (0 picks a free one). */
-export function portOption(command: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback
-  const n = Number(value)
-  if (!/^\d+$/.test(value) || n > 65535) throw new UsageError(`${command}: --port must be an integer 0–65535 (got '${value}')`)
-  return n
-}
-
-/** Resolves on the program's stop signal, or on SIGINT/SIGTERM when run without one. */
-export function untilStopped(io: Io): Promise<void> {
-  const signal = io.stopSignal
-  if (signal) {
-    if (signal.aborted) return Promise.resolve()
-    return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
-  }
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve())
-    process.once('SIGTERM', () => resolve())
-  })
-}
-
 export const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value)
 
 /** Refuses stray arguments. */
