@@ -25,8 +25,20 @@ const CR = 0x0d
 
 const EMPTY = Buffer.alloc(0)
 
-/** Incremental splitter: push chunks, take the complete lines; `end()` flushes the last one. */
-export class LineSplitter {
+/**
+ * Makes the item of one non-blank line from its bytes, `buf` from `from` to `to` (a final CR
+ * already left out). `buf` may be the pushed chunk itself: keep a view only if its memory is
+ * never reused.
+ */
+export type LineMaker<T> = (line: number, offset: number, buf: Buffer, from: number, to: number) => T
+
+const textLine: LineMaker<Line> = (line, offset, buf, from, to) => ({ line, offset, text: buf.toString('utf8', from, to) })
+
+/**
+ * Incremental splitter: push chunks, take the complete lines; `end()` flushes the last one.
+ * Each line is decoded to text, unless a `make` function says otherwise (ingest keeps bytes).
+ */
+export class LineSplitter<T = Line> {
   private pending: Buffer[] = []
   private pendingBytes = 0
   private skipping = false // inside a line that is over the bound
@@ -36,9 +48,12 @@ export class LineSplitter {
   private first = true
   private head: Buffer = EMPTY // the first bytes, while fewer than three have come
 
-  constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
+  constructor(
+    private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+    private readonly make: LineMaker<T> = textLine as LineMaker<unknown> as LineMaker<T>,
+  ) {}
 
-  push(chunk: Buffer, out: LineItem[]): void {
+  push(chunk: Buffer, out: (T | LineProblem)[]): void {
     let start = 0
     if (this.first) {
       // A byte order mark can arrive split over the first chunks: wait for three bytes.
@@ -72,7 +87,7 @@ export class LineSplitter {
     }
   }
 
-  end(out: LineItem[]): void {
+  end(out: (T | LineProblem)[]): void {
     if (this.first && this.head.length > 0) {
       // Fewer than three bytes in all: no room for a byte order mark.
       this.first = false
@@ -96,7 +111,7 @@ export class LineSplitter {
     this.pendingBytes += to - from
   }
 
-  private emitPending(out: LineItem[]): void {
+  private emitPending(out: (T | LineProblem)[]): void {
     if (this.skipping) {
       this.lineNo++
       out.push({ line: this.lineNo, offset: this.offset, error: tooLong(this.maxLineBytes) })
@@ -109,7 +124,7 @@ export class LineSplitter {
     this.emit(joined, 0, joined.length, out)
   }
 
-  private emit(buf: Buffer, from: number, to: number, out: LineItem[]): void {
+  private emit(buf: Buffer, from: number, to: number, out: (T | LineProblem)[]): void {
     this.lineNo++
     if (to - from > this.maxLineBytes) {
       out.push({ line: this.lineNo, offset: this.offset, error: tooLong(this.maxLineBytes) })
@@ -118,7 +133,7 @@ export class LineSplitter {
     let end = to
     if (end > from && buf[end - 1] === CR) end--
     if (isBlank(buf, from, end)) return
-    out.push({ line: this.lineNo, offset: this.offset, text: buf.toString('utf8', from, end) })
+    out.push(this.make(this.lineNo, this.offset, buf, from, end))
   }
 }
 

@@ -16,6 +16,13 @@ export interface Field<T = unknown> {
   canonical(value: unknown, options: Options): boolean
   /** The JSON text of canonical values, as a regular expression with checks (see pattern.ts). */
   pattern: Pattern
+  /**
+   * `pattern`, widened to the text of common lenient values that fix() turns canonical without
+   * a warning (a port written as a number, `null` for an empty list, …): their captures'
+   * checks return the canonical text to write instead (pattern.ts, `rewrite`). Absent: only
+   * canonical text.
+   */
+  lenient?: Pattern
 }
 
 /** Escapes one reference token of a JSON pointer (RFC 6901). */

@@ -7,7 +7,7 @@
  */
 import { type Context, describe, isObject, setData } from './context.js'
 import { type Field, token } from './field.js'
-import { checked, STRING } from './pattern.js'
+import { checked, either, replaced, STRING, stringEnd } from './pattern.js'
 
 export type HeaderMap = Record<string, string>
 
@@ -76,23 +76,17 @@ export const headers: Field<HeaderMap> = {
     return out
   },
   canonical: (value, options) => isObject(value) && allStringValues(value, options.headerCase === 'lower'),
-  pattern: checked(`\\{(?:${STRING}:${STRING}(?:,${STRING}:${STRING})*)?\\}`, (t = '{}', options) => namesCanonical(t, options.headerCase === 'lower')),
+  pattern: headerMap(),
+  lenient: either(replaced('null', '{}'), headerMap()),
+}
+
+function headerMap() {
+  return checked(`\\{(?:${STRING}:${STRING}(?:,${STRING}:${STRING})*)?\\}`, (t = '{}', options) => namesCanonical(t, options.headerCase === 'lower'))
 }
 
 // Names JavaScript objects list first whatever their position (array indices): their order
 // in the text cannot be kept through a parse, so they never take the fast path.
 const INDEX_LIKE = /^"(?:0|[1-9][0-9]{0,9})"$/
-
-/** End (index after the closing quote) of the canonical string starting at `start`. */
-function stringEnd(text: string, start: number): number {
-  let at = text.indexOf('"', start + 1)
-  for (;;) {
-    let slashes = 0
-    while (text.charCodeAt(at - 1 - slashes) === 0x5c) slashes++
-    if (slashes % 2 === 0) return at + 1
-    at = text.indexOf('"', at + 1)
-  }
-}
 
 /**
  * Names of a header map text that matched the canonical pattern: distinct, not index-like,
@@ -101,13 +95,16 @@ function stringEnd(text: string, start: number): number {
  */
 function namesCanonical(text: string, lower: boolean): boolean {
   if (text === '{}') return true
-  const names = new Set<string>()
+  // A list is quicker than a Set for the handful of names most maps have.
+  const names: string[] = []
+  let seen: Set<string> | undefined
   let at = 1
   for (;;) {
     const end = stringEnd(text, at)
     const name = text.slice(at, end)
-    if (names.has(name) || INDEX_LIKE.test(name) || (lower && name !== name.toLowerCase())) return false
-    names.add(name)
+    if ((seen ? seen.has(name) : names.includes(name)) || INDEX_LIKE.test(name) || (lower && name !== name.toLowerCase())) return false
+    if (seen) seen.add(name)
+    else if (names.push(name) > 16) seen = new Set(names)
     at = stringEnd(text, end + 1) + 1 // past the value and the ',' or '}'
     if (at >= text.length) return true
   }

@@ -1,7 +1,7 @@
 /** Normalisers of arrays and of the members the strict profile writes as `null` when empty. */
 import { type Context, describe } from './context.js'
 import type { Field } from './field.js'
-import { checked, list, literal, STRING } from './pattern.js'
+import { checked, either, list, literal, replaced, STRING, stringEnd } from './pattern.js'
 
 function strings(value: unknown, pointer: string, ctx: Context): string[] | undefined {
   if (!Array.isArray(value)) {
@@ -42,7 +42,25 @@ export const texts: Field<string[]> = {
   },
   canonical: (value) => Array.isArray(value) && allStrings(value),
   pattern: literal(list(literal(STRING))),
+  lenient: either(replaced('null', '[]'), literal(list(literal(STRING)))),
 }
+
+/**
+ * Whether the items of a list of canonical strings (its text) are distinct. A canonical string
+ * has one spelling, so items compare as text, without parsing. One item (no comma) is unique.
+ */
+function uniqueItems(t: string): boolean {
+  if (t.indexOf(',') === -1) return true
+  const items: string[] = []
+  for (let at = 1; at < t.length - 1; ) {
+    const end = stringEnd(t, at)
+    items.push(t.slice(at, end))
+    at = end + 1
+  }
+  return unique(items)
+}
+
+const uniqueList = checked(list(literal(STRING)), (t = '[]') => uniqueItems(t))
 
 /** Like `texts`, and duplicates removed keeping the first of each (transport, tags). */
 export const uniqueTexts: Field<string[]> = {
@@ -54,7 +72,8 @@ export const uniqueTexts: Field<string[]> = {
   },
   canonical: (value) => Array.isArray(value) && allStrings(value) && unique(value as string[]),
   // Uniqueness is checked after the match; one element (no comma) is unique.
-  pattern: checked(list(literal(STRING)), (t = '[]') => t.indexOf(',') === -1 || unique(JSON.parse(t) as string[])),
+  pattern: uniqueList,
+  lenient: either(replaced('null', '[]'), uniqueList),
 }
 
 /** A string or `null`; the strict profile's choice is `null` when there is none, so `""` becomes `null` (raw). */
@@ -68,6 +87,7 @@ export const nullableText: Field<string | null> = {
   },
   canonical: (value) => value === null || (typeof value === 'string' && value !== ''),
   pattern: literal(`(?:null|(?!"")${STRING})`), // "" is written as null
+  lenient: either(replaced('""', 'null'), literal(`(?:null|(?!"")${STRING})`)),
 }
 
 /** An array of `item` or `null`; `null` when none, so `[]` becomes `null` (modules, ransom_notes). */
@@ -90,5 +110,6 @@ export function nullableList<T>(item: Field<T>, expected: string): Field<T[] | n
       return true
     },
     pattern: literal(`(?:null|${list(item.pattern, true)})`), // [] is written as null
+    lenient: either(replaced('\\[\\]', 'null'), literal(`(?:null|${list(item.pattern, true)})`)),
   }
 }

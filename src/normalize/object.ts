@@ -57,5 +57,10 @@ export function objectField<T extends object>(members: Members): Field<T> {
       ...members.flatMap(([name, field], i) => [`${i === 0 ? '' : ','}"${name}":`, field.pattern]),
       '\\}',
     ]),
+    lenient: join([
+      '\\{',
+      ...members.flatMap(([name, field], i) => [`${i === 0 ? '' : ','}"${name}":`, field.lenient ?? field.pattern]),
+      '\\}',
+    ]),
   }
 }

@@ -8,8 +8,12 @@
  */
 import type { Options } from './context.js'
 
-/** Checks the text of one capture group (undefined when it sat in an alternative not taken). */
-export type Check = (captured: string | undefined, options: Options) => boolean
+/**
+ * Checks the text of one capture group (undefined when it sat in an alternative not taken):
+ * true when it is canonical, false when it is not. In a rewrite pattern (see `rewrite`) a
+ * check may instead return the canonical text that replaces the captured one.
+ */
+export type Check = (captured: string | undefined, options: Options) => boolean | string
 
 export interface Pattern {
   source: string
@@ -29,6 +33,12 @@ export const literal = (source: string): Pattern => ({ source, checks: [] })
 /** `source` as a capture group whose text must also pass `check`. */
 export const checked = (source: string, check: Check): Pattern => ({ source: `(${source})`, checks: [check] })
 
+/** `source` as a capture group (lenient text) always written as `text` instead. */
+export const replaced = (source: string, text: string): Pattern => checked(source, (t) => t === undefined || text)
+
+/** Alternatives: the first one that lets the whole text match is taken. */
+export const either = (...parts: Pattern[]): Pattern => join(['(?:', ...parts.flatMap((p, i) => (i === 0 ? [p] : ['|', p])), ')'])
+
 /** Concatenation of patterns and plain regex text. */
 export function join(parts: (Pattern | string)[]): Pattern {
   let source = ''
@@ -41,6 +51,17 @@ export function join(parts: (Pattern | string)[]): Pattern {
     }
   }
   return { source, checks }
+}
+
+/** End (index after the closing quote) of the canonical JSON string starting at `start`. */
+export function stringEnd(text: string, start: number): number {
+  let at = text.indexOf('"', start + 1)
+  for (;;) {
+    let slashes = 0
+    while (text.charCodeAt(at - 1 - slashes) === 0x5c) slashes++
+    if (slashes % 2 === 0) return at + 1
+    at = text.indexOf('"', at + 1)
+  }
 }
 
 /** `[]` or `[item,…]` (`nonEmpty`: at least one). Items must not capture: only the last repetition would be seen. */
@@ -60,7 +81,34 @@ export function compile(pattern: Pattern): (text: string, options: Options) => b
   return (text, options) => {
     const m = re.exec(text)
     if (m === null) return false
-    for (let i = 0; i < checks.length; i++) if (!checks[i]!(m[i + 1], options)) return false
+    for (let i = 0; i < checks.length; i++) if (checks[i]!(m[i + 1], options) !== true) return false
     return true
+  }
+}
+
+/**
+ * The whole-text rewrite of a pattern whose checks may return replacement text: the text
+ * with every such capture replaced, or undefined when it does not match or a check says no.
+ * Captures that are replaced must not overlap (they never nest in the shapes' patterns).
+ */
+export function rewrite(pattern: Pattern): (text: string, options: Options) => string | undefined {
+  // `d`: the match reports where each capture sits, so it can be replaced in place.
+  const re = new RegExp(`^${pattern.source}$`, 'd')
+  const { checks } = pattern
+  return (text, options) => {
+    const m = re.exec(text)
+    if (m === null) return undefined
+    let out = ''
+    let at = 0
+    for (let i = 0; i < checks.length; i++) {
+      const result = checks[i]!(m[i + 1], options)
+      if (result === true) continue
+      if (result === false) return undefined
+      const [start, end] = m.indices![i + 1]!
+      if (start < at) return undefined
+      out += text.slice(at, start) + result
+      at = end
+    }
+    return at === 0 ? text : out + text.slice(at)
   }
 }

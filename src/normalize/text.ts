@@ -1,14 +1,17 @@
 /**
  * Normalising one JSON text (a JSON Lines record). A record already in canonical form is
  * recognised by one compiled pattern over its text (pattern.ts), without re-serialising it,
- * and is returned as the very input string; only the others are normalised and written.
+ * and is returned as the very input string. A record that differs from canonical only in
+ * common lenient values (a port as a number, `null` for an empty list, a status as a
+ * string, a time with an offset) is rewritten in place by a second pattern, without being
+ * parsed either. Only the others are parsed, normalised and written.
  */
 import { parseRecord } from '../jsonl/parse.js'
 import type { Issue } from '../validate/issue.js'
 import { type NormalizeOptions, type Options, resolveOptions } from './context.js'
 import { wantedFingerprint } from './fingerprint.js'
 import { normalizeWith } from './normalize.js'
-import { compile } from './pattern.js'
+import { compile, rewrite } from './pattern.js'
 import { EVENT } from './shape.js'
 
 export type NormalizeTextResult =
@@ -17,6 +20,7 @@ export type NormalizeTextResult =
 
 const NO_WARNINGS: Issue[] = []
 let canonicalShape: ReturnType<typeof compile> | undefined
+let lenientShape: ReturnType<typeof rewrite> | undefined
 
 /**
  * True when `text` is byte for byte what normalize + serialize would write for it. `value`
@@ -29,6 +33,18 @@ export function isCanonicalText(text: string, options: Options, value?: unknown)
   if (options.fingerprint === 'keep') return true
   const event = (value ?? JSON.parse(text)) as Parameters<typeof wantedFingerprint>[0]
   return wantedFingerprint(event, options) === event.event_fingerprint
+}
+
+/**
+ * The canonical text of `text` when only lenient values the shapes' rewrite patterns know
+ * stand between it and canonical form (none of which fix() warns about), else undefined.
+ */
+function rewrittenText(text: string, options: Options): string | undefined {
+  lenientShape ??= rewrite(EVENT.lenient!)
+  const out = lenientShape(text, options)
+  if (out === undefined || options.fingerprint === 'keep') return out
+  const event = JSON.parse(out) as Parameters<typeof wantedFingerprint>[0]
+  return wantedFingerprint(event, options) === event.event_fingerprint ? out : undefined
 }
 
 /** Normalises a record already parsed from `text` ('' when there is no text of its own). */
@@ -58,6 +74,8 @@ const defaultBadJson = (error: unknown): Issue => ({ code: 'bad_json', pointer: 
 /** normalizeText with resolved options; `badJson` words the error of a text that is not JSON. */
 export function normalizeTextWith(text: string, options: Options, badJson: (error: unknown) => Issue = defaultBadJson): NormalizeTextResult {
   if (isCanonicalText(text, options)) return { ok: true, text, changed: false, warnings: NO_WARNINGS }
+  const rewritten = rewrittenText(text, options)
+  if (rewritten !== undefined) return { ok: true, text: rewritten, changed: rewritten !== text, warnings: NO_WARNINGS }
   const parsed = parseRecord(text, badJson) // refuses a record nested deeper than MAX_DEPTH
   if ('error' in parsed) return { ok: false, errors: [parsed.error] }
   return normalizeValue(parsed.value, text, options)

@@ -4,7 +4,7 @@ import { FINGERPRINT, INTEGER_STRING, NUMBER_STRING, PORT, TIME_CANONICAL } from
 import { canonicalTime } from '../time/index.js'
 import { show } from './context.js'
 import type { Field } from './field.js'
-import { checked, inner, join, literal, type Pattern, STRING } from './pattern.js'
+import { checked, either, inner, join, literal, type Pattern, STRING } from './pattern.js'
 
 const TIME_RE = new RegExp(TIME_CANONICAL)
 const FINGERPRINT_RE = new RegExp(FINGERPRINT)
@@ -24,6 +24,15 @@ function intPattern(min: number, max: number): Pattern {
   const digits = String(max).length
   if (safe === digits) return literal(`(?:0|[1-9][0-9]{0,${safe - 1}})`)
   return join([`(?:0|[1-9][0-9]{0,${safe - 1}}|`, checked(`[1-9][0-9]{${safe}}`, (t) => t === undefined || Number(t) <= max), ')'])
+}
+
+/** Integers in [0, max] written as a JSON string of canonical digits (`"200"`): the digits. */
+function intStringPattern(max: number): Pattern {
+  return checked('"(?:0|[1-9][0-9]{0,15})"', (t) => {
+    if (t === undefined) return true
+    const digits = t.slice(1, -1)
+    return Number(digits) <= max && Number.isSafeInteger(Number(digits)) && digits
+  })
 }
 
 /** Any string, kept as is. */
@@ -79,7 +88,17 @@ export function int(min = 0, max = Number.MAX_SAFE_INTEGER): Field<number> {
     },
     canonical: (value) => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max && !Object.is(value, -0),
     pattern: intPattern(min, max),
+    lenient: min === 0 ? either(intPattern(min, max), intStringPattern(max)) : undefined,
   }
+}
+
+/** Canonical numbers in [min, max]: only JavaScript's own spelling, checked after the match. */
+function numberPattern(min: number, max: number): Pattern {
+  return checked('-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:e[+-][0-9]+)?', (t) => {
+    if (t === undefined) return true // an alternative not taken (the lenient pattern)
+    const n = Number(t)
+    return n >= min && n <= max && String(n) === t
+  })
 }
 
 /** A finite number in [min, max]; a numeric string (the Python port's lat/lon) is read as one. */
@@ -105,10 +124,17 @@ export function num(min: number, max: number): Field<number> {
     },
     canonical: (value) => typeof value === 'number' && value >= min && value <= max && !Object.is(value, -0),
     // Only JavaScript's own spelling of the number is canonical: checked after the match.
-    pattern: checked('-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:e[+-][0-9]+)?', (t = '') => {
-      const n = Number(t)
-      return n >= min && n <= max && String(n) === t
-    }),
+    pattern: numberPattern(min, max),
+    // A number written as a string ("48.8566", the Python port): the number's own spelling.
+    lenient: either(
+      numberPattern(min, max),
+      checked('"[-+.0-9eE]{1,32}"', (t) => {
+        if (t === undefined) return true
+        const number = t.slice(1, -1)
+        const n = Number(number)
+        return NUMBER_RE.test(number) && n >= min && n <= max && String(n === 0 ? 0 : n)
+      }),
+    ),
   }
 }
 
@@ -130,6 +156,8 @@ export const port: Field<string> = {
   },
   canonical: (value) => typeof value === 'string' && PORT_RE.test(value),
   pattern: literal(`"${inner(PORT)}"`),
+  // A port written as a JSON number: its digits as a string.
+  lenient: either(literal(`"${inner(PORT)}"`), checked('0|[1-9][0-9]{0,4}', (t) => t === undefined || (Number(t) <= 65535 && `"${t}"`))),
 }
 
 /** A timestamp, to canonical UTC (exact to the nanosecond; any offset, lenient separators). */
@@ -150,6 +178,17 @@ export const time: Field<string> = {
   },
   canonical: (value) => typeof value === 'string' && TIME_RE.test(value),
   pattern: literal(`"${inner(TIME_CANONICAL)}"`),
+  // Other times made of the characters of RFC 3339 (offsets, separators, fraction digits).
+  lenient: either(
+    literal(`"${inner(TIME_CANONICAL)}"`),
+    checked('"[-+0-9:.TtZz ]{1,64}"', (t) => {
+      if (t === undefined) return true
+      const value = t.slice(1, -1)
+      if (TIME_RE.test(value)) return true
+      const result = canonicalTime(value, { lenient: true })
+      return result.ok && TIME_RE.test(result.value) && `"${result.value}"`
+    }),
+  ),
 }
 
 /** A 64-hex fingerprint (or empty), lower-cased. */
@@ -169,4 +208,5 @@ export const fingerprint: Field<string> = {
   },
   canonical: (value) => typeof value === 'string' && FINGERPRINT_RE.test(value),
   pattern: literal(`"${inner(FINGERPRINT)}"`),
+  lenient: either(literal(`"${inner(FINGERPRINT)}"`), join(['"', checked('[0-9a-fA-F]{64}', (t) => t === undefined || t.toLowerCase()), '"'])),
 }

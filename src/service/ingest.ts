@@ -2,9 +2,11 @@
  * Feeding JSON Lines (or a JSON array, or one document) into a store, in batches, with each
  * refused record reported by its line number: used by `POST /admin/events`, `serve --load`
  * and the bundled corpus. JSON Lines go to the store as text (JsonText), so lines already
- * canonical are stored without being parsed; anything else is read with readRecords.
+ * canonical are stored without being parsed; anything else is read with readRecords. A line
+ * holding an object is kept as its bytes (JsonText.ofBytes): a large ingest hands them to
+ * its workers and stores them without decoding them on this thread.
  */
-import { DEFAULT_MAX_LINE_BYTES, isJsonText, isRecordError, type LineItem, LineSplitter, readRecords } from '../jsonl/index.js'
+import { DEFAULT_MAX_LINE_BYTES, isJsonText, isRecordError, type LineMaker, type LineProblem, LineSplitter, readRecords } from '../jsonl/index.js'
 import type { Issue } from '../validate/index.js'
 import { isUtf8 } from 'node:buffer'
 import { OffloadedIngest } from './ingest-offload.js'
@@ -59,22 +61,27 @@ export async function ingestStream(store: Store, input: AsyncIterable<Uint8Array
   let offload: OffloadedIngest | undefined
   let pool: PreparePool | undefined
   try {
-    for await (const item of documents(counted(input, read))) {
-      if (offload === undefined && read.bytes > OFFLOAD_BYTES && store.ingestPrepared !== undefined) {
-        const url = prepareWorkerUrl()
-        if (url !== undefined) {
-          // From here on documents are prepared on worker threads; what came before is stored first.
-          await flush()
-          pool = new PreparePool(url)
-          offload = new OffloadedIngest(store as Store & Required<Pick<Store, 'ingestPrepared'>>, pool, report)
-        } else read.bytes = -Infinity // no worker module: stay on this thread
+    for await (const items of documents(counted(input, read))) {
+      for (const item of items) {
+        if (offload === undefined && read.bytes > OFFLOAD_BYTES && store.ingestPrepared !== undefined) {
+          const url = prepareWorkerUrl()
+          if (url !== undefined) {
+            // From here on documents are prepared on worker threads; what came before is stored first.
+            await flush()
+            pool = new PreparePool(url)
+            offload = new OffloadedIngest(store as Store & Required<Pick<Store, 'ingestPrepared'>>, pool, report)
+          } else read.bytes = -Infinity // no worker module: stay on this thread
+        }
+        if (offload !== undefined) {
+          if ('error' in item) await offload.error(item.line, item.error)
+          else {
+            const pending = offload.add(item.line, item.doc)
+            if (pending) await pending
+          }
+          continue
+        }
+        await inThread(item)
       }
-      if (offload !== undefined) {
-        if ('error' in item) await offload.error(item.line, item.error)
-        else await offload.add(item.line, item.doc)
-        continue
-      }
-      await inThread(item)
     }
     await offload?.finish()
   } finally {
@@ -109,75 +116,70 @@ export function ingestText(store: Store, body: string | Uint8Array): Promise<Ing
   return ingestStream(store, once(body))
 }
 
+/** A line as ingest reads it: its bytes, not decoded (the chunks' memory is never reused). */
+interface ByteLine {
+  line: number
+  bytes: Buffer
+}
+
+const byteLine: LineMaker<ByteLine> = (line, _offset, buf, from, to) => ({ line, bytes: buf.subarray(from, to) })
+
 /**
- * The documents of an input. As in readRecords, the first non-blank line decides: if it is a
- * JSON value on its own, the input is JSON Lines (a line holding an array gives one document
- * per element); otherwise the whole input is one document spread over lines (readRecords).
+ * The documents of an input, a chunk's worth at a time. As in readRecords, the first
+ * non-blank line decides: if it is a JSON value on its own, the input is JSON Lines (a line
+ * holding an array gives one document per element); otherwise the whole input is one
+ * document spread over lines (readRecords).
  */
-async function* documents(input: AsyncIterable<Uint8Array | string>): AsyncGenerator<Item> {
+async function* documents(input: AsyncIterable<Uint8Array | string>): AsyncGenerator<Item[]> {
   const iterator = input[Symbol.asyncIterator]()
-  const splitter = new LineSplitter(DEFAULT_MAX_LINE_BYTES)
-  const out: LineItem[] = []
+  const splitter = new LineSplitter(DEFAULT_MAX_LINE_BYTES, byteLine)
+  const out: (ByteLine | LineProblem)[] = []
   const held: (Uint8Array | string)[] = []
   let decided = false
-  let chunk: Buffer | undefined
-  let chunkStart = 0
-  let consumed = 0
   for (;;) {
     const next = await iterator.next()
     if (!next.done) {
       if (!decided) held.push(next.value)
-      chunk = typeof next.value === 'string' ? Buffer.from(next.value) : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength)
-      chunkStart = consumed
-      consumed += chunk.length
-      splitter.push(chunk, out)
+      splitter.push(typeof next.value === 'string' ? Buffer.from(next.value) : Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength), out)
     } else splitter.end(out)
     if (!decided && out.length > 0) {
       decided = true
       const first = out[0]!
-      if ('text' in first && /^\s*[[{]/.test(first.text) && !isJsonText(first.text)) {
+      const text = 'bytes' in first ? first.bytes.toString('utf8') : ''
+      if ('bytes' in first && /^\s*[[{]/.test(text) && !isJsonText(text)) {
         yield* records(replay(held, iterator))
         return
       }
       held.length = 0
     }
-    for (const item of out) yield* fromLine(item, chunk, chunkStart)
+    const items: Item[] = []
+    for (const line of out) fromLine(line, items)
     out.length = 0
+    if (items.length > 0) yield items
     if (next.done) return
   }
 }
 
-function* fromLine(item: LineItem, chunk: Buffer | undefined, chunkStart: number): Generator<Item> {
-  if ('error' in item) return yield { line: item.line, error: item.error }
-  const text = item.text
-  if (text.charCodeAt(0) !== 91 /* [ */ && !/^\s+\[/.test(text)) return yield { line: item.line, doc: new JsonText(text, lineBytes(item, chunk, chunkStart)) }
+function fromLine(item: ByteLine | LineProblem, items: Item[]): void {
+  if ('error' in item) return void items.push({ line: item.line, error: item.error })
+  const { bytes } = item
+  // An object: kept as its bytes when they are valid UTF-8 (then the decoded text is exactly them).
+  if (bytes[0] === 0x7b /* { */) return void items.push({ line: item.line, doc: isUtf8(bytes) ? JsonText.ofBytes(bytes) : new JsonText(bytes.toString('utf8')) })
+  const text = bytes.toString('utf8')
+  if (text.charCodeAt(0) !== 91 /* [ */ && !/^\s+\[/.test(text)) return void items.push({ line: item.line, doc: new JsonText(text, isUtf8(bytes) ? bytes : undefined) })
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch {
-    return yield { line: item.line, doc: new JsonText(text) } // the store reports the JSON error
+    return void items.push({ line: item.line, doc: new JsonText(text) }) // the store reports the JSON error
   }
-  if (!Array.isArray(value)) return yield { line: item.line, doc: value }
-  for (const element of value) yield { line: item.line, doc: element }
+  if (!Array.isArray(value)) return void items.push({ line: item.line, doc: value })
+  for (const element of value) items.push({ line: item.line, doc: element })
 }
 
-/**
- * The line's own bytes when it lies within the current chunk and is valid UTF-8 (so the
- * decoded text is exactly these bytes): the store then copies them instead of encoding.
- */
-function lineBytes(item: { offset: number; text: string }, chunk: Buffer | undefined, chunkStart: number): Uint8Array | undefined {
-  if (chunk === undefined || item.offset < chunkStart) return undefined
-  const start = item.offset - chunkStart
-  let end = chunk.indexOf(0x0a, start)
-  if (end === -1) end = chunk.length
-  if (end > start && chunk[end - 1] === 0x0d) end--
-  const bytes = chunk.subarray(start, end)
-  return isUtf8(bytes) ? bytes : undefined
-}
-
-async function* records(input: AsyncIterable<Uint8Array | string>): AsyncGenerator<Item> {
+async function* records(input: AsyncIterable<Uint8Array | string>): AsyncGenerator<Item[]> {
   for await (const record of readRecords(input)) {
-    yield isRecordError(record) ? { line: record.line, error: record.error } : { line: record.line, doc: record.value }
+    yield [isRecordError(record) ? { line: record.line, error: record.error } : { line: record.line, doc: record.value }]
   }
 }
 

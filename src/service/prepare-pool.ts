@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import type { PrepareResult } from './store/prepare.js'
+import { type PreparedAnswer, type PrepareBatch, type PrepareResult, unpackAnswer } from './store/prepare.js'
 
 /**
  * Where the worker's module may be, relative to this code: in the built package it is the
@@ -62,7 +62,7 @@ class PrepareWorker {
 
   constructor(url: URL) {
     this.thread = new Worker(url.pathname.endsWith('.ts') ? fromSource(url) : url)
-    this.thread.on('message', (results: PrepareResult[]) => this.pending.shift()?.resolve(results))
+    this.thread.on('message', (answer: PreparedAnswer) => this.pending.shift()?.resolve(unpackAnswer(answer)))
     this.thread.on('error', (error) => this.fail(error))
     this.thread.on('exit', (code) => this.fail(new Error(`a prepare worker stopped (exit code ${code})`)))
   }
@@ -72,11 +72,12 @@ class PrepareWorker {
     for (const p of this.pending.splice(0)) p.reject(this.failure)
   }
 
-  prepare(texts: string[]): Promise<PrepareResult[]> {
+  prepare(batch: PrepareBatch): Promise<PrepareResult[]> {
     if (this.failure) return Promise.reject(this.failure)
     return new Promise((resolve, reject) => {
       this.pending.push({ resolve, reject })
-      this.thread.postMessage(texts)
+      // The bytes are moved, not copied (the batch's own buffer: see ingest-offload.ts).
+      this.thread.postMessage(batch, batch.bytes.byteLength > 0 ? [batch.bytes.buffer as ArrayBuffer] : [])
     })
   }
 }
@@ -89,11 +90,16 @@ export class PreparePool {
     this.workers = Array.from({ length: size }, () => new PrepareWorker(url))
   }
 
-  /** prepare() of each text (as a JsonText), in order, computed on the least busy worker. */
-  prepare(texts: string[]): Promise<PrepareResult[]> {
+  /** Number of worker threads. */
+  get size(): number {
+    return this.workers.length
+  }
+
+  /** prepare() of each document (as a JsonText), in order, computed on the least busy worker. */
+  prepare(batch: PrepareBatch): Promise<PrepareResult[]> {
     let best = this.workers[0]!
     for (const w of this.workers) if (w.pending.length < best.pending.length) best = w
-    return best.prepare(texts)
+    return best.prepare(batch)
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { resolveOptions as resolve } from '../../src/normalize/context.js'
-import { isCanonicalText, normalize, type NormalizeOptions, resolveOptions, serializeEvent } from '../../src/normalize/index.js'
+import { isCanonicalText, normalize, type NormalizeOptions, normalizeText, resolveOptions, serializeEvent } from '../../src/normalize/index.js'
 import { compile, literal, STRING } from '../../src/normalize/pattern.js'
 import { int, num } from '../../src/normalize/values.js'
 import { lenientText } from './arbitraries.js'
@@ -112,5 +112,87 @@ describe('isCanonicalText', () => {
       }),
       { numRuns: 1000 },
     )
+  })
+})
+
+/** Edits that turn canonical values into lenient ones the rewrite pattern knows (or nearly). */
+const lenientEdit = fc.oneof(
+  fc.record({ from: fc.constant(/"port":"(\d+)"/), to: fc.constantFrom('"port":$1', '"port":0$1', '"port":$1.0', '"port":-$1') }),
+  fc.record({ from: fc.constantFrom(/"(status|length|asn|rows|key_size|version)":(\d+)/), to: fc.constantFrom('"$1":"$2"', '"$1":"0$2"', '"$1":"+$2"', '"$1":"$2$2$2$2$2$2$2$2"') }),
+  fc.record({ from: fc.constantFrom(/"(lat|lon)":([-.\de]+)/), to: fc.constantFrom('"$1":"$2"', '"$1":"$20"', '"$1":"+$2"', '"$1":"$2e1"', '"$1":"-0"') }),
+  fc.record({ from: fc.constantFrom(/":\[\]/, /"tags":\[\]/, /"domain":\[\]/), to: fc.constantFrom('":null', '":[]') }),
+  fc.record({ from: fc.constant(/"header":\{\}/), to: fc.constantFrom('"header":null', '"header":{}') }),
+  fc.record({ from: fc.constantFrom(/"(modules|ransom_notes)":null/), to: fc.constantFrom('"$1":[]', '"$1":[null]', '"$1":""') }),
+  fc.record({ from: fc.constant(/"raw":null/), to: fc.constantFrom('"raw":""', '"raw":" "') }),
+  fc.record({ from: fc.constantFrom(/(T\d\d:\d\d:\d\d(?:\.\d+)?)Z"/, /(T\d\d:\d\d:\d\d(?:\.\d+)?)Z"/g), to: fc.constantFrom('$1+00:00"', '$1-13:45"', '$1z"', '$1.000Z"', '$1+24:00"', '$1Z "') }),
+  fc.record({ from: fc.constant(/T(\d\d:\d\d:\d\d)/), to: fc.constantFrom(' $1', 't$1', 'x$1') }),
+  fc.record({ from: fc.constant(/"([0-9a-f]{64})"/), to: fc.constantFrom('"$1"', '"ABCDEF$1"'), upper: fc.boolean() }),
+)
+
+type LenientEdit = typeof lenientEdit extends fc.Arbitrary<infer E> ? E : never
+
+function applyEdit(text: string, edit: LenientEdit): string {
+  const out = text.replace(edit.from, edit.to)
+  return 'upper' in edit && edit.upper ? out.replace(/"([0-9a-f]{64})"/, (_, hex: string) => `"${hex.toUpperCase()}"`) : out
+}
+
+describe('normalizeText rewrites lenient values in place', () => {
+  it('writes exactly what the full path writes, with the same warnings, or fails as it does', () => {
+    fc.assert(
+      fc.property(lenientText, options, fc.array(lenientEdit, { maxLength: 6 }), fc.array(mutation, { maxLength: 1 }), (text, opts, edits, more) => {
+        const canonical = fullPath(text, opts)!
+        for (const candidate of [edits.reduce(applyEdit, canonical), more.reduce(mutate, edits.reduce(applyEdit, canonical))]) {
+          const fast = normalizeText(candidate, opts)
+          let value: unknown
+          try {
+            value = JSON.parse(candidate)
+          } catch {
+            expect(fast.ok).toBe(false)
+            continue
+          }
+          const full = normalize(value, opts)
+          if (full.ok) expect(fast).toMatchObject({ ok: true, text: serializeEvent(full.event), changed: serializeEvent(full.event) !== candidate, warnings: full.warnings })
+          else expect(fast.ok).toBe(false)
+        }
+      }),
+      { numRuns: 1000 },
+    )
+  })
+  it('takes the common lenient values of tool output without parsing', () => {
+    const r = normalize({})
+    if (!r.ok) throw new Error('unreachable')
+    const canonical = JSON.stringify(r.event)
+    const lenient = canonical
+      .replace('"port":""', '"port":8080')
+      .replace('"tags":[]', '"tags":null')
+      .replace('"status":0', '"status":"404"')
+      .replace('"time":"0001-01-01T00:00:00Z"', '"time":"2024-01-02 03:04:05.500+02:00"')
+      .replace('"event_pipeline":[]', '"event_pipeline":null')
+      .replace('"asn":0', '"asn":"64496"')
+      .replace('"location":{"lat":0,"lon":0}', '"location":{"lat":"48.8566","lon":"-2.50"}')
+    expect(lenient).not.toBe(canonical)
+    const parse = JSON.parse
+    let parsed = 0
+    JSON.parse = ((...args: Parameters<typeof JSON.parse>) => {
+      parsed++
+      return parse(...args)
+    }) as typeof JSON.parse
+    try {
+      const fast = normalizeText(lenient)
+      expect(fast).toEqual({
+        ok: true,
+        text: canonical
+          .replace('"port":""', '"port":"8080"')
+          .replace('"status":0', '"status":404')
+          .replace('"0001-01-01T00:00:00Z"', '"2024-01-02T01:04:05.5Z"')
+          .replace('"asn":0', '"asn":64496')
+          .replace('"location":{"lat":0,"lon":0}', '"location":{"lat":48.8566,"lon":-2.5}'),
+        changed: true,
+        warnings: [],
+      })
+    } finally {
+      JSON.parse = parse
+    }
+    expect(parsed).toBe(0)
   })
 })

@@ -5,6 +5,7 @@ import { canonicalFields, corpusFiles, JsonText, prepare } from '../../src/servi
 import { isStrictValid } from '../../src/validate/index.js'
 import { readFileSync } from 'node:fs'
 import { makeEvent } from './support.js'
+import { canonicalTextFields } from '../../src/service/store/canonical-fields.js'
 
 const KEEP = resolveOptions({ fingerprint: 'keep' })
 const tricky = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('"', '\\', ',"time":"', '"],"event_fingerprint":"', '\\"', '\u2028', 'é', '\u0001'))
@@ -58,5 +59,19 @@ describe('canonicalFields', () => {
       }
     }
     expect(fast).toBeGreaterThan(corpusFiles().length / 2)
+  })
+
+  it('canonicalTextFields: the fields exactly when isCanonicalText says yes, for canonical and edited texts', () => {
+    const edits = fc.constantFrom<[string, string]>(['"port":"443"', '"port":443'], ['Z"', '+00:00"'], ['"tags":[', '"tags":["a","a",'], ['"header":{', '"header":{"7":"1",'], ['"raw":null', '"raw":""'], ['', ''], ['"leak":{"stage":"', '"leak":{"x":"'])
+    fc.assert(
+      fc.property(tricky, tricky, tricky, fc.array(tricky, { maxLength: 3 }), tricky, edits, (source, host, header, pipeline, severity, [from, to]) => {
+        const event = makeEvent({ event_source: source, event_pipeline: pipeline, host, ip: '2001:db8::1', port: '443', time: '2024-02-29T12:00:00.5Z' })
+        event.http.header = { time: header, [header]: 'x' }
+        event.leak = { ...event.leak, type: header, severity }
+        const text = serializeEvent(event).replace(from, to)
+        expect(canonicalTextFields(text)).toEqual(isCanonicalText(text, KEEP) ? canonicalFields(text) : null)
+      }),
+      { numRuns: 300 },
+    )
   })
 })

@@ -23,6 +23,8 @@ export class ByteArena {
   wasted = 0
   /** Bytes of the live versions. */
   live = 0
+  /** Slab number of each buffer taken over as it is (keep()). */
+  private kept = new WeakMap<ArrayBufferLike, number>()
 
   /**
    * Stores an event as the bytes of entry `id` (`replacing` when `id` already had some):
@@ -42,6 +44,31 @@ export class ByteArena {
     this.settle(id, written, big)
   }
 
+  /**
+   * Stores an event as the bytes of entry `id` by keeping `bytes` where they are, with no copy:
+   * their whole buffer becomes a slab, which the caller must never write again. The buffer's
+   * bytes that no entry uses count as waste, so compact() reclaims them once they add up.
+   */
+  keep(id: number, bytes: Uint8Array, replacing = false): void {
+    let slab = this.kept.get(bytes.buffer)
+    if (slab === undefined) {
+      slab = this.slabs.push(Buffer.from(bytes.buffer)) - 1
+      this.kept.set(bytes.buffer, slab)
+      this.wasted += bytes.buffer.byteLength
+    }
+    if (replacing) {
+      this.wasted += this.length.data[id]!
+      this.live -= this.length.data[id]!
+    }
+    this.slab.ensure(id)
+    this.offset.ensure(id)
+    this.length.ensure(id)
+    this.slab.data[id] = slab
+    this.offset.data[id] = bytes.byteOffset
+    this.wasted -= bytes.length
+    this.settle(id, bytes.length, true)
+  }
+
   /** The bytes of entry `id` (a view, not a copy). */
   bytes(id: number): Buffer {
     const offset = this.offset.data[id]!
@@ -58,6 +85,7 @@ export class ByteArena {
   compact(count: number): void {
     const old = { slabs: this.slabs, slab: this.slab.data.slice(0, count), offset: this.offset.data.slice(0, count), length: this.length.data.slice(0, count) }
     this.slabs = []
+    this.kept = new WeakMap()
     this.current = -1
     this.used = 0
     this.live = 0

@@ -3,6 +3,9 @@
  * isCanonicalText accepted): members are in canonical order, there are no unknown members,
  * and every `"` inside a string is escaped, so each member is found by its literal prefix.
  */
+import { EVENT_MEMBERS } from '../../normalize/shape.js'
+import { type Check, join, type Pattern, STRING } from '../../normalize/pattern.js'
+import { resolveOptions } from '../../normalize/context.js'
 
 export interface CanonicalFields {
   eventType: string
@@ -49,6 +52,65 @@ export function canonicalFields(text: string): CanonicalFields | null {
   const severity = type === null ? null : read(',"severity":"')
   if (severity === null) return null
   return { eventType, source, fingerprint, ip, host, port, time, severity }
+}
+
+/** The members canonicalTextFields() captures, in canonical order (`leak` for its severity). */
+const INDEXED = ['event_type', 'event_source', 'event_fingerprint', 'ip', 'host', 'port', 'time', 'leak'] as const
+const KEEP = resolveOptions({ fingerprint: 'keep' })
+const always: Check = () => true
+
+/**
+ * The normaliser's canonical pattern for the whole event (normalize/pattern.ts), with one more
+ * capture around each indexed member's value: the same texts match, and the match itself
+ * hands over the values. Group numbers follow the checks, one per capture group.
+ */
+function indexedShape(): { re: RegExp; checks: Check[]; groups: number[] } {
+  const parts: (Pattern | string)[] = ['\\{']
+  const groups: number[] = []
+  let count = 0
+  EVENT_MEMBERS.forEach(([name, field], i) => {
+    parts.push(`${i === 0 ? '' : ','}"${name}":`)
+    const at = (INDEXED as readonly string[]).indexOf(name)
+    if (at !== -1) {
+      groups[at] = count + 1
+      parts.push({ source: `(${field.pattern.source})`, checks: [always, ...field.pattern.checks] })
+      count++
+    } else parts.push(field.pattern)
+    count += field.pattern.checks.length
+  })
+  parts.push('\\}')
+  const pattern = join(parts)
+  return { re: new RegExp(`^${pattern.source}$`), checks: pattern.checks, groups }
+}
+
+let shape: ReturnType<typeof indexedShape> | undefined
+const LEAK_SEVERITY = new RegExp(`^\\{"stage":${STRING},"type":${STRING},"severity":(${STRING})`)
+
+/** A canonical JSON string's value (its text with the quotes). */
+const stringValue = (quoted: string): string => (quoted.indexOf('\\') === -1 ? quoted.slice(1, -1) : (JSON.parse(quoted) as string))
+
+/**
+ * The fields of `text` when it is canonical (what isCanonicalText(text, keep) accepts), read
+ * in the same pass that checks it; null when it is not (then parse it instead).
+ */
+export function canonicalTextFields(text: string): CanonicalFields | null {
+  shape ??= indexedShape()
+  const m = shape.re.exec(text)
+  if (m === null) return null
+  const { checks, groups } = shape
+  for (let i = 0; i < checks.length; i++) if (checks[i]!(m[i + 1], KEEP) !== true) return null
+  const severity = LEAK_SEVERITY.exec(m[groups[7]!]!)
+  if (severity === null) return null
+  return {
+    eventType: stringValue(m[groups[0]!]!),
+    source: stringValue(m[groups[1]!]!),
+    fingerprint: stringValue(m[groups[2]!]!),
+    ip: stringValue(m[groups[3]!]!),
+    host: stringValue(m[groups[4]!]!),
+    port: stringValue(m[groups[5]!]!),
+    time: stringValue(m[groups[6]!]!),
+    severity: stringValue(severity[1]!),
+  }
 }
 
 /** The JSON string whose content starts at `from` (just after its opening quote). */

@@ -13,7 +13,7 @@ import { canonicalDomain, reverseLabels } from '../names/domain.js'
 import { canonicalIp } from '../names/ip.js'
 import { ByteArena } from './arena.js'
 import { addId, Column, forEachId, type Ids } from './columns.js'
-import { identityOf, prepare, type Prepared, type PrepareResult } from './prepare.js'
+import { identityOf, jsonOf, prepare, type Prepared, type PrepareResult } from './prepare.js'
 import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from './types.js'
 
 const NS_PER_MS = 1_000_000n
@@ -80,8 +80,9 @@ export class MemoryStore implements Store {
     if (duplicate) result.duplicates++
     else result.accepted++
     if (this.listeners.size > 0) {
-      const event = prepared.event ?? (JSON.parse(prepared.json) as Event)
-      for (const listener of this.listeners) listener({ event, json: prepared.json, duplicate })
+      const json = jsonOf(prepared)
+      const event = prepared.event ?? (JSON.parse(json) as Event)
+      for (const listener of this.listeners) listener({ event, json, duplicate })
     }
   }
 
@@ -184,7 +185,7 @@ export class MemoryStore implements Store {
     if (existing !== -1) {
       const oldMs = this.ms.data[existing]!
       if (ms > oldMs || (ms === oldMs && ns > this.subMs.data[existing]!)) {
-        this.arena.set(existing, p.json, true, p.utf8)
+        this.store(existing, p, true)
         this.ms.data[existing] = ms
         this.subMs.data[existing] = ns
         this.setSeverity(existing, p.leak, p.severity, true)
@@ -199,7 +200,7 @@ export class MemoryStore implements Store {
     }
     const id = this.count++
     for (const column of [this.leak, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.severityOf, this.ipOf, this.nameOf]) column.ensure(id)
-    this.arena.set(id, p.json, false, p.utf8)
+    this.store(id, p, false)
     this.ms.data[id] = ms
     this.subMs.data[id] = ns
     this.firstMs.data[id] = ms
@@ -209,6 +210,12 @@ export class MemoryStore implements Store {
     this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)
     this.nameOf.data[id] = p.name === '' ? -1 : this.addName(p.name, id)
     return false
+  }
+
+  /** Puts the event's bytes in the arena (`json` may be KEPT_AS_SENT: then `utf8` is set). */
+  private store(id: number, p: Prepared, replacing: boolean): void {
+    if (p.owned && p.utf8 !== undefined) this.arena.keep(id, p.utf8, replacing)
+    else this.arena.set(id, p.json, replacing, p.utf8)
   }
 
   /** Records event `id`'s severity (`replacing` its previous one) and keeps the leak counts. */

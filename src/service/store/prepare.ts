@@ -8,32 +8,73 @@
  * being parsed: that is most of a bulk load, and parsing is the cost that dominates ingest.
  */
 import { guarded, parseRecord, tooDeep, valueTooDeep } from '../../jsonl/index.js'
-import { isCanonical, isCanonicalText, normalize, resolveOptions, serializeEvent } from '../../normalize/index.js'
+import { isCanonical, normalize, resolveOptions, serializeEvent } from '../../normalize/index.js'
 import type { Event } from '../../schema/index.js'
 import { type Instant, parseTime } from '../../time/index.js'
 import { isStrictValid, type Issue, validate } from '../../validate/index.js'
 import { canonicalDomain } from '../names/domain.js'
 import { canonicalIp } from '../names/ip.js'
-import { canonicalFields } from './canonical-fields.js'
+import { canonicalTextFields } from './canonical-fields.js'
 
 /**
  * An empty event_fingerprint is computed (version 1): the fingerprint is part of an event's
  * identity, and events without one would otherwise all be duplicates of each other.
  */
 const OPTIONS = resolveOptions({ fingerprint: 'missing' })
-const KEEP = resolveOptions({ fingerprint: 'keep' })
 
 /** One document as JSON text, for Store.ingest: parsed only when it is not already canonical. */
 export class JsonText {
+  private decoded: string | undefined
+
   /**
    * @param text the document's JSON text
    * @param utf8 the same text as UTF-8 bytes, when the caller has them (a store may keep them
    *   as they are instead of encoding the text again); they must decode to exactly `text`
    */
   constructor(
-    readonly text: string,
+    text: string,
     readonly utf8?: Uint8Array,
-  ) {}
+  ) {
+    this.decoded = text
+  }
+
+  /**
+   * A document known by its bytes only, which must be valid UTF-8: its text is decoded when
+   * first read. A large ingest hands such bytes to its workers and stores them without ever
+   * decoding them on the main thread.
+   */
+  static ofBytes(utf8: Uint8Array): JsonText {
+    const doc = new JsonText('', utf8)
+    doc.decoded = undefined
+    return doc
+  }
+
+  /** The document's JSON text. */
+  get text(): string {
+    return (this.decoded ??= Buffer.from(this.utf8!.buffer, this.utf8!.byteOffset, this.utf8!.byteLength).toString('utf8'))
+  }
+}
+
+/**
+ * A batch of documents for a prepare worker: each item is either a document's text, or the
+ * end offset in `bytes` of a document given as UTF-8 (it starts where the previous such one
+ * ended). `bytes` is moved to the worker, not copied.
+ */
+export interface PrepareBatch {
+  bytes: Uint8Array
+  items: (number | string)[]
+}
+
+/** The documents of a batch as texts (decoded here, on the worker). */
+export function batchTexts(batch: PrepareBatch): string[] {
+  const bytes = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength)
+  let at = 0
+  return batch.items.map((item) => {
+    if (typeof item === 'string') return item
+    const text = bytes.toString('utf8', at, item)
+    at = item
+    return text
+  })
 }
 
 export interface Prepared {
@@ -43,6 +84,8 @@ export interface Prepared {
   json: string
   /** `json` as UTF-8 bytes, when they came with the input. */
   utf8?: Uint8Array
+  /** `utf8`'s whole buffer is the result's own (a worker's batch, moved back): a store may keep it rather than copy. */
+  owned?: boolean
   leak: boolean
   /** Canonical IP (from `ip`, or from `host` when that is an IP literal); '' when none. */
   ip: string
@@ -56,6 +99,89 @@ export interface Prepared {
 }
 
 export type PrepareResult = Prepared | { ok: false; errors: Issue[] }
+
+/**
+ * `json` of a prepare worker's result whose JSON is the very text it was sent (no event
+ * JSON is empty): the receiver puts its own text back, or, when it has the document's UTF-8
+ * bytes, leaves `json` so and sets `utf8` (then read the text with jsonOf()).
+ */
+export const KEPT_AS_SENT = ''
+
+/**
+ * A prepare worker's answer, compact for the trip between threads (objects cost the most to
+ * copy): per document its result, or null for a text kept as it was sent (most of a bulk
+ * load), whose fields are then the next eight of `kept`: leak, ip, name, time, severity,
+ * identity, and where its bytes are in `bytes` (start and end; -1 for a document sent as text).
+ * `bytes` is the batch's buffer, moved back: the kept documents' bytes are stored from it.
+ */
+export interface PreparedAnswer {
+  results: (PrepareResult | null)[]
+  kept: (boolean | string | bigint | number)[]
+  bytes: Uint8Array
+}
+
+/** The answer for `batch`, whose documents are `texts`, given their prepare() results. */
+export function packAnswer(batch: PrepareBatch, texts: readonly string[], results: readonly PrepareResult[]): PreparedAnswer {
+  const answer: PreparedAnswer = { results: new Array(results.length), kept: [], bytes: batch.bytes }
+  let at = 0
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!
+    const item = batch.items[i]!
+    const start = typeof item === 'number' ? at : -1
+    if (typeof item === 'number') at = item
+    if (r.ok && r.json === texts[i]) {
+      answer.results[i] = null
+      answer.kept.push(r.leak, r.ip, r.name, r.time, r.severity, r.identity, start, start === -1 ? -1 : at)
+    } else {
+      // The parsed event stays here: the store keeps the JSON, a listener parses it if needed.
+      if (r.ok) r.event = undefined
+      answer.results[i] = r
+    }
+  }
+  return answer
+}
+
+/**
+ * The results of a packed answer; texts kept as sent have `json` KEPT_AS_SENT, and those sent
+ * as bytes have them as `utf8`, in the returned batch buffer. That buffer is offered to the
+ * store to keep (`owned`) only when kept documents fill at least 3/4 of it, so that what no
+ * event uses stays small; otherwise the store copies the bytes out of it.
+ */
+export function unpackAnswer(answer: PreparedAnswer): PrepareResult[] {
+  const { kept } = answer
+  const bytes = Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength)
+  let keptBytes = 0
+  for (let k = 6; k < kept.length; k += 8) if ((kept[k] as number) !== -1) keptBytes += (kept[k + 1] as number) - (kept[k] as number)
+  const owned = keptBytes * 4 >= bytes.buffer.byteLength * 3
+  let k = 0
+  return answer.results.map((r) => {
+    if (r !== null) return r
+    const start = kept[k + 6] as number
+    const prepared: Prepared = {
+      ok: true,
+      event: undefined,
+      json: KEPT_AS_SENT,
+      leak: kept[k] as boolean,
+      ip: kept[k + 1] as string,
+      name: kept[k + 2] as string,
+      time: kept[k + 3] as Instant,
+      severity: kept[k + 4] as string,
+      identity: kept[k + 5] as string,
+    }
+    if (start !== -1) {
+      prepared.utf8 = bytes.subarray(start, kept[k + 7] as number)
+      if (owned) prepared.owned = true
+    }
+    k += 8
+    return prepared
+  })
+}
+
+/** The JSON text of a prepared document (decoded from `utf8` when `json` is KEPT_AS_SENT). */
+export function jsonOf(p: Prepared): string {
+  if (p.json === KEPT_AS_SENT && p.utf8 !== undefined) p.json = Buffer.from(p.utf8.buffer, p.utf8.byteOffset, p.utf8.byteLength).toString('utf8')
+  return p.json
+}
 
 /** Normalises and validates a document (a parsed value, or a JsonText). */
 export function prepare(doc: unknown): PrepareResult {
@@ -91,8 +217,7 @@ function prepareValue(doc: unknown): PrepareResult {
 }
 
 function prepareCanonicalText(text: string): PrepareResult | null {
-  if (!isCanonicalText(text, KEEP)) return null
-  const f = canonicalFields(text)
+  const f = canonicalTextFields(text) // null unless canonical (isCanonicalText with `keep`)
   // An empty fingerprint must be computed: the long way.
   if (f === null || f.fingerprint === '') return null
   const parsed = parseTime(f.time)

@@ -68,6 +68,7 @@ export interface Store {
    * Optional: stores documents already prepared with prepare.ts (a large ingest prepares them
    * on a worker thread), accepting, refusing and de-duplicating exactly as ingest() would the
    * documents they came from, in order. Stores without it get every document through ingest().
+   * A result may carry its JSON as `utf8` only (`json` is then KEPT_AS_SENT): read it with jsonOf().
    */
   ingestPrepared?(items: readonly PrepareResult[]): Awaitable<IngestResult>
   /** Events whose IP is `ip` (any spelling); null when `ip` is not an IP address. */
