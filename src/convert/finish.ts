@@ -13,13 +13,17 @@ export const CONVERTER_NAME = 'l9kit'
 
 const KEEP = resolveOptions({ fingerprint: 'keep' })
 
-export function finishEvent(draft: Event, tool: string, ctx: ConvertContext, where: string, line?: number): Event | Problem {
+/**
+ * Stamps and fingerprints `draft`. `canonical`: the converter vouches that the draft is
+ * strict as built (RecordFormat.canonical), so the strict check of every member is skipped.
+ */
+export function finishEvent(draft: Event, tool: string, ctx: ConvertContext, where: string, line?: number, canonical = false): Event | Problem {
   draft.event_source = tool
   draft.event_pipeline = [tool, CONVERTER_NAME]
   draft.event_fingerprint = ''
   // Most drafts are canonical already (built from emptyEvent() with canonical values): then
   // only the fingerprint is missing, and the full normaliser is not needed.
-  if (isCanonical(draft, KEEP)) {
+  if (canonical || isCanonical(draft, KEEP)) {
     draft.event_fingerprint = eventFingerprint(draft.event_source, draft.summary, ctx.fingerprint)
     return draft
   }

@@ -20,6 +20,11 @@ export interface ConvertContext {
   fingerprint: 1 | 2
   /** Largest line (or XML token) accepted, in bytes. */
   maxLineBytes: number
+  /**
+   * The input is known to be JSON Lines (its first line was one JSON value): a converter that
+   * also reads a document spread over lines must not choose again. Set for `--jobs` blocks.
+   */
+  jsonLines?: boolean
 }
 
 export interface Converter {

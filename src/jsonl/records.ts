@@ -17,6 +17,8 @@ export interface ReadOptions {
   maxLineBytes?: number
   /** Largest whole-document input held in memory before falling back to lines. */
   maxDocumentBytes?: number
+  /** The input is known to be JSON Lines: read it so, without choosing on its first line. */
+  lines?: boolean
 }
 
 export const isRecordError = (r: JsonRecord): r is Extract<JsonRecord, { error: Issue }> => 'error' in r
@@ -36,7 +38,7 @@ export async function* readRecords(input: AsyncIterable<Uint8Array | string>, op
   const out: LineItem[] = []
   const held: Buffer[] = []
   let heldBytes = 0
-  let mode: 'undecided' | 'lines' | 'document' = 'undecided'
+  let mode: 'undecided' | 'lines' | 'document' = opts.lines ? 'lines' : 'undecided'
 
   const iterator = input[Symbol.asyncIterator]()
   for (;;) {

@@ -14,16 +14,31 @@ export const COOKIE_SEPARATOR = '\n'
 
 /** Collects headers into a name → string map, joining repeated names. */
 export class HeaderBuilder {
-  readonly map: HeaderMap = Object.create(null) as HeaderMap
+  // No prototype, as Object.create(null) gives, but a fast-mode object: that one starts as a
+  // slow dictionary, which costs more to fill and to serialise.
+  readonly map: HeaderMap = Object.setPrototypeOf({}, null) as HeaderMap
   private count = 0
+  // The `name: value` lines as one text, while that equals lines() joined (else lines() decides).
+  private joined = ''
+  private repeated = false
 
   /** Adds one value under `name` (lower-cased), joining with any value already there. */
   add(name: string, value: string): void {
-    const key = name.trim().toLowerCase()
+    this.addKey(name.trim().toLowerCase(), value)
+  }
+
+  /** Adds one value under `key`, a name already trimmed and lower-cased (snakeHeaderKey()). */
+  addKey(key: string, value: string): void {
     if (key === '') return
-    const existing = Object.hasOwn(this.map, key) ? this.map[key] : undefined
+    const existing = this.map[key] // no prototype: nothing inherited to mistake for a value
     const joined = existing === undefined ? value : `${existing}${key === 'set-cookie' ? COOKIE_SEPARATOR : ', '}${value}`
     this.map[key] = joined // no prototype, so `__proto__` is an ordinary own member
+    // lines() decides when its order or split would differ: a repeated name, a cookie holding
+    // the separator (several lines), a name starting with a digit (maybe an array index, which
+    // objects list first).
+    const first = key.charCodeAt(0)
+    if (existing !== undefined || (first >= 0x30 && first <= 0x39) || (key === 'set-cookie' && value.includes(COOKIE_SEPARATOR))) this.repeated = true
+    else this.joined = this.count === 0 ? `${key}: ${value}` : `${this.joined}\n${key}: ${value}`
     this.count++
   }
 
@@ -41,10 +56,30 @@ export class HeaderBuilder {
     }
     return out
   }
+
+  /** lines() joined with `\n` ('' when none), built as headers come when no name repeats. */
+  text(): string {
+    return this.repeated ? this.lines().join('\n') : this.joined
+  }
 }
 
 /** httpx and ZGrab2 write names lower-case with `-` turned into `_`: turn them back. */
 export const restoreDashes = (name: string) => (name.includes('_') ? name.replaceAll('_', '-') : name)
+
+// Names seen so far: the same few come in every record. Bounded, as names are data.
+const snakeKeys = new Map<string, string>()
+const SNAKE_KEYS_MAX = 4096
+
+/** The builder key of a snake_case name (`Content_Type` → `content-type`), remembered. */
+export function snakeHeaderKey(name: string): string {
+  let key = snakeKeys.get(name)
+  if (key === undefined) {
+    key = restoreDashes(name).trim().toLowerCase()
+    if (snakeKeys.size >= SNAKE_KEYS_MAX) snakeKeys.clear()
+    snakeKeys.set(name, key)
+  }
+  return key
+}
 
 /**
  * A raw header block (`HTTP/1.1 200 OK\r\nServer: x\r\n…`) into a builder; returns the

@@ -17,6 +17,13 @@ export function httpSummary(statusLine: string, headerLines: readonly string[], 
   return text
 }
 
+/** httpSummary() with the header lines given as one text (HeaderBuilder.text(), '' for none). */
+export function httpSummaryText(statusLine: string, headerText: string, title: string): string {
+  const text = statusLine === '' ? headerText : headerText === '' ? statusLine : `${statusLine}\n${headerText}`
+  if (title === '') return text
+  return text === '' ? `\ntitle: ${title}` : `${text}\n\ntitle: ${title}`
+}
+
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
 
 /** The text of the first `<title>` of an HTML body, entities decoded and blanks collapsed. */

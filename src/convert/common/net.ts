@@ -60,12 +60,14 @@ export function portText(value: unknown): string | undefined {
   return n >= 1 && n <= 65535 ? String(n) : undefined
 }
 
+const withoutFinalDot = (name: string) => (name.endsWith('.') ? name.slice(0, -1) : name)
+
 /** Puts an address where it belongs: IP literals in `ip`, names in `host` (empty ignored). */
 export function setAddress(event: Event, address: string): void {
   const a = unbracket(address.trim())
   if (a === '') return
   if (ipKind(a) !== 0) event.ip = a
-  else event.host = a.toLowerCase().replace(/\.$/, '')
+  else event.host = withoutFinalDot(a.toLowerCase())
 }
 
 export type HostPort = { host: string; port: string } | { reason: string }
@@ -155,9 +157,9 @@ function rawPath(rest: string): string {
 /** True when `host` is covered by one of the certificate's names (`*.` covers one label). */
 export function certificateCovers(host: string, names: readonly string[]): boolean {
   if (host === '') return false
-  const h = host.toLowerCase().replace(/\.$/, '')
+  const h = withoutFinalDot(host.toLowerCase())
   return names.some((raw) => {
-    const name = raw.toLowerCase().replace(/\.$/, '')
+    const name = withoutFinalDot(raw.toLowerCase())
     if (name === h) return true
     if (!name.startsWith('*.')) return false
     const dot = h.indexOf('.')

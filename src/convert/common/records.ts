@@ -3,7 +3,8 @@
  * reads records with line numbers, turns log lines, malformed lines and a truncated final
  * record into Problems, maps each object with the format's `map`, and finishes every event.
  */
-import { guarded, parseRecord, readLines, readRecords } from '../../jsonl/index.js'
+import { guarded, type LineItem, LineSplitter, parseRecord, readRecords } from '../../jsonl/index.js'
+import { toBuffer } from '../../jsonl/lines.js'
 import type { Event } from '../../schema/index.js'
 import { finishEvent } from '../finish.js'
 import type { ConvertContext, Converter, Problem } from '../types.js'
@@ -34,6 +35,13 @@ export interface RecordFormat {
   map(record: Json, ctx: ConvertContext): Mapped
   /** Events that are already finished (the l9 reader): skip finishEvent(). */
   finished?: boolean
+  /**
+   * For a `map` that builds every member in its strict form by construction (from
+   * emptyEvent(), canonical values only): true when the few values it cannot bound that way
+   * are in range. finishEvent() then skips the strict check of the whole draft; when false
+   * or absent, the check (and the normaliser, if needed) runs.
+   */
+  canonical?(draft: Event, ctx: ConvertContext): boolean
 }
 
 /** `[INF] …`, `[WRN] …` and the like: what ProjectDiscovery tools print besides records. */
@@ -76,18 +84,22 @@ export function recordConverter(format: RecordFormat): Converter {
     detect: format.detect,
     async *convert(input, ctx) {
       const tail = { last: -1 }
-      const source = watchTail(input, tail)
+      const documents = format.documents === true
       let held: Problem | undefined
-      for await (const item of items(source, ctx, format.documents === true)) {
-        if (held) yield held
-        held = undefined
-        if (item.error !== undefined) {
-          held = problem(item.line, item.error)
-          continue
+      for await (const batch of documents ? documentBatches(input, tail, ctx) : lineBatches(input, tail, ctx)) {
+        for (const entry of batch) {
+          // Lines are parsed only when their turn comes: a batch holds text, not parsed records.
+          const item = documents ? (entry as Item) : lineItem(entry as LineItem)
+          if (held) yield held
+          held = undefined
+          if (item.error !== undefined) {
+            held = problem(item.line, item.error)
+            continue
+          }
+          const out = mapOne(format, item, ctx)
+          if (Array.isArray(out)) yield* out
+          else yield out
         }
-        const out = mapOne(format, item, ctx)
-        if (Array.isArray(out)) yield* out
-        else yield out
       }
       if (held) {
         // A bad last line with no newline after it is a record cut short (a killed run).
@@ -120,7 +132,10 @@ function mapOne(format: RecordFormat, item: Item, ctx: ConvertContext): Event | 
 function finishOne(format: RecordFormat, one: Event | Unconvertible, line: number, ctx: ConvertContext): Event | Problem {
   if (isUnconvertible(one)) return problem(line, one.reason)
   if (format.finished) return one
-  return guarded<Event | Problem>(() => finishEvent(one, format.tool, ctx, `line ${line}`, line), (issue) => ({ ...problem(line, issue.message), stack: issue.stack }))
+  return guarded<Event | Problem>(
+    () => finishEvent(one, format.tool, ctx, `line ${line}`, line, format.canonical?.(one, ctx) === true),
+    (issue) => ({ ...problem(line, issue.message), stack: issue.stack }),
+  )
 }
 
 /** The items of a Mapped value, in order. */
@@ -134,24 +149,46 @@ function logOrJson(text: string, parseError: string): string {
   return parseError
 }
 
-async function* items(input: AsyncIterable<Uint8Array>, ctx: ConvertContext, documents: boolean): AsyncGenerator<Item> {
-  if (documents) {
-    for await (const r of readRecords(input, { maxLineBytes: ctx.maxLineBytes })) {
-      if ('error' in r) yield { line: r.line, text: r.text, error: logOrJson(r.text, r.error.message) }
-      else yield { line: r.line, text: r.text, value: r.value }
-    }
-    return
+/** Records of JSON documents (one array or document over many lines), one per batch. */
+async function* documentBatches(input: AsyncIterable<Uint8Array>, tail: { last: number }, ctx: ConvertContext): AsyncGenerator<readonly Item[]> {
+  for await (const r of readRecords(watchTail(input, tail), { maxLineBytes: ctx.maxLineBytes, lines: ctx.jsonLines })) {
+    if ('error' in r) yield [{ line: r.line, text: r.text, error: logOrJson(r.text, r.error.message) }]
+    else yield [{ line: r.line, text: r.text, value: r.value }]
   }
-  // Plain JSON Lines: parse line by line (never buffer the input as one document).
-  for await (const l of readLines(input, { maxLineBytes: ctx.maxLineBytes })) {
-    if ('error' in l) {
-      yield { line: l.line, text: '', error: l.error.message }
-      continue
+}
+
+// Lines are cut from this much of a chunk at a time: the lines waiting for their turn stay
+// few (a 1 MiB chunk's would outlive young-generation collections and be copied by them).
+const SLICE_BYTES = 64 * 1024
+
+/**
+ * The lines of JSON Lines, a slice of a chunk at a time: the await is per slice, not per
+ * line (never the input buffered as one document). Remembers the input's last byte in `tail`.
+ */
+async function* lineBatches(input: AsyncIterable<Uint8Array>, tail: { last: number }, ctx: ConvertContext): AsyncGenerator<readonly LineItem[]> {
+  const splitter = new LineSplitter(ctx.maxLineBytes)
+  let out: LineItem[] = []
+  for await (const chunk of input) {
+    if (chunk.length > 0) tail.last = chunk[chunk.length - 1]!
+    const bytes = toBuffer(chunk)
+    for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
+      splitter.push(bytes.subarray(at, at + SLICE_BYTES), out)
+      if (out.length > 0) {
+        yield out
+        out = []
+      }
     }
-    const parsed = parseRecord(l.text) // refuses a record nested deeper than MAX_DEPTH
-    if ('value' in parsed) yield { line: l.line, text: l.text, value: parsed.value }
-    else yield { line: l.line, text: l.text, error: parsed.error.code === 'bad_json' ? logOrJson(l.text, parsed.error.message) : parsed.error.message }
   }
+  splitter.end(out)
+  if (out.length > 0) yield out
+}
+
+/** One line of JSON Lines as an item: parsed, or why not. */
+function lineItem(l: LineItem): Item {
+  if ('error' in l) return { line: l.line, text: '', error: l.error.message }
+  const parsed = parseRecord(l.text) // refuses a record nested deeper than MAX_DEPTH
+  if ('value' in parsed) return { line: l.line, text: l.text, value: parsed.value }
+  return { line: l.line, text: l.text, error: parsed.error.code === 'bad_json' ? logOrJson(l.text, parsed.error.message) : parsed.error.message }
 }
 
 /** Passes chunks through, remembering the input's last byte. */

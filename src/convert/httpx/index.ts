@@ -1,5 +1,6 @@
 /** httpx (ProjectDiscovery) JSON Lines output, `-json`/`-jsonl`: one `service` event per probed URL. */
 import { hasMembers, jsonHead, recordConverter } from '../common/records.js'
+import { httpxDraftCanonical } from './canonical.js'
 import { mapHttpx } from './map.js'
 
 /** `--from httpx`. */
@@ -13,4 +14,5 @@ export const httpx = recordConverter({
     return (hasMembers(text, 'url') || hasMembers(text, 'input')) && /"(?:status_code|webserver|scheme|failed|content_length|tech)"\s*:/.test(text)
   },
   map: mapHttpx,
+  canonical: httpxDraftCanonical,
 })

@@ -7,9 +7,9 @@
  */
 import { emptyEvent } from '../../schema/empty.js'
 import type { Event } from '../../schema/index.js'
-import { HeaderBuilder, parseRawHeaders, restoreDashes } from '../common/headers.js'
-import { httpSummary } from '../common/http.js'
-import { certificateCovers, ipVersion, parseUrl, portText, setAddress } from '../common/net.js'
+import { HeaderBuilder, parseRawHeaders, snakeHeaderKey } from '../common/headers.js'
+import { httpSummaryText } from '../common/http.js'
+import { certificateCovers, ipVersion, parseUrl, portText, setAddress, unbracket, type UrlParts } from '../common/net.js'
 import type { Mapped } from '../common/records.js'
 import { productToken, techModule } from '../common/software.js'
 import { eventTime, validityTime } from '../common/time.js'
@@ -23,7 +23,10 @@ export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
   if (r.failed === true) return []
   const time = eventTime(r.timestamp, ctx)
   if (!time.ok) return time
-  const url = parseUrl(str(r.url))
+  // The URL backs up host, port, scheme and path: parsed only when one of those is missing
+  // (records since v1.7.3 give them all).
+  let parsedUrl: UrlParts | undefined | null = null
+  const url = () => (parsedUrl === null ? (parsedUrl = parseUrl(str(r.url))) : parsedUrl)
   const e = emptyEvent()
   e.event_type = 'service'
   e.time = time.value
@@ -34,23 +37,23 @@ export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
   let ip = str(r.host_ip)
   if (ipVersion(ip) === 0) ip = hostField
   if (ipVersion(ip) === 0) ip = [...strings(r.a), ...strings(r.aaaa)].find((a) => ipVersion(a) !== 0) ?? ''
-  setAddress(e, ip)
-  const urlHost = url?.host ?? ''
-  const name = hostField !== '' && ipVersion(hostField) === 0 ? hostField : urlHost !== '' && ipVersion(urlHost) === 0 ? urlHost : undefined
+  // `ip` is now an IP literal or '': no need for setAddress() to check it again.
+  if (ip !== '') e.ip = unbracket(ip)
+  const name = hostField !== '' && ipVersion(hostField) === 0 ? hostField : hostName(url()?.host ?? '')
   if (name) setAddress(e, name)
   if (e.ip === '' && e.host === '') return { reason: 'no host or IP address (expected host, host_ip or url)' }
 
-  const port = portText(r.port) ?? url?.port
+  const port = portText(r.port) ?? url()?.port
   if (!port) return { reason: `no port: port ${JSON.stringify(r.port ?? null)} and url ${JSON.stringify(r.url ?? null)} give none` }
   e.port = port
 
-  const scheme = (str(r.scheme) || url?.scheme || 'http').toLowerCase()
+  const scheme = (str(r.scheme) || url()?.scheme || 'http').toLowerCase()
   const tlsData = obj(r.tls) ?? obj(r['tls-grab']) // `tls-grab` in early releases
   const tls = scheme === 'https' || tlsData !== undefined
   e.transport = tls ? ['tcp', 'tls', 'http'] : ['tcp', 'http']
   e.protocol = tls ? 'https' : 'http'
 
-  const path = str(r.path) || url?.path || ''
+  const path = str(r.path) || url()?.path || ''
   e.http.url = path === '/' ? '' : path
   e.http.status = int(r.status_code) ?? 0
   e.http.length = int(r.content_length) ?? 0
@@ -64,7 +67,7 @@ export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
   else if (typeof header === 'string') statusLine = parseRawHeaders(header, headers)
   else if (typeof r.raw_header === 'string') statusLine = parseRawHeaders(r.raw_header, headers)
   e.http.header = headers.map
-  e.summary = httpSummary(statusLine || (e.http.status ? `HTTP ${e.http.status}` : 'HTTP'), headers.lines(), e.http.title)
+  e.summary = httpSummaryText(statusLine || (e.http.status ? `HTTP ${e.http.status}` : 'HTTP'), headers.text(), e.http.title)
 
   if (tls) {
     const problem = fillTls(e, tlsData, e.host)
@@ -73,7 +76,13 @@ export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
   e.ssl.jarm = str(r.jarm_hash) || str(r.jarm)
 
   const webserver = str(r.webserver).trim()
-  if (webserver) Object.assign(e.service.software, productToken(webserver))
+  if (webserver) {
+    const { name, version, os } = productToken(webserver)
+    const software = e.service.software
+    software.name = name
+    software.version = version
+    software.os = os
+  }
   const tech = strings(r.tech ?? r.technologies) // `technologies` before `tech`
   if (tech.length) e.service.software.modules = tech.map(techModule)
 
@@ -90,13 +99,16 @@ export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
   return e
 }
 
+/** A URL's host when it is a name, not an IP literal. */
+const hostName = (host: string) => (host !== '' && ipVersion(host) === 0 ? host : undefined)
+
 /** httpx's header map: snake_case names (dashes restored), values strings (or arrays in some builds). */
 function addHeaderMap(map: Json, into: HeaderBuilder): void {
   for (const name of Object.keys(map)) {
     const value = map[name]
-    const dashed = restoreDashes(name)
-    if (Array.isArray(value)) for (const v of strings(value)) into.add(dashed, v)
-    else into.add(dashed, str(value))
+    const key = snakeHeaderKey(name)
+    if (Array.isArray(value)) for (const v of strings(value)) into.addKey(key, v)
+    else into.addKey(key, str(value))
   }
 }
 

@@ -2,22 +2,29 @@
 import { isIP } from 'node:net'
 import type { Event } from '../../schema/index.js'
 import { emptyEvent } from '../../schema/empty.js'
+import { formatSeconds, secondsInRange } from '../../time/format.js'
 import { formatTime, parseEpoch } from '../../time/index.js'
 import { sshMajor } from '../common/tls.js'
 import { finishEvent } from '../finish.js'
 import { unescapeBanner } from '../masscan/lines.js'
 import { recordDraft } from '../masscan/record.js'
 import type { ConvertContext, Problem } from '../types.js'
+import { nmapDraftCanonical } from './canonical.js'
 import type { NmapHost, NmapPort, NmapRun } from './model.js'
 import { applyScripts, scriptBlock } from './scripts.js'
 import { fillSoftware, isTls, portLine, protocolOf, transportOf } from './service.js'
 
 const PORT_PROTOCOLS = new Set(['tcp', 'udp', 'sctp'])
 
+/** nmap's own spelling of a time: whole Unix seconds (anything else takes parseEpoch). */
+const WHOLE_SECONDS = /^\d{1,11}$/
+
 /** The host's time: its `starttime`, else its `endtime` (masscan's XML), else the run's start. */
 export function hostTime(host: NmapHost, run: NmapRun, ctx: ConvertContext): string {
   for (const seconds of [host.starttime, host.endtime, run.start]) {
     if (seconds === '') continue
+    // Plain numbers, without parseEpoch's bigint nanoseconds; the same text for whole seconds.
+    if (WHOLE_SECONDS.test(seconds) && secondsInRange(Number(seconds))) return formatSeconds(Number(seconds), '')
     const parsed = parseEpoch(seconds, 's')
     if (parsed.ok) return formatTime(parsed.value)
   }
@@ -35,13 +42,28 @@ export function hostEvents(host: NmapHost, run: NmapRun, ctx: ConvertContext): (
     const reason = host.ip === '' ? 'host has open ports but no IPv4/IPv6 address' : `'${host.ip}' is not an IP address`
     return [{ kind: 'problem', where: host.where, line: host.line, reason }]
   }
-  const time = hostTime(host, run, ctx)
-  const tail = hostTail(host)
+  const shared = hostShared(host, run, ctx)
   // An IP protocol scan (-sO) lists protocols as `protocol="ip"` ports: no service behind them.
-  return host.ports.filter((port) => port.protocol !== 'ip').map((port) => portEvent(host, port, time, tail, ctx))
+  return host.ports.filter((port) => port.protocol !== 'ip').map((port) => portEvent(host, port, shared, ctx))
 }
 
-function portEvent(host: NmapHost, port: NmapPort, time: string, tail: string, ctx: ConvertContext): Event | Problem {
+/** What every port event of a host shares, worked out once per host. */
+interface HostShared {
+  time: string
+  /** The first user-given name and the first reverse-DNS name. */
+  host: string
+  reverse: string
+  /** Host-level lines appended to every port's summary. */
+  tail: string
+}
+
+function hostShared(host: NmapHost, run: NmapRun, ctx: ConvertContext): HostShared {
+  const user = host.hostnames.filter((h) => h.type === 'user')
+  const ptr = host.hostnames.filter((h) => h.type === 'PTR')
+  return { time: hostTime(host, run, ctx), host: user[0]?.name ?? '', reverse: ptr[0]?.name ?? '', tail: hostTail(host, user, ptr) }
+}
+
+function portEvent(host: NmapHost, port: NmapPort, shared: HostShared, ctx: ConvertContext): Event | Problem {
   if (!/^\d{1,5}$/.test(port.portid) || Number(port.portid) > 65535) {
     return { kind: 'problem', where: port.where, line: port.line, reason: `'${port.portid}' is not a port number` }
   }
@@ -53,10 +75,10 @@ function portEvent(host: NmapHost, port: NmapPort, time: string, tail: string, c
   event.ip = host.ip
   event.mac = host.mac
   event.vendor = host.vendor
-  event.host = host.hostnames.find((h) => h.type === 'user')?.name ?? ''
-  event.reverse = host.hostnames.find((h) => h.type === 'PTR')?.name ?? ''
+  event.host = shared.host
+  event.reverse = shared.reverse
   event.port = String(Number(port.portid))
-  event.time = time
+  event.time = shared.time
   const service = port.service
   event.protocol = protocolOf(service)
   event.transport = transportOf(port.protocol, service)
@@ -71,8 +93,8 @@ function portEvent(host: NmapHost, port: NmapPort, time: string, tail: string, c
   const lines = [portLine(port.portid, port.protocol, service)]
   if (service && service.banner !== '') lines.push(service.banner)
   for (const script of port.scripts) if (script.output !== '') lines.push(scriptBlock(script))
-  event.summary = lines.join('\n') + tail
-  return finishEvent(event, 'nmap', ctx, port.where, port.line)
+  event.summary = lines.join('\n') + shared.tail
+  return finishEvent(event, 'nmap', ctx, port.where, port.line, nmapDraftCanonical(event, ctx))
 }
 
 /**
@@ -105,15 +127,14 @@ function masscanHostEvents(host: NmapHost, run: NmapRun, ctx: ConvertContext): (
 
 /** `protocol 2.0` in nmap's extra info → `ssh.version` 2 (1.99 announces version 2 as well). */
 function sshVersion(event: Event, extrainfo: string): void {
+  if (event.protocol !== 'ssh') return
   const m = /\bprotocol (\d+\.\d+)/.exec(extrainfo)
-  if (m && event.protocol === 'ssh') event.ssh.version = sshMajor(m[1]!)
+  if (m) event.ssh.version = sshMajor(m[1]!)
 }
 
 /** Host-level text appended to every port's summary: other names, OS match, host scripts. */
-function hostTail(host: NmapHost): string {
+function hostTail(host: NmapHost, user: NmapHost['hostnames'], ptr: NmapHost['hostnames']): string {
   const lines: string[] = []
-  const user = host.hostnames.filter((h) => h.type === 'user')
-  const ptr = host.hostnames.filter((h) => h.type === 'PTR')
   const others = [...user.slice(1), ...ptr.slice(1), ...host.hostnames.filter((h) => h.type !== 'user' && h.type !== 'PTR')]
   if (others.length > 0) lines.push(`Other hostnames: ${others.map((h) => `${h.name} (${h.type})`).join(', ')}`)
   if (host.os) lines.push(`OS: ${host.os.name}${host.os.accuracy === '' ? '' : ` (${host.os.accuracy}%)`}`)

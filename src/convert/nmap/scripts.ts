@@ -2,18 +2,20 @@
  * NSE script results → event fields. Each known script fills its part of the event; every
  * script's text output also goes into the summary (scriptBlock), so nothing is lost.
  */
-import { createHash } from 'node:crypto'
 import type { Event } from '../../schema/index.js'
 import { ZERO_TIME } from '../../schema/empty.js'
 import { HeaderBuilder } from '../common/headers.js'
 import { validityTime } from '../common/time.js'
 import { elem, type NmapScript, type ScriptTable, table } from './model.js'
+import { sha256 } from './sha256.js'
 
 /** A script's output as nmap's normal output prints it: `| id: first`, `| …`, `|_last`. */
 export function scriptBlock(script: NmapScript): string {
   // As nmap prints it: one trailing newline ends the last line rather than adding an empty one.
-  const lines = script.output.replace(/\n$/, '').split('\n')
-  return lines.map((line, i) => `${i < lines.length - 1 ? '| ' : '|_'}${i === 0 ? `${script.id}: ` : ''}${line}`).join('\n')
+  const output = script.output.endsWith('\n') ? script.output.slice(0, -1) : script.output
+  const last = output.lastIndexOf('\n')
+  if (last === -1) return `|_${script.id}: ${output}`
+  return `| ${script.id}: ${output.slice(0, last).replaceAll('\n', '\n| ')}\n|_${output.slice(last + 1)}`
 }
 
 /** Applies every script this converter understands; unknown scripts only reach the summary. */
@@ -27,6 +29,12 @@ export function applyScripts(event: Event, scripts: NmapScript[]): void {
 }
 
 type Apply = (event: Event, script: NmapScript, headers: HeaderBuilder) => void
+
+/** Port scripts whose `<elem>`/`<table>` tree an applier below reads (a new such applier goes here too). */
+const TREE_SCRIPTS = new Set(['http-title', 'http-server-header', 'ssl-cert', 'ssh-hostkey'])
+
+/** Whether the reader should keep the values of a port script's `<elem>`s (see TREE_SCRIPTS). */
+export const readsTree = (id: string): boolean => TREE_SCRIPTS.has(id)
 
 const APPLY: Record<string, Apply> = {
   'http-title': (event, script) => {
@@ -107,12 +115,17 @@ function certTime(text: string): string {
   return result.ok ? result.value : ZERO_TIME
 }
 
+/** Base64 text and ASCII blanks only: Node's base64 decoder skips the blanks itself. */
+const PLAIN_BASE64 = /^[A-Za-z0-9+/=\t\n\r ]*$/
+
 /** SHA-256 (lower hex) of the DER inside a PEM certificate; empty when there is none. */
 export function pemSha256(pem: string): string {
   const m = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/.exec(pem)
   if (!m) return ''
-  const der = Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64')
-  return der.length === 0 ? '' : createHash('sha256').update(der).digest('hex')
+  // Removing the line breaks first would copy the text (most of this function's time).
+  const body = m[1]!
+  const der = Buffer.from(PLAIN_BASE64.test(body) ? body : body.replace(/\s+/g, ''), 'base64')
+  return der.length === 0 ? '' : sha256(der, 'hex')
 }
 
 /** Certificate name matching: exact (case-insensitive), or `*.` covering one left-most label. */
@@ -133,8 +146,8 @@ function hostKeyFingerprint(root: ScriptTable): string {
   for (const key of root.tables) {
     const blob = elem(key, 'key')
     if (blob !== '') {
-      const digest = createHash('sha256').update(Buffer.from(blob, 'base64')).digest('base64')
-      return `SHA256:${digest.replace(/=+$/, '')}`
+      // 32 bytes are 44 base64 characters, the last one a single `=` of padding.
+      return `SHA256:${sha256(Buffer.from(blob, 'base64'), 'base64').slice(0, -1)}`
     }
     const md5 = elem(key, 'fingerprint')
     if (/^[0-9a-f]{32}$/i.test(md5)) return md5.toLowerCase().match(/../g)!.join(':')

@@ -19,6 +19,9 @@ const OVER_TLS: Record<string, string> = {
 
 const HTTP_NAMES = new Set(['http', 'https', 'http-proxy', 'http-alt', 'https-alt'])
 
+/** The service name without the `?` nmap appends to a guess. */
+const bareName = (service: NmapService) => (service.name.endsWith('?') ? service.name.slice(0, -1) : service.name)
+
 /** True when nmap spoke TLS to the port (`tunnel="ssl"`, or version detection named it `ssl`/`https`). */
 export function isTls(service: NmapService | undefined): boolean {
   if (!service) return false
@@ -29,7 +32,7 @@ export function isTls(service: NmapService | undefined): boolean {
 /** `protocol` from the service name: `ssl/http` → `https`; `unknown` and `tcpwrapped` → empty. */
 export function protocolOf(service: NmapService | undefined): string {
   if (!service) return ''
-  const name = service.name.replace(/\?$/, '')
+  const name = bareName(service)
   if (NOT_A_PROTOCOL.has(name)) return ''
   if (service.tunnel === 'ssl') return OVER_TLS[name] ?? name
   return name
@@ -43,7 +46,7 @@ export function transportOf(portProtocol: string, service: NmapService | undefin
   const layers = [portProtocol]
   if (!service) return layers
   if (isTls(service)) layers.push('tls')
-  if (service.method !== 'table' && HTTP_NAMES.has(service.name.replace(/\?$/, ''))) layers.push('http')
+  if (service.method !== 'table' && HTTP_NAMES.has(bareName(service))) layers.push('http')
   return layers
 }
 
@@ -67,17 +70,29 @@ export function fillSoftware(event: Event, service: NmapService | undefined): vo
 
 function cpeModule(cpe: string): { name: string; version: string; fingerprint: string } {
   // cpe:/part:vendor:product:version:…
-  const parts = cpe.split(':')
-  return { name: parts[3] ?? '', version: parts[4] ?? '', fingerprint: cpe }
+  return { name: cpeField(cpe, 3), version: cpeField(cpe, 4), fingerprint: cpe }
+}
+
+/** `cpe.split(':')[n] ?? ''`, without the array of every field. */
+function cpeField(cpe: string, n: number): string {
+  let start = 0
+  for (let i = 0; i < n; i++) {
+    start = cpe.indexOf(':', start) + 1
+    if (start === 0) return ''
+  }
+  const end = cpe.indexOf(':', start)
+  return end === -1 ? cpe.slice(start) : cpe.slice(start, end)
 }
 
 /** nmap's VERSION column: `product version (extrainfo)`, or the greppable field as given. */
 export function fullVersion(service: NmapService | undefined): string {
   if (!service) return ''
   if (service.fullversion !== '') return service.fullversion
-  const parts = [service.product, service.version]
-  if (service.extrainfo !== '') parts.push(`(${service.extrainfo})`)
-  return parts.filter((p) => p !== '').join(' ')
+  // The non-empty ones of product, version and `(extrainfo)`, joined with spaces.
+  let text = service.product
+  if (service.version !== '') text = text === '' ? service.version : `${text} ${service.version}`
+  if (service.extrainfo !== '') text = text === '' ? `(${service.extrainfo})` : `${text} (${service.extrainfo})`
+  return text
 }
 
 /** The port's line as nmap's normal output prints it: `443/tcp open ssl/http nginx 1.24.0`. */

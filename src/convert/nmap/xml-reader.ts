@@ -8,6 +8,7 @@ import type { Event } from '../../schema/index.js'
 import type { ConvertContext, Problem } from '../types.js'
 import { hostEvents } from './events.js'
 import { emptyHost, emptyService, emptyTable, type NmapHost, type NmapPort, type NmapRun, type NmapScript, type ScriptTable } from './model.js'
+import { readsTree } from './scripts.js'
 import { ElementPath } from './xml-path.js'
 
 type Item = Event | Problem
@@ -25,16 +26,24 @@ export class NmapXmlReader {
   private host: NmapHost | undefined
   private port: NmapPort | undefined
   private script: NmapScript | undefined
+  /** Whether the open script's `<elem>` values are used (scripts.ts readsTree). */
+  private keepElems = false
   private readonly tables: ScriptTable[] = []
   /** Key of the `<elem>` being read, or null; `cpe` when reading a service's `<cpe>`. */
   private capture: string | null = null
   private text = ''
+  private readonly onText = (text: string) => {
+    this.text += text
+  }
 
   constructor(private readonly ctx: ConvertContext) {
     this.parser.on('opentag', (tag) => this.open(tag))
     this.parser.on('closetag', (tag) => this.close(tag.name))
-    this.parser.on('text', (text) => this.addText(text))
-    this.parser.on('cdata', (text) => this.addText(text))
+    // The text handler is set only while a value is captured (startCapture): without one,
+    // saxes neither slices nor joins the text between elements, most of which is line ends.
+    this.parser.on('cdata', (text) => {
+      if (this.capture !== null) this.text += text
+    })
     this.parser.on('error', (error) => {
       throw new XmlError(error.message)
     })
@@ -146,6 +155,8 @@ export class NmapXmlReader {
         if ((parent === 'port' && this.port) || parent === 'hostscript') {
           this.script = { id: a.id ?? '', output: a.output ?? '', root: emptyTable() }
           this.tables.push(this.script.root)
+          // Host scripts and unknown scripts reach only the summary: their values are not read.
+          this.keepElems = parent === 'port' && readsTree(this.script.id)
         }
         return
       case 'osmatch':
@@ -160,7 +171,7 @@ export class NmapXmlReader {
       const child = emptyTable(a.key ?? '')
       top.tables.push(child)
       this.tables.push(child)
-    } else if (name === 'elem') this.startCapture(a.key ?? '')
+    } else if (name === 'elem' && this.keepElems) this.startCapture(a.key ?? '')
   }
 
   private close(name: string): void {
@@ -170,7 +181,7 @@ export class NmapXmlReader {
     switch (name) {
       case 'cpe':
         if (this.capture === 'cpe' && this.port?.service) this.port.service.cpes.push(this.text.trim())
-        this.capture = null
+        this.stopCapture()
         return
       case 'port':
         if (this.port && parent === 'ports') {
@@ -191,7 +202,7 @@ export class NmapXmlReader {
     const top = this.tables[this.tables.length - 1]!
     if (name === 'elem') {
       if (this.capture !== null) top.elems.push({ key: this.capture, value: this.text })
-      this.capture = null
+      this.stopCapture()
     } else if (name === 'table') this.tables.pop()
     else if (name === 'script' && this.tables.length === 1) {
       const script = this.script!
@@ -203,12 +214,14 @@ export class NmapXmlReader {
   }
 
   private startCapture(key: string): void {
+    if (this.capture === null) this.parser.on('text', this.onText)
     this.capture = key
     this.text = ''
   }
 
-  private addText(text: string): void {
-    if (this.capture !== null) this.text += text
+  private stopCapture(): void {
+    if (this.capture !== null) this.parser.off('text')
+    this.capture = null
   }
 }
 

@@ -1,6 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { isUnconvertible, mappedItems } from '../../../src/convert/common/records.js'
+import { CONVERTER_NAME } from '../../../src/convert/finish.js'
+import { httpxDraftCanonical } from '../../../src/convert/httpx/canonical.js'
 import { httpx } from '../../../src/convert/httpx/index.js'
+import { mapHttpx } from '../../../src/convert/httpx/map.js'
+import { isCanonical, resolveOptions } from '../../../src/normalize/index.js'
 import { isStrictValid } from '../../../src/validate/index.js'
 import { convertText, goldenSuite } from '../../support/golden.js'
 import { hostName, hostport, ip, port, writeHostports } from '../../support/net-arbitraries.js'
@@ -71,6 +76,77 @@ describe('httpx property: hostport output is exactly the open ip:port pairs', ()
         expect(writeHostports(events)).toEqual(records.filter((r) => !r.failed).map((r) => hostport(r.ip, r.port)))
       }),
       { numRuns: 100 },
+    )
+  })
+})
+
+describe('httpx drafts vouched canonical (finishEvent skips their strict check)', () => {
+  const KEEP = resolveOptions({ fingerprint: 'keep' })
+  const loose = fc.oneof(fc.string({ maxLength: 6 }), fc.integer({ min: -5, max: 5_000_000_000_000 }), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }))
+  const time = fc.oneof(
+    fc.constantFrom('2024-05-06T07:08:09.123+02:00', '9999-12-31T23:30:00-02:00', '0000-01-01T00:30:00+01:00', '2024-02-30T00:00:00Z', '2024-05-06 07:08:09', '0001-01-01T00:00:00Z', '', '1715000000', '1e20'),
+    fc.integer({ min: -1, max: 400_000_000_000 }),
+    loose,
+  )
+  const record = fc.record(
+    {
+      timestamp: time,
+      host: fc.oneof(fc.constantFrom('a.example.com', '192.0.2.1', '2001:db8::1', ' A.Example.COM. '), loose),
+      host_ip: fc.oneof(fc.constantFrom('192.0.2.7', '[2001:db8::7]', 'x'), loose),
+      a: fc.oneof(fc.array(fc.constantFrom('192.0.2.9', 'nope', ''), { maxLength: 2 }), loose),
+      port: fc.oneof(fc.constantFrom('443', '0', '65536', ' 80 ', '080'), loose),
+      url: fc.oneof(fc.constantFrom('https://a.example.com:8443/x?y', 'http://[2001:db8::2]/', 'http://xn--a.example/', 'ftp://h/', 'bad'), loose),
+      scheme: fc.oneof(fc.constantFrom('https', 'HTTP'), loose),
+      path: loose,
+      status_code: fc.oneof(fc.integer({ min: 0, max: 2000 }), fc.constantFrom('200', ' 301 ', '1000'), loose),
+      content_length: fc.oneof(fc.integer({ min: 0, max: 2 ** 60 }), loose),
+      title: loose,
+      webserver: fc.oneof(fc.constantFrom('nginx/1.2 (Ubuntu)', '  '), loose),
+      tech: fc.oneof(fc.array(fc.constantFrom('Nginx:1.24.0', 'HSTS', '', 'A:b'), { maxLength: 3 }), loose),
+      header: fc.oneof(fc.dictionary(fc.constantFrom('content_type', 'set_cookie', 'Server', '0', '__proto__', ''), fc.oneof(fc.string({ maxLength: 4 }), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }), fc.integer())), loose),
+      raw_header: fc.constantFrom('HTTP/1.1 200 OK\r\nVary: A\r\nVary: B\r\n\r\n', ''),
+      jarm_hash: loose,
+      asn: fc.oneof(fc.record({ as_number: fc.constantFrom('AS13335', 'as4294967296', '', 'AS1'), as_name: loose, as_range: loose }), loose),
+      cdn: fc.boolean(),
+      cdn_name: loose,
+      tls: fc.oneof(
+        fc.record(
+          {
+            tls_version: fc.constantFrom('tls12', 'TLSv1_3', 'weird'),
+            cipher: loose,
+            subject_cn: loose,
+            subject_an: fc.oneof(fc.array(fc.oneof(fc.string({ maxLength: 4 }), fc.integer()), { maxLength: 3 }), loose),
+            issuer_dn: fc.constantFrom('CN=R3, O=X', ''),
+            fingerprint_hash: fc.oneof(fc.record({ sha256: fc.constantFrom('AB'.repeat(32), 'ab'.repeat(32), 'zz') }), loose),
+            not_before: time,
+            not_after: time,
+            mismatched: fc.oneof(fc.boolean(), loose),
+          },
+          { requiredKeys: [] },
+        ),
+        loose,
+      ),
+    },
+    { requiredKeys: [] },
+  )
+  it('are canonical as built whenever httpxDraftCanonical says so', () => {
+    fc.assert(
+      fc.property(record, fc.constantFrom('2024-01-01T00:00:00Z', '2024-01-01T00:00:00.500Z', '2024-01-01T02:00:00+02:00', 'not a time'), (r, runStart) => {
+        const ctx = { runStart, fingerprint: 1 as const, maxLineBytes: 1 << 20 }
+        let mapped
+        try {
+          mapped = mapHttpx(JSON.parse(JSON.stringify(r)) as Record<string, unknown>, ctx)
+        } catch {
+          return // a throw is reported as a problem by the driver; nothing vouched for
+        }
+        const [draft, ...more] = mappedItems(mapped)
+        if (draft === undefined || more.length > 0 || isUnconvertible(draft)) return
+        const vouched = httpxDraftCanonical(draft, ctx)
+        draft.event_source = 'httpx'
+        draft.event_pipeline = ['httpx', CONVERTER_NAME]
+        if (vouched) expect(isCanonical(draft, KEEP)).toBe(true)
+      }),
+      { numRuns: 1000 },
     )
   })
 })
