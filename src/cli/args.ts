@@ -28,6 +28,16 @@ export function positiveInt(command: string, option: string, value: string | und
   return n
 }
 
+/** Most `--jobs` accepted: each job is a thread with its own V8 heap, and far more than the cores only costs memory. */
+export const MAX_JOBS = 64
+
+/** `--jobs N`: a positive integer up to MAX_JOBS. */
+export function jobsOption(command: string, value: string | undefined, fallback: number): number {
+  const n = positiveInt(command, 'jobs', value, fallback)
+  if (n > MAX_JOBS) throw new UsageError(`${command}: --jobs must be at most ${MAX_JOBS} (got '${value}')`)
+  return n
+}
+
 /** A port option: an integer 0–65535 (0 picks a free one). */
 export function portOption(command: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 /** Entry point of the `l9kit` binary: wires the process to the program. */
 import { EXIT } from './command.js'
-import { main } from './program.js'
+import { prestart, stopPrestarted } from './parallel/prestart.js'
+
+// Before the program loads: workers for `--jobs` boot meanwhile (see prestart.ts).
+prestart(process.argv.slice(2), new URL('./jobs-worker.js', import.meta.url))
+const { main } = await import('./program.js')
 
 const controller = new AbortController()
 const stop = () => controller.abort()
@@ -18,3 +22,4 @@ process.exitCode = await main(process.argv.slice(2), {
   env: process.env,
   stopSignal: controller.signal,
 })
+stopPrestarted()

@@ -1,6 +1,7 @@
 /** Opening inputs (files or standard input) and writing JSON Lines in batches. */
-import { open } from 'node:fs/promises'
+import { close, createReadStream, fstat, open } from 'node:fs'
 import type { Readable, Writable } from 'node:stream'
+import { promisify } from 'node:util'
 
 /** Read size: large chunks keep the per-chunk overhead negligible (see DESIGN.md). */
 export const CHUNK_BYTES = 1 << 20
@@ -16,14 +17,18 @@ export async function openInput(path: string, stdin: Readable): Promise<AsyncIte
 /** Like openInput, with the file's size in bytes (undefined for standard input). */
 export async function openSized(path: string, stdin: Readable): Promise<{ stream: AsyncIterable<Uint8Array>; size?: number }> {
   if (path === '-') return { stream: stdin }
-  const handle = await open(path, 'r')
-  const stat = await handle.stat()
+  const fd = await promisify(open)(path, 'r')
+  const stat = await promisify(fstat)(fd).catch(async (error: unknown) => {
+    await promisify(close)(fd)
+    throw error
+  })
   if (stat.isDirectory()) {
-    await handle.close()
+    await promisify(close)(fd)
     throw Object.assign(new Error(`${path}: is a directory`), { code: 'EISDIR', path })
   }
-  // The stream owns the FileHandle and closes it: never hand its bare fd to another owner.
-  return { stream: handle.createReadStream({ highWaterMark: CHUNK_BYTES, autoClose: true }), size: stat.size }
+  // A plain descriptor, not a FileHandle: a FileHandle's stream reads through promises, at
+  // about half the speed. The stream owns the descriptor and closes it at its end.
+  return { stream: createReadStream(path, { fd, highWaterMark: CHUNK_BYTES, autoClose: true }), size: stat.size }
 }
 
 /** Display name of an input in messages. */
@@ -46,11 +51,24 @@ export class JsonlWriter {
     return this.size >= this.batchChars ? this.flush() : undefined
   }
 
+  /**
+   * Writes bytes that already hold whole lines, newlines included (a `--jobs` worker's output),
+   * after the lines queued before them. Await the result to respect backpressure.
+   */
+  async writeBytes(bytes: Uint8Array): Promise<void> {
+    await this.flush()
+    await this.send(bytes)
+  }
+
   async flush(): Promise<void> {
     if (this.size === 0) return
     const data = this.parts.join('')
     this.parts = []
     this.size = 0
+    await this.send(data)
+  }
+
+  private async send(data: string | Uint8Array): Promise<void> {
     if (!this.stream.write(data)) {
       await new Promise<void>((resolve, reject) => {
         const done = (error?: Error) => {

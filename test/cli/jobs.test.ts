@@ -5,7 +5,7 @@
  * threads' entry point exists only there. The inputs are above the size at which workers start.
  */
 import { spawn } from 'node:child_process'
-import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { emptyEvent } from '../../src/schema/index.js'
@@ -85,8 +85,8 @@ describe('--jobs', () => {
   }
 
   /** ~5 MB of a tool's JSON Lines, from the corpus, with a line that is not JSON every 89 records. */
-  function toolInput(tool: string): string {
-    const records = readFileSync(join(root, 'corpus', 'tools', tool, 'typical.jsonl'), 'utf8').split('\n').filter((l) => l.startsWith('{'))
+  function toolInput(tool: string, file = 'typical.jsonl'): string {
+    const records = readFileSync(join(root, 'corpus', 'tools', tool, file), 'utf8').split('\n').filter((l) => l.startsWith('{'))
     const lines: string[] = []
     for (let i = 0, size = 0; size < 5_000_000; i++) {
       const line = i % 89 === 88 ? '{oops' : records[i % records.length]!
@@ -98,15 +98,17 @@ describe('--jobs', () => {
     return path
   }
 
-  const conversions: [string, string, string][] = [
-    ['httpx', 'l9', 'httpx'],
-    ['httpx', 'csv', 'httpx'],
+  const conversions: [string, string, string?][] = [
+    ['httpx', 'l9'],
+    ['httpx', 'csv'],
     // dnsx events have no port: every one is skipped by name, "event N", numbered across blocks.
-    ['dnsx', 'hostport', 'dnsx'],
+    ['dnsx', 'hostport'],
+    ['nuclei', 'l9'],
+    ['masscan-ndjson', 'url', 'typical.ndjson'],
   ]
-  for (const [tool, to] of conversions) {
+  for (const [tool, to, file] of conversions) {
     it(`convert --from ${tool} --to ${to}: --jobs 2 writes what --jobs 1 writes`, async () => {
-      const path = toolInput(tool)
+      const path = toolInput(tool, file)
       const args = ['convert', '--from', tool, '--to', to, '--run-start', '2024-09-23T12:00:00Z']
       const one = await run([...args, '--jobs', '1', path])
       expect(one.code).toBe(1)
@@ -115,6 +117,14 @@ describe('--jobs', () => {
       expect(await run([...args, '--jobs', '2'], path)).toEqual(await run([...args, '--jobs', '1'], path))
     }, 120_000)
   }
+
+  it('convert --from l9 (event documents, which may also be one array over lines): --jobs 2 writes what --jobs 1 writes', async () => {
+    const args = ['convert', '--from', 'l9', '--to', 'csv']
+    const one = await run([...args, '--jobs', '1', path])
+    expect(one.code).toBe(1)
+    expect(await run([...args, '--jobs', '2', path])).toEqual(one)
+    expect(await run([...args, '--jobs', '2'], path)).toEqual(await run([...args, '--jobs', '1'], path))
+  }, 120_000)
 
   it('names the exact line of each problem', async () => {
     const { stdout } = await run(['validate', '--jobs', '2', '--no-warnings', '--max-line-bytes', '100000', path])
@@ -129,9 +139,31 @@ describe('--jobs', () => {
     expect(readFileSync(rejects('1'), 'utf8').split('\n').length).toBeGreaterThan(10)
   }, 60_000)
 
+  // Workers are started as the process starts when an argument names a large file
+  // (src/cli/parallel/prestart.ts); an input that turns out not to need them must not hang.
+  it('a large input that is one JSON array over many lines: same output as --jobs 1, and the process ends', async () => {
+    const events = readFileSync(path, 'utf8').replace(/^\uFEFF/, '').split('\n').filter((l) => l.startsWith('{"event_type"')).slice(0, 6000)
+    const array = join(dir, 'array.json')
+    writeFileSync(array, `[\n${events.join(',\n')}\n]\n`)
+    const one = await run(['validate', '--jobs', '1', array])
+    expect(statSync(array).size).toBeGreaterThan(4 << 20) // over the size that starts workers early
+    expect(one.stdout).toMatch(/^\d+ valid, \d+ invalid$/m)
+    expect(await run(['validate', '--jobs', '2', array])).toEqual(one)
+  }, 60_000)
+
+  it('a usage error with a large file named: exit 2, and the process ends', async () => {
+    const result = await run(['validate', '--jobs', '2', '--profile', 'nope', path])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(/--profile/)
+  }, 60_000)
+
   it('refuses a --jobs that is not a positive integer', async () => {
     const result = await run(['validate', '--jobs', '0', path])
     expect(result.code).toBe(2)
     expect(result.stderr).toMatch(/--jobs must be a positive integer/)
+    // Each job is a thread with its own heap: a mistyped count is refused, not run out of memory.
+    const many = await run(['validate', '--jobs', '99999', path])
+    expect(many.code).toBe(2)
+    expect(many.stderr).toMatch(/--jobs must be at most 64/)
   })
 })

@@ -19,7 +19,7 @@ import {
 import type { ConvertContext } from '../../convert/types.js'
 import { JsonlWriter } from '../../jsonl/index.js'
 import { canonicalTime, formatTime } from '../../time/index.js'
-import { oneOf, parse, positiveInt } from '../args.js'
+import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command, Io } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
 import { openInputs } from '../inputs.js'
@@ -29,7 +29,7 @@ import { convertItem } from './convert-item.js'
 import { ProgressBar } from './convert-progress.js'
 
 /** JSON Lines converters that `--jobs` runs on worker threads (the others read on one thread). */
-const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx'])
+const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson'])
 /** The marker the convert job writes for an event number (see parallel/jobs/convert.ts). */
 const EVENT_MARK = /\u0000(\d+)\u0000/g
 
@@ -56,9 +56,9 @@ Options:
                          (default v1)
   --run-start TIME       RFC 3339 time given to records that carry none (default: now)
   --max-line-bytes N     longest accepted line in bytes (default 67108864)
-  --jobs N               worker threads for large JSON Lines input of httpx, naabu, zgrab2
-                         and dnsx (default: one per core, at most 8); 1 converts on the main
-                         thread only. Output is the same
+  --jobs N               worker threads for large JSON Lines input (httpx, naabu, zgrab2,
+                         dnsx, nuclei, l9, masscan-ndjson; default: one per core, at most 8);
+                         1 converts on the main thread only. Output is the same
   -h, --help             show this help
 
 Input formats (--from):
@@ -109,7 +109,7 @@ export const convert: Command = {
       fingerprint: fingerprint === 'v2' ? 2 : 1,
       maxLineBytes: positiveInt('convert', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
     }
-    const jobs = positiveInt('convert', 'jobs', values.jobs, defaultJobs())
+    const jobs = jobsOption('convert', values.jobs, defaultJobs())
     const columns = values.columns === undefined ? [] : values.columns.split(',').map((c) => c.trim()).filter((c) => c !== '')
     const inputs = await openInputs(positionals, io.stdin)
     const out = new JsonlWriter(io.stdout)
@@ -140,15 +140,14 @@ export const convert: Command = {
         if (jobs > 1 && PARALLEL.has(converter.name)) {
           // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
           const settings: ConvertJobSettings = { from: converter.name, to, columns, ctx }
-          const err = {
-            write: (text: string) => {
-              bar?.clear()
-              return io.stderr.write(`${text}\n`) ? undefined : once(io.stderr, 'drain').then(() => undefined)
-            },
+          const toStderr = (data: string | Uint8Array) => {
+            bar?.clear()
+            return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
           }
+          const err = { write: (text: string) => toStderr(`${text}\n`), writeBytes: toStderr }
           // Event numbers in messages: a block's own, plus the events of the blocks before it.
           const fixText = (i: number, text: string, before: readonly number[]) => (i === 1 ? text.replace(EVENT_MARK, (_, n: string) => String(before[2]! + Number(n))) : text)
-          const handled = await runJobs({ name: input.name, stream }, { job: 'convert', jobs, maxLineBytes: ctx.maxLineBytes, settings, fixText }, [out, err])
+          const handled = await runJobs({ name: input.name, stream, size: input.size }, { job: 'convert', jobs, maxLineBytes: ctx.maxLineBytes, settings, fixText }, [out, err])
           if ('counts' in handled) {
             counts.converted += handled.counts[0]!
             counts.skipped += handled.counts[1]!

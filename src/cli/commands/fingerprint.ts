@@ -1,6 +1,6 @@
 /** `l9kit fingerprint`: prints the event_fingerprint of each document. */
 import { JsonlWriter, readRecords } from '../../jsonl/index.js'
-import { oneOf, parse, positiveInt } from '../args.js'
+import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
@@ -39,7 +39,7 @@ export const fingerprint: Command = {
     })
     const version = oneOf('fingerprint', 'algo', values.algo, ['v1', 'v2'] as const, 'v1') === 'v2' ? 2 : 1
     const maxLineBytes = positiveInt('fingerprint', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024)
-    const jobs = positiveInt('fingerprint', 'jobs', values.jobs, defaultJobs())
+    const jobs = jobsOption('fingerprint', values.jobs, defaultJobs())
     const inputs = await openInputs(positionals, io.stdin)
     const out = new JsonlWriter(io.stdout)
     const err = new JsonlWriter(io.stderr, 16 * 1024)

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises'
 import type { Writable } from 'node:stream'
 import { JsonlWriter } from '../../jsonl/index.js'
 import { normalizeRecords, resolveOptions } from '../../normalize/index.js'
-import { oneOf, parse, positiveInt } from '../args.js'
+import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
@@ -67,7 +67,7 @@ export const normalize: Command = {
       maxLineBytes: positiveInt('normalize', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
     }
     const showWarnings = !values['no-warnings']
-    const jobs = positiveInt('normalize', 'jobs', values.jobs, defaultJobs())
+    const jobs = jobsOption('normalize', values.jobs, defaultJobs())
     const inputs = await openInputs(positionals, io.stdin)
     const rejectsStream = values.rejects === undefined ? undefined : await openRejects(values.rejects)
     const rejects = rejectsStream && new JsonlWriter(rejectsStream)

@@ -1,6 +1,6 @@
 /** `l9kit validate`: checks event documents against the strict or lenient profile. */
 import { JsonlWriter, readRecords } from '../../jsonl/index.js'
-import { oneOf, parse, positiveInt } from '../args.js'
+import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
@@ -45,7 +45,7 @@ export const validate: Command = {
     const format = oneOf('validate', 'format', values.format, ['text', 'json'] as const, 'text')
     const maxLineBytes = positiveInt('validate', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024)
     const showWarnings = !values['no-warnings']
-    const jobs = positiveInt('validate', 'jobs', values.jobs, defaultJobs())
+    const jobs = jobsOption('validate', values.jobs, defaultJobs())
     const settings: ValidateSettings = { profile, format, showWarnings }
     const inputs = await openInputs(positionals, io.stdin)
     const out = new JsonlWriter(io.stdout)

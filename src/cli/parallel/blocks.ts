@@ -2,6 +2,11 @@
  * Cutting an input into blocks of whole lines for the worker threads, counting lines as it
  * goes so that each block knows the number of its first line. A line longer than the bound
  * is not held: it becomes a `tooLong` block without bytes, as the sequential reader reports it.
+ *
+ * A block is a list of pieces of the input. A chunk that owns its whole memory (a file read
+ * gives one per 1 MiB read) goes into a block as it is and is later moved to the worker, not
+ * copied; only the unfinished line at a block's end is copied, to open the next block. Chunks
+ * that share memory (a pooled buffer, a view into a larger one) are copied.
  */
 import { toBuffer } from '../../jsonl/lines.js'
 import type { Block } from './types.js'
@@ -12,21 +17,27 @@ export const BLOCK_BYTES = 1 << 20
 const NL = 0x0a
 
 /** Number of `\n` bytes in `bytes`. */
-function countLines(bytes: Buffer): number {
+function countLines(bytes: Uint8Array): number {
   let n = 0
   for (let i = bytes.indexOf(NL); i !== -1; i = bytes.indexOf(NL, i + 1)) n++
   return n
 }
 
-/** Bytes held, as a list of slices of the chunks read: complete lines, then an unfinished one. */
+/** Whether `bytes` is the whole of its memory, so that moving that memory moves nothing else. */
+const ownsItsMemory = (bytes: Uint8Array) => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+
+/** `bytes` in memory of its own: the same view when it already is, else a copy. */
+const owned = (bytes: Uint8Array): Uint8Array => (ownsItsMemory(bytes) ? bytes : new Uint8Array(bytes))
+
+/** Bytes held, as a list of chunks: complete lines, then an unfinished one. */
 class Held {
-  parts: Buffer[] = []
+  parts: Uint8Array[] = []
   size = 0
   /** Bytes up to and including the last `\n` held, and how many lines they hold. */
   complete = 0
   lines = 0
 
-  add(chunk: Buffer): void {
+  add(chunk: Uint8Array): void {
     const last = chunk.lastIndexOf(NL)
     this.parts.push(chunk)
     this.size += chunk.length
@@ -36,21 +47,28 @@ class Held {
     }
   }
 
-  /** Moves the first `length` bytes into a fresh buffer (transferable to a worker). */
-  takeBytes(length: number): ArrayBuffer {
-    const out = new Uint8Array(length)
+  /**
+   * Takes the first `length` bytes as pieces a worker can be given. A chunk cut in two keeps
+   * its memory in the block (the view ends at the cut) and leaves a copy of its rest here.
+   */
+  take(length: number): Uint8Array[] {
+    const out: Uint8Array[] = []
     let at = 0
     while (at < length) {
       const part = this.parts[0]!
       const n = Math.min(part.length, length - at)
-      out.set(part.subarray(0, n), at)
+      if (n === part.length) {
+        out.push(owned(part))
+        this.parts.shift()
+      } else {
+        this.parts[0] = new Uint8Array(part.subarray(n))
+        out.push(ownsItsMemory(part) ? part.subarray(0, n) : new Uint8Array(part.subarray(0, n)))
+      }
       at += n
-      if (n === part.length) this.parts.shift()
-      else this.parts[0] = part.subarray(n)
     }
     this.size -= length
     this.complete = Math.max(0, this.complete - length)
-    return out.buffer
+    return out
   }
 
   clear(): void {
@@ -69,15 +87,15 @@ export async function* blocksOf(input: AsyncIterable<Uint8Array | string>, maxLi
   let skipping: { line: number; offset: number } | undefined // a line over the bound, being dropped
 
   const completeLines = (): Block => {
-    const block: Block = { seq: seq++, firstLine: line, firstOffset: offset, bytes: new ArrayBuffer(0) }
+    const block: Block = { seq: seq++, firstLine: line, firstOffset: offset, parts: [] }
     const length = held.complete
     line += held.lines
     offset += length
     held.lines = 0
-    block.bytes = held.takeBytes(length)
+    block.parts = held.take(length)
     return block
   }
-  const tooLong = (at: { line: number; offset: number }): Block => ({ seq: seq++, firstLine: at.line, firstOffset: at.offset, bytes: new ArrayBuffer(0), tooLong: true })
+  const tooLong = (at: { line: number; offset: number }): Block => ({ seq: seq++, firstLine: at.line, firstOffset: at.offset, parts: [], tooLong: true })
 
   let base = 0 // input offset of the chunk's first byte
   for await (const raw of firstThreeTogether(input)) {
@@ -117,18 +135,23 @@ export async function* blocksOf(input: AsyncIterable<Uint8Array | string>, maxLi
   }
 }
 
+/** The memory a block's pieces live in, each once: the list to move with it to a worker. */
+export const transferList = (block: Block): ArrayBuffer[] => [...new Set(block.parts.map((p) => p.buffer as ArrayBuffer))]
+
 /**
  * The input with its first three bytes in one chunk (or all of it, if shorter), so that a byte
  * order mark split over the first chunks is seen whole, as LineSplitter sees it.
  */
 async function* firstThreeTogether(input: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array | string> {
-  let head: Buffer | undefined = Buffer.alloc(0)
+  let head: Buffer | undefined = Buffer.alloc(0) // undefined once the first three bytes are out
   for await (const raw of input) {
     if (head === undefined) {
       yield raw
       continue
     }
-    head = Buffer.concat([head, toBuffer(raw)])
+    const chunk = toBuffer(raw)
+    // A first chunk long enough goes on as it is, keeping its own memory.
+    head = head.length === 0 ? chunk : Buffer.concat([head, chunk])
     if (head.length >= 3) {
       yield head
       head = undefined

@@ -3,6 +3,8 @@
  * worker; results come back per worker in the order sent, and are handed on in input order.
  */
 import { Worker } from 'node:worker_threads'
+import { transferList } from './blocks.js'
+import { takePrestarted } from './prestart.js'
 import type { Block, BlockResult, JobSetup } from './types.js'
 
 interface Pending {
@@ -15,8 +17,10 @@ class JobWorker {
   private failure: Error | undefined
   readonly thread: Worker
 
-  constructor(url: URL, setup: JobSetup) {
-    this.thread = new Worker(url, { workerData: setup })
+  /** A new worker for `setup`, or `started`, a worker started early (prestart.ts), given its setup now. */
+  constructor(url: URL, setup: JobSetup, started?: Worker) {
+    this.thread = started ?? new Worker(url, { workerData: setup })
+    if (started) started.postMessage(setup)
     this.thread.on('message', (result: BlockResult) => this.pending.shift()?.resolve(result))
     this.thread.on('error', (error) => this.fail(error))
     this.thread.on('exit', (code) => this.fail(new Error(`a --jobs worker stopped (exit code ${code})`)))
@@ -31,7 +35,7 @@ class JobWorker {
     if (this.failure) return Promise.reject(this.failure)
     return new Promise<BlockResult>((resolve, reject) => {
       this.pending.push({ resolve, reject })
-      this.thread.postMessage(block, [block.bytes])
+      this.thread.postMessage(block, transferList(block))
     })
   }
 }
@@ -41,7 +45,8 @@ export class Pool {
   private readonly workers: JobWorker[]
 
   constructor(url: URL, setup: JobSetup, size: number) {
-    this.workers = Array.from({ length: size }, () => new JobWorker(url, setup))
+    const started = takePrestarted(setup.job, size)
+    this.workers = Array.from({ length: size }, (_, i) => new JobWorker(url, setup, started[i]))
   }
 
   get size(): number {

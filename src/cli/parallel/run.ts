@@ -1,35 +1,39 @@
 /**
- * `--jobs N`: a command's JSON Lines input handled by N worker threads. The main thread reads
- * the input, cuts it into blocks of whole lines (blocks.ts), hands them to N - 1 workers and
- * works on some itself, and writes each block's output in input order, so the output is byte
- * for byte what one thread writes. Memory stays bounded: at most two blocks per job are read
- * ahead of the output.
+ * `--jobs N`: a command's JSON Lines input handled by worker threads. The main thread reads
+ * the input, cuts it into blocks of whole lines (blocks.ts), keeps each worker a few blocks
+ * deep, runs a block itself when it would otherwise wait, and writes each block's output in
+ * input order, so the output is byte for byte what one thread writes. Memory stays bounded:
+ * at most a few blocks per job are read ahead of the output.
  *
  * Inputs that are small, or that are not JSON Lines (one document or an array spread over
  * lines: the sequential reader decides that on the first line), are left to the command's
  * own loop.
  */
 import { existsSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
+import { type LineItem, LineSplitter, toBuffer } from '../../jsonl/lines.js'
+import { isJsonText } from '../../jsonl/parse.js'
+import type { NamedInput } from '../inputs.js'
+import { blocksOf } from './blocks.js'
+import { blockRunner } from './jobs/index.js'
+import { Pool } from './pool.js'
+import { defaultJobs, MIN_PARALLEL_BYTES, stopPrestarted, workerCount } from './prestart.js'
+import type { Block, BlockResult, JobName } from './types.js'
+
 /** Where a job's output stream goes: a JsonlWriter, or anything that writes a line alike. */
 export interface LineSink {
   /** Writes `text` and a newline; a promise when the caller must wait (backpressure). */
   write(text: string): Promise<void> | undefined
+  /** Writes bytes holding whole lines, newlines included (stdout and the third output come so). */
+  writeBytes(bytes: Uint8Array): Promise<void> | undefined
 }
-import { type LineItem, LineSplitter, toBuffer } from '../../jsonl/lines.js'
-import { isJsonText } from '../../jsonl/parse.js'
-import type { NamedInput } from '../inputs.js'
-import { BLOCK_BYTES, blocksOf } from './blocks.js'
-import { blockRunner } from './jobs/index.js'
-import { Pool } from './pool.js'
-import type { BlockResult, JobName } from './types.js'
 
-/** Default of `--jobs`: one per core, at most 8. */
-export const defaultJobs = () => Math.min(availableParallelism(), 8)
+export { defaultJobs }
 
-/** Inputs smaller than this are not worth starting workers for. */
-const MIN_PARALLEL_BYTES = 4 * BLOCK_BYTES
+/** Blocks each worker is given ahead: enough that it never waits for the next one. */
+const DEPTH = 2
+/** Blocks read ahead of what is written, per job: what bounds memory. */
+const READ_AHEAD = 4
 
 /** The worker's entry point in the built package (dist/cli/jobs-worker.js); absent when run from source. */
 const WORKER_URL = new URL('./cli/jobs-worker.js', import.meta.url)
@@ -50,10 +54,19 @@ export type JobsOutcome = { counts: number[] } | { rest: AsyncIterable<Uint8Arra
 
 /**
  * Runs the job over `input` on worker threads when that pays, writing output stream i to
- * `writers[i]`; otherwise hands the input back, unread, for the command's own loop.
+ * `writers[i]`; otherwise hands the input back, unread, for the command's own loop. A file's
+ * size says at once whether it is large enough; standard input is read ahead to find out.
  */
-export async function runJobs(input: Pick<NamedInput, 'name' | 'stream'>, plan: JobsPlan, writers: readonly (LineSink | undefined)[]): Promise<JobsOutcome> {
+export async function runJobs(input: Pick<NamedInput, 'name' | 'stream' | 'size'>, plan: JobsPlan, writers: readonly (LineSink | undefined)[]): Promise<JobsOutcome> {
+  const outcome = await withJobs(input, plan, writers)
+  if ('rest' in outcome) stopPrestarted() // workers started early that this input does not need
+  return outcome
+}
+
+async function withJobs(input: Pick<NamedInput, 'name' | 'stream' | 'size'>, plan: JobsPlan, writers: readonly (LineSink | undefined)[]): Promise<JobsOutcome> {
   if (plan.jobs <= 1 || !workerAvailable()) return { rest: input.stream }
+  if (input.size !== undefined && input.size < MIN_PARALLEL_BYTES) return { rest: input.stream }
+  const readAhead = input.size === undefined ? MIN_PARALLEL_BYTES : 0
   const iterator = input.stream[Symbol.asyncIterator]()
   const held: Buffer[] = []
   let heldBytes = 0
@@ -61,7 +74,7 @@ export async function runJobs(input: Pick<NamedInput, 'name' | 'stream'>, plan: 
   const splitter = new LineSplitter(plan.maxLineBytes)
   const found: LineItem[] = []
   let ended = false
-  while (heldBytes < MIN_PARALLEL_BYTES || first === undefined) {
+  while (heldBytes < readAhead || first === undefined) {
     const next = await iterator.next()
     if (next.done) {
       ended = true
@@ -77,41 +90,117 @@ export async function runJobs(input: Pick<NamedInput, 'name' | 'stream'>, plan: 
     }
   }
   const rest = replay(held, ended ? undefined : iterator)
-  if (ended || first === undefined || 'error' in first || !isJsonText(first.text)) return { rest }
+  if ((ended && heldBytes < MIN_PARALLEL_BYTES) || first === undefined || 'error' in first || !isJsonText(first.text)) return { rest }
   return { counts: await inWorkers(rest, plan, input.name, writers) }
 }
 
+/** One block on its way: read, then run (by a worker or here), then written in input order. */
+interface Slot {
+  block: Block
+  result?: Promise<BlockResult>
+  done: boolean
+}
+
 /**
- * N jobs = N - 1 worker threads plus the main thread, which takes a block whenever every
- * worker has two in hand (it is otherwise idle: reading and writing cost little).
+ * N jobs = N - 1 worker threads plus the main thread. Each worker is kept DEPTH blocks deep;
+ * the main thread reads, writes in input order, and runs a block itself whenever it would
+ * otherwise wait for the oldest one. Read-ahead is bounded (READ_AHEAD blocks a job), so
+ * memory is too.
  */
 async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file: string, writers: readonly (LineSink | undefined)[]): Promise<number[]> {
   const setup = { job: plan.job, file, maxLineBytes: plan.maxLineBytes, settings: plan.settings }
-  // The local runner first: if it fails, no worker thread has been started to keep the process alive.
-  const local = await blockRunner(setup)
-  const pool = new Pool(WORKER_URL, setup, plan.jobs - 1)
+  // The workers first (or those started with the process: prestart.ts), so that they load
+  // their modules while this thread loads its own runner.
+  const pool = new Pool(WORKER_URL, setup, workerCount(plan.jobs))
   const counts = [0, 0, 0]
   const write = async (result: BlockResult) => {
     for (let i = 0; i < result.texts.length; i++) {
-      const text = result.texts[i]
-      if (text !== null && text !== undefined && writers[i]) {
-        const pending = writers[i]!.write(plan.fixText ? plan.fixText(i, text, counts) : text)
-        if (pending) await pending
-      }
+      const out = result.texts[i]
+      const writer = writers[i]
+      if (out === null || out === undefined || !writer) continue
+      const pending = typeof out !== 'string' ? writer.writeBytes(out) : writer.write(plan.fixText ? plan.fixText(i, out, counts) : out)
+      if (pending) await pending
     }
     result.counts.forEach((n, i) => (counts[i]! += n))
   }
-  const queue: Promise<BlockResult>[] = []
-  const runLocal = async (block: Parameters<typeof local>[0]) => local(block)
   try {
-    for await (const block of blocksOf(input, plan.maxLineBytes)) {
-      const result = pool.leastBusy() < 2 ? pool.run(block) : runLocal(block)
+    const local = await blockRunner(setup)
+    const slots: Slot[] = []
+    const start = (slot: Slot, result: Promise<BlockResult>) => {
+      slot.result = result
       // Awaited in order below; handled now, so a failure before its turn is not "unhandled".
-      result.catch(() => undefined)
-      queue.push(result)
-      while (queue.length >= 2 * plan.jobs) await write(await queue.shift()!)
+      result.then(() => (slot.done = true), () => (slot.done = true))
     }
-    while (queue.length > 0) await write(await queue.shift()!)
+    // Keeps every worker two blocks deep, oldest blocks first.
+    const feed = () => {
+      for (const slot of slots) {
+        if (slot.result) continue
+        if (pool.leastBusy() >= DEPTH) return
+        start(slot, pool.run(slot.block))
+      }
+    }
+    const runHere = (slot: Slot) => {
+      try {
+        start(slot, Promise.resolve(local(slot.block)))
+      } catch (error) {
+        start(slot, Promise.reject(error))
+      }
+    }
+    // Reading runs beside the work: the next block is read (by the thread pool) while this
+    // thread runs one, and taken when this thread next yields.
+    const blocks = blocksOf(input, plan.maxLineBytes)[Symbol.asyncIterator]()
+    const readAhead = READ_AHEAD * plan.jobs
+    let reading: Promise<void> | undefined
+    let ended = false
+    let readFailure: { error: unknown } | undefined
+    const readNext = (): void => {
+      if (reading || ended || slots.length >= readAhead) return
+      reading = blocks.next().then(
+        (next) => {
+          reading = undefined
+          if (next.done) ended = true
+          else slots.push({ block: next.value, done: false })
+          feed()
+          readNext()
+        },
+        (error: unknown) => {
+          reading = undefined
+          ended = true
+          readFailure = { error }
+        },
+      )
+    }
+    readNext()
+    for (;;) {
+      if (readFailure) throw readFailure.error
+      const head = slots[0]
+      if (!head) {
+        if (ended) break
+        await reading
+        continue
+      }
+      if (head.done) {
+        slots.shift()
+        await write(await head.result!)
+        feed()
+        readNext()
+        continue
+      }
+      // Rather than wait for the oldest block, run the oldest one nobody has taken (one at a
+      // time: a converter's block is asynchronous).
+      const spare = slots.find((slot) => !slot.result)
+      if (spare) {
+        runHere(spare)
+        await spare.result!.catch(() => undefined)
+        // Let the workers' answers and the next read in (they are events, which a resolved
+        // promise does not wait for), so that workers get new blocks before this thread
+        // takes another one.
+        await new Promise((resolve) => setImmediate(resolve))
+        feed()
+        continue
+      }
+      await Promise.race([head.result!.catch(() => undefined), reading ?? head.result!.catch(() => undefined)])
+    }
   } finally {
     await pool.close()
   }

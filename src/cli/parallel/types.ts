@@ -15,13 +15,13 @@ export interface JobSetup {
 }
 
 /**
- * A run of whole lines of the input (a byte order mark opening the input already dropped).
- * `bytes` is moved to the worker, not copied. A line too long to hold is sent as `tooLong`
- * without its bytes.
+ * A run of whole lines of the input (a byte order mark opening the input already dropped), as
+ * pieces to be read one after another (blocks.ts). Their memory is moved to the worker, not
+ * copied. A line too long to hold is sent as `tooLong` without its bytes.
  */
 export interface Block {
   seq: number
-  bytes: ArrayBuffer
+  parts: Uint8Array[]
   /** 1-based number of the block's first line. */
   firstLine: number
   /** Byte offset of the block's first byte in the input. */
@@ -29,11 +29,16 @@ export interface Block {
   tooLong?: boolean
 }
 
-/** What a job made of one block: per output stream its lines (null: none), and its counts. */
+/**
+ * What a job made of one block: per output stream its lines (null: none), and its counts.
+ * stdout and the third output come as UTF-8 bytes with a newline after each line (a worker
+ * encodes them where the work is, and they are moved rather than copied); stderr as text,
+ * lines joined by `\n` (convert fills event numbers into it before it is written).
+ */
 export interface BlockResult {
   seq: number
-  /** Per output stream (0 stdout, 1 stderr, 2 the command's third output), lines joined by `\n`. */
-  texts: (string | null)[]
+  /** Per output stream: 0 stdout, 1 stderr, 2 the command's third output. */
+  texts: (string | Uint8Array | null)[]
   counts: number[]
 }
 

@@ -6,18 +6,23 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { type LineItem, LineSplitter } from '../../../src/jsonl/lines.js'
-import { blocksOf } from '../../../src/cli/parallel/blocks.js'
+import { blocksOf, transferList } from '../../../src/cli/parallel/blocks.js'
 import { linesOf } from '../../../src/cli/parallel/lines.js'
 
-async function* chunked(bytes: Buffer, cuts: number[]): AsyncGenerator<Buffer> {
+/**
+ * The input in chunks cut at `cuts`: views into one buffer (shared memory, which blocks must
+ * copy), or, `owned`, each in memory of its own (as a file read gives, which blocks move).
+ */
+async function* chunked(bytes: Buffer, cuts: number[], owned = false): AsyncGenerator<Buffer> {
+  const piece = (from: number, to?: number) => (owned ? Buffer.from(new Uint8Array(bytes.subarray(from, to)).buffer) : bytes.subarray(from, to))
   let at = 0
   for (const cut of [...cuts].sort((a, b) => a - b)) {
     if (cut > at && cut < bytes.length) {
-      yield bytes.subarray(at, cut)
+      yield piece(at, cut)
       at = cut
     }
   }
-  if (at < bytes.length) yield bytes.subarray(at)
+  if (at < bytes.length) yield piece(at)
 }
 
 function sequential(bytes: Buffer, cuts: number[], max: number): LineItem[] {
@@ -35,12 +40,16 @@ function sequential(bytes: Buffer, cuts: number[], max: number): LineItem[] {
   return out
 }
 
-async function inBlocks(bytes: Buffer, cuts: number[], max: number, blockBytes: number): Promise<LineItem[]> {
+/**
+ * The lines of the input's blocks, each block moved away (as to a worker) before it is read:
+ * memory a later block still needs would be gone, and a piece listed twice would throw.
+ */
+async function inBlocks(bytes: Buffer, cuts: number[], max: number, blockBytes: number, owned = false): Promise<LineItem[]> {
   const out: LineItem[] = []
   let seq = 0
-  for await (const block of blocksOf(chunked(bytes, cuts), max, blockBytes)) {
+  for await (const block of blocksOf(chunked(bytes, cuts, owned), max, blockBytes)) {
     expect(block.seq).toBe(seq++)
-    out.push(...linesOf(block, max))
+    out.push(...linesOf(structuredClone(block, { transfer: transferList(block) }), max))
   }
   return out
 }
@@ -62,10 +71,11 @@ describe('--jobs blocks', () => {
         fc.array(fc.nat(400), { maxLength: 8 }),
         fc.integer({ min: 4, max: 40 }),
         fc.integer({ min: 1, max: 64 }),
-        async (bom, lines, finalNewline, cuts, max, blockBytes) => {
+        fc.boolean(),
+        async (bom, lines, finalNewline, cuts, max, blockBytes, owned) => {
           const text = lines.join('\n') + (finalNewline && lines.length > 0 ? '\n' : '')
           const bytes = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(text)])
-          expect(await inBlocks(bytes, cuts, max, blockBytes)).toEqual(sequential(bytes, cuts, max))
+          expect(await inBlocks(bytes, cuts, max, blockBytes, owned)).toEqual(sequential(bytes, cuts, max))
         },
       ),
       { numRuns: 300 },
@@ -78,6 +88,7 @@ describe('--jobs blocks', () => {
     const cuts = Array.from({ length: 40 }, (_, i) => i * 300)
     const items = await inBlocks(bytes, cuts, 100, 64)
     expect(items).toEqual(sequential(bytes, cuts, 100))
+    expect(await inBlocks(bytes, cuts, 100, 64, true)).toEqual(items)
     expect(items.map((i) => ('error' in i ? `${i.line}:${i.error.code}` : `${i.line}:${i.text}`))).toEqual(['1:{"a":1}', '2:line_too_long', '3:{"b":2}', '4:line_too_long'])
   })
 })

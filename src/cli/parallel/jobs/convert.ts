@@ -1,12 +1,13 @@
 /**
  * `convert` on a worker thread, for the JSON Lines converters: the block is read by the
- * converter itself, after an empty line (see lines.ts), and every line number it gives is
+ * converter itself, after empty lines (see lines.ts), and every line number it gives is
  * moved to its place in the whole input. Counts are [converted, skipped, events]; messages
  * that name an event by number carry a marker (EVENT_MARK) the main thread fills in.
  */
 import { converterNamed, createOutput, type OutputName } from '../../../convert/index.js'
 import type { ConvertContext } from '../../../convert/types.js'
 import { tooLong } from '../../../jsonl/lines.js'
+import { asBuffer, OPENING, OPENING_LINES } from '../lines.js'
 import { convertItem } from '../../commands/convert-item.js'
 import type { JobFactory } from '../types.js'
 
@@ -21,13 +22,13 @@ export interface ConvertJobSettings {
 export const eventMark = (n: number) => `\u0000${n}\u0000`
 export const EVENT_MARK = /\u0000(\d+)\u0000/g
 
-const NEWLINE = Buffer.from('\n')
-
 export const create: JobFactory = (setup) => {
   const settings = setup.settings as ConvertJobSettings
   const converter = converterNamed(settings.from)
   if (!converter) throw new Error(`no converter ${settings.from}`)
   const output = createOutput(settings.to, { columns: settings.columns })
+  // Blocks come from an input whose first line was one JSON value (see run.ts): JSON Lines.
+  const ctx: ConvertContext = { ...settings.ctx, jsonLines: true }
   return {
     async block(block, out) {
       if (block.tooLong) {
@@ -36,13 +37,13 @@ export const create: JobFactory = (setup) => {
         out.streams[1]!.push(`${setup.file}:${block.firstLine}: ${tooLong(setup.maxLineBytes).message}`)
         return
       }
-      const shift = block.firstLine - 2
+      const shift = block.firstLine - 1 - OPENING_LINES
       const input = (async function* () {
-        yield NEWLINE
-        yield Buffer.from(block.bytes)
+        yield OPENING
+        for (const part of block.parts) yield asBuffer(part)
       })()
       let events = 0
-      for await (const item of converter.convert(input, settings.ctx)) {
+      for await (const item of converter.convert(input, ctx)) {
         if ('kind' in item && item.kind === 'problem' && item.line !== undefined) {
           item.line += shift
           if (item.where.startsWith('line ')) item.where = `line ${item.line}`

@@ -9,13 +9,37 @@ const JOBS: Record<JobName, () => Promise<{ create: JobFactory }>> = {
   convert: () => import('./convert.js'),
 }
 
+/** Loads job `name`'s module (a worker started early does so before it knows the rest). */
+export const loadJob = (name: JobName) => JOBS[name]()
+
 /** The command's output for one block (run in a worker, or on the main thread). */
 export type BlockRunner = (block: Block) => BlockResult | Promise<BlockResult>
 
+/**
+ * Streams given as bytes: stdout and the third output. A worker encodes them where the work
+ * is and moves the bytes; the main thread would encode them to write them anyway. stderr
+ * stays text (see BlockResult).
+ */
+const BYTE_STREAMS = [true, false, true]
+const encoder = new TextEncoder()
+
+/** One stream's lines: bytes with a newline after each (`asBytes`), or text joined by `\n`; null for none. */
+function streamOutput(lines: string[], asBytes: boolean): string | Uint8Array | null {
+  if (lines.length === 0) return null
+  if (!asBytes) return lines.join('\n')
+  lines.push('')
+  // TextEncoder gives memory of its own (never a pooled Buffer), so it can be moved.
+  return encoder.encode(lines.join('\n'))
+}
+
 /** Loads the job named in `setup` and returns what turns a block into its output. */
 export async function blockRunner(setup: JobSetup): Promise<BlockRunner> {
-  const job = (await JOBS[setup.job]()).create(setup)
-  const result = (block: Block, out: JobOutput): BlockResult => ({ seq: block.seq, texts: out.streams.map((lines) => (lines.length === 0 ? null : lines.join('\n'))), counts: out.counts })
+  const job = (await loadJob(setup.job)).create(setup)
+  const result = (block: Block, out: JobOutput): BlockResult => ({
+    seq: block.seq,
+    texts: out.streams.map((lines, i) => streamOutput(lines, BYTE_STREAMS[i]!)),
+    counts: out.counts,
+  })
   const fresh = (): JobOutput => ({ streams: [[], [], []], counts: [0, 0, 0] })
   if ('block' in job) {
     return async (block) => {
