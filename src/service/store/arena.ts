@@ -56,13 +56,7 @@ export class ByteArena {
       this.kept.set(bytes.buffer, slab)
       this.wasted += bytes.buffer.byteLength
     }
-    if (replacing) {
-      this.wasted += this.length.data[id]!
-      this.live -= this.length.data[id]!
-    }
-    this.slab.ensure(id)
-    this.offset.ensure(id)
-    this.length.ensure(id)
+    this.entry(id, replacing)
     this.slab.data[id] = slab
     this.offset.data[id] = bytes.byteOffset
     this.wasted -= bytes.length
@@ -103,8 +97,8 @@ export class ByteArena {
     return n
   }
 
-  /** Chooses where entry `id`'s next bytes go (at most `room` of them) and records it. */
-  private place(id: number, room: number, replacing: boolean): Buffer {
+  /** Makes room for entry `id` in the index; the bytes it held (`replacing`) become waste. */
+  private entry(id: number, replacing: boolean): void {
     if (replacing) {
       this.wasted += this.length.data[id]!
       this.live -= this.length.data[id]!
@@ -112,6 +106,11 @@ export class ByteArena {
     this.slab.ensure(id)
     this.offset.ensure(id)
     this.length.ensure(id)
+  }
+
+  /** Chooses where entry `id`'s next bytes go (at most `room` of them) and records it. */
+  private place(id: number, room: number, replacing: boolean): Buffer {
+    this.entry(id, replacing)
     if (room > OWN_SLAB) {
       this.slabs.push(Buffer.allocUnsafeSlow(room))
       this.slab.data[id] = this.slabs.length - 1
