@@ -206,9 +206,16 @@ describe('everything else', () => {
     const refused = await get('/host/192.0.2.10', { accept: 'image/png' })
     expect(refused.status).toBe(406)
     json(refused)
-    for (const accept of ['application/json', '*/*', 'application/*', 'text/html, application/json;q=0.9']) {
+    for (const accept of ['application/json', '*/*', 'application/*', 'text/html, application/json;q=0.9', 'application/problem+json']) {
       expect((await get('/host/192.0.2.10', { accept })).status, accept).toBe(200)
     }
+    // q=0 means "not this"; the most specific range decides (RFC 9110, 12.5.1).
+    for (const accept of ['application/json;q=0', 'application/*;q=0, image/png']) {
+      expect((await get('/host/192.0.2.10', { accept })).status, accept).toBe(406)
+    }
+    // Anything but JSON: the web view's page is what is left.
+    const page = await get('/host/192.0.2.10', { accept: 'application/json;q=0, */*' })
+    expect([page.status, String(page.headers['content-type']).split(';')[0]]).toEqual([200, 'text/html'])
   })
 
   it('answers JSON even when the request is not valid HTTP', async () => {

@@ -6,12 +6,16 @@ import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
 import { sendError, sendJson, shown } from './reply.js'
 import { decodeParam, ROUTES_TEXT, type RouteName } from './route.js'
+import { weightOf } from '../web/negotiate.js'
 
 /** Answers a lookup route; errors (400, 401, 404, 406, 429) are JSON like everything else. */
 export function handleLookup(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, route: RouteName, raw: string): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     return sendError(res, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`)
   }
+  // Browsers get a page at /host and /domain (the web view): every answer there, errors
+  // included, depends on accept, and caches must keep the representations apart.
+  if (route !== 'subdomains') res.setHeader('vary', 'accept')
   const accept = req.headers.accept
   if (accept !== undefined && !acceptsJson(accept)) {
     return sendError(res, 406, `The answer is application/json, which the accept header (${shown(accept)}) does not allow.`)
@@ -35,11 +39,8 @@ const notDomain = (param: string) =>
   `${shown(param)} is not a domain name (labels of letters, digits, '-' and '_', at most 253 characters).`
 
 function answerLookup(res: ServerResponse, result: Lookup | null | Promise<Lookup | null>, param: string, malformed: (p: string) => string): void {
-  settle(res, result, (lookup) => (lookup === null ? sendError(res, 400, malformed(param)) : sendJson(res, 200, lookupBody(lookup), VARY)))
+  settle(res, result, (lookup) => (lookup === null ? sendError(res, 400, malformed(param)) : sendJson(res, 200, lookupBody(lookup))))
 }
-
-/** Browsers get a page at the same address (the web view): caches must keep the two apart. */
-const VARY = Object.freeze({ vary: 'accept' })
 
 /** Runs `then` now for a plain value (the in-memory store), or when a promise settles. */
 function settle<T>(res: ServerResponse, value: T | Promise<T>, then: (v: T) => void): void {
@@ -49,12 +50,18 @@ function settle<T>(res: ServerResponse, value: T | Promise<T>, then: (v: T) => v
   })
 }
 
-/** Whether an accept header allows application/json (`*\/*`, `application/*`, or it by name). */
+/**
+ * Whether an accept header allows application/json: its most specific matching range
+ * (`application/json`, `application/*`, `*\/*`) gives it a weight above 0 (so
+ * `application/json;q=0` refuses it), or, as before, an empty range or a `+json` type
+ * without q=0 names it.
+ */
 export function acceptsJson(accept: string): boolean {
   if (accept === 'application/json' || accept === '*/*') return true
-  for (const part of accept.split(',')) {
-    const type = part.split(';', 1)[0]!.trim().toLowerCase()
-    if (type === 'application/json' || type === '*/*' || type === 'application/*' || type === '' || type.endsWith('+json')) return true
-  }
-  return false
+  if (weightOf(accept, 'application', 'json') > 0) return true
+  return accept.split(',').some((part) => {
+    const [range = '', ...params] = part.split(';')
+    const type = range.trim().toLowerCase()
+    return (type === '' || type.endsWith('+json')) && !params.some((p) => /^\s*q\s*=\s*0(?:\.0{0,3})?\s*$/i.test(p))
+  })
 }

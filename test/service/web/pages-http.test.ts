@@ -53,7 +53,10 @@ describe('content negotiation', () => {
     const bad = await getRaw(service.url, '/host/1.2.3', { accept: 'application/json' })
     expect(bad.status).toBe(400)
     expect(JSON.parse(bad.body.toString())).toEqual({ title: 'Bad Request', description: '"1.2.3" is not an IPv4 or IPv6 address.' })
-    expect((await getRaw(service.url, '/host/1.2.3', { accept: 'image/png' })).status).toBe(406)
+    const refused = await getRaw(service.url, '/host/1.2.3', { accept: 'image/png' })
+    expect(refused.status).toBe(406)
+    // A browser gets a page at the same address: errors vary by accept too.
+    expect([bad.headers.vary, refused.headers.vary]).toEqual(['accept', 'accept'])
     const root = await getRaw(service.url, '/')
     expect([root.status, root.headers['content-type']]).toEqual([404, 'application/json'])
     const post = await getRaw(service.url, `/host/${HOST}`, { accept: BROWSER_ACCEPT }, 'POST')
