@@ -1,5 +1,5 @@
 export { DEFAULT_MAX_LINE_BYTES, type Line, type LineItem, type LineMaker, type LineProblem, LineSplitter, readLines } from './lines.js'
-export { isRecordError, type JsonRecord, type ReadOptions, readRecords } from './records.js'
+export { fromLine, isRecordError, type JsonRecord, type ReadOptions, readRecords } from './records.js'
 export { CHUNK_BYTES, inputName, JsonlWriter, openInput, openSized } from './input.js'
 export { MAX_DEPTH, textTooDeep, tooDeep, valueTooDeep } from './depth.js'
 export { badJson, isJsonText, type Parsed, parseRecord } from './parse.js'

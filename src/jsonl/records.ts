@@ -25,7 +25,8 @@ export const isRecordError = (r: JsonRecord): r is Extract<JsonRecord, { error: 
 
 export { badJson }
 
-function fromLine(item: LineItem): JsonRecord {
+/** A line as readRecords reads JSON Lines: parsed, or why not (also the --jobs workers' reading). */
+export function fromLine(item: LineItem): JsonRecord {
   if ('error' in item) return { line: item.line, offset: item.offset, text: '', error: item.error }
   const parsed = parseRecord(item.text)
   return { line: item.line, offset: item.offset, text: item.text, ...parsed }

@@ -43,7 +43,7 @@ export function prestart(argv: readonly string[], url: URL): void {
   // The option is not checked yet: no more than one worker per core ahead of that (the pool
   // starts any others the command then asks for).
   const count = Math.min(workerCount(jobsOption(args) ?? defaultJobs()), availableParallelism())
-  if (!(count >= 1) || !args.some(isLargeFile) || !isFile(fileURLToPath(url))) return
+  if (!(count >= 1) || !args.some(isLargeFile) || fileSize(fileURLToPath(url)) === undefined) return
   const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads')
   for (let i = 0; i < count; i++) {
     const worker = new Worker(url, { workerData: { preload: job } satisfies Preload })
@@ -87,20 +87,14 @@ function jobsOption(args: readonly string[]): number | undefined {
   return undefined
 }
 
-const isFile = (path: string) => {
+/** The size of the file at `path`; undefined for anything that is not a readable file. */
+function fileSize(path: string): number | undefined {
   try {
-    return statSync(path).isFile()
+    const stat = statSync(path)
+    return stat.isFile() ? stat.size : undefined
   } catch {
-    return false
+    return undefined
   }
 }
 
-const isLargeFile = (arg: string) => {
-  if (arg.startsWith('-')) return false
-  try {
-    const stat = statSync(arg)
-    return stat.isFile() && stat.size >= MIN_PARALLEL_BYTES
-  } catch {
-    return false
-  }
-}
+const isLargeFile = (arg: string) => !arg.startsWith('-') && (fileSize(arg) ?? 0) >= MIN_PARALLEL_BYTES

@@ -5,7 +5,7 @@ import { type Lookup, lookupBody, subdomainsBody } from '../store/index.js'
 import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
 import { sendError, sendJson, shown } from './reply.js'
-import { decodeParam, ROUTES_TEXT, type RouteName } from './route.js'
+import { badEncoding, decodeParam, notDomain, notIp, ROUTES_TEXT, type RouteName } from './route.js'
 import { weightOf } from '../web/negotiate.js'
 
 /** Answers a lookup route; errors (400, 401, 404, 406, 429) are JSON like everything else. */
@@ -23,7 +23,7 @@ export function handleLookup(ctx: ServiceContext, req: IncomingMessage, res: Ser
   const caller = identify(ctx, req, res)
   if (caller === undefined || !withinLimit(ctx, caller, res)) return
   const param = decodeParam(raw)
-  if (param === null) return sendError(res, 400, `The path parameter ${shown(raw)} has malformed percent-encoding.`)
+  if (param === null) return sendError(res, 400, badEncoding(raw))
   if (param === '') return sendError(res, 400, `The path needs ${route === 'host' ? 'an IP address' : 'a domain name'} after the last '/'.`)
 
   if (route === 'host') return answerLookup(res, ctx.store.host(param), param, notIp)
@@ -34,9 +34,6 @@ export function handleLookup(ctx: ServiceContext, req: IncomingMessage, res: Ser
   )
 }
 
-const notIp = (param: string) => `${shown(param)} is not an IPv4 or IPv6 address.`
-const notDomain = (param: string) =>
-  `${shown(param)} is not a domain name (labels of letters, digits, '-' and '_', at most 253 characters).`
 
 function answerLookup(res: ServerResponse, result: Lookup | null | Promise<Lookup | null>, param: string, malformed: (p: string) => string): void {
   settle(res, result, (lookup) => (lookup === null ? sendError(res, 400, malformed(param)) : sendJson(res, 200, lookupBody(lookup))))

@@ -2,6 +2,7 @@
  * Matching a request target to a route: exact prefixes, one path segment as the parameter,
  * the query string ignored. Anything that does not match is a 404.
  */
+import { shown } from './reply.js'
 
 export type RouteName = 'host' | 'domain' | 'subdomains' | 'ingest' | 'resources' | 'hooks'
 
@@ -49,3 +50,9 @@ export const ROUTES_TEXT =
   'GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain, POST /admin/events, ' +
   'GET|POST /api/resources, DELETE /api/resources/:id, GET|POST /api/hooks, GET|DELETE /api/hooks/:id, POST /api/hooks/:id/test, ' +
   'GET /api/hooks/:id/deliveries, POST /api/hooks/:id/deliveries/:delivery/retry, POST /api/hooks/:id/retry-failed'
+
+/** The 400 messages for a path parameter: bad percent-encoding, not an IP address, not a domain name. */
+export const badEncoding = (raw: string) => `The path parameter ${shown(raw)} has malformed percent-encoding.`
+export const notIp = (param: string) => `${shown(param)} is not an IPv4 or IPv6 address.`
+export const notDomain = (param: string) =>
+  `${shown(param)} is not a domain name (labels of letters, digits, '-' and '_', at most 253 characters).`

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type Event, SEVERITIES } from '../../schema/index.js'
 import type { Caller, ServiceContext } from '../http/context.js'
 import { sendError, sendJson, shown } from '../http/reply.js'
-import { decodeParam } from '../http/route.js'
+import { badEncoding, decodeParam, notDomain, notIp } from '../http/route.js'
 import { canonicalDomain } from '../names/domain.js'
 import { canonicalIp } from '../names/ip.js'
 import { formatMillis } from '../ratelimit/index.js'
@@ -39,7 +39,7 @@ export function handlePage(ctx: ServiceContext, req: IncomingMessage, res: Serve
     const caller = pageCaller(ctx, req)
     if (!withinPageLimit(ctx, caller, req, res)) return
     const param = decodeParam(raw)
-    if (param === null) return sendHtmlError(req, res, 400, `The path parameter ${shown(raw)} has malformed percent-encoding.`)
+    if (param === null) return sendHtmlError(req, res, 400, badEncoding(raw))
     if (param === '') return sendHtmlError(req, res, 400, `The path needs ${route === 'host' ? 'an IP address' : 'a domain name'} after the last '/'.`)
     const canonical = route === 'host' ? canonicalIp(param) : canonicalDomain(param)
     if (canonical === null) return sendHtmlError(req, res, 400, route === 'host' ? notIp(param) : notDomain(param))
@@ -139,7 +139,7 @@ function handleRaw(ctx: ServiceContext, req: IncomingMessage, res: ServerRespons
   guarded(req, res, async () => {
     if (!withinPageLimit(ctx, pageCaller(ctx, req), req, res)) return
     const param = decodeParam(raw)
-    if (param === null) return fail(400, `The path parameter ${shown(raw)} has malformed percent-encoding.`)
+    if (param === null) return fail(400, badEncoding(raw))
     if (!EVENT_KEY.test(key)) return fail(400, `${shown(key)} is not an event key (16 hexadecimal digits, from a row of a page).`)
     const seen = route === 'host' ? await ctx.store.hostSeen(param) : await ctx.store.domainSeen(param)
     if (seen === null) return fail(400, route === 'host' ? notIp(param) : notDomain(param))
@@ -194,6 +194,3 @@ function guarded(req: IncomingMessage, res: ServerResponse, handler: () => Promi
   })
 }
 
-const notIp = (param: string) => `${shown(param)} is not an IPv4 or IPv6 address.`
-const notDomain = (param: string) =>
-  `${shown(param)} is not a domain name (labels of letters, digits, '-' and '_', at most 253 characters).`

@@ -1,5 +1,5 @@
 /** `fingerprint` on a worker thread: counts are [failed]; fingerprints to stdout, problems to stderr. */
-import { parseRecord } from '../../../jsonl/index.js'
+import { fromLine } from '../../../jsonl/index.js'
 import { fingerprintRecord } from '../../commands/fingerprint-record.js'
 import { issueLine } from '../../inputs.js'
 import type { JobFactory } from '../types.js'
@@ -8,8 +8,7 @@ export const create: JobFactory = (setup) => {
   const version = setup.settings as 1 | 2
   return {
     line(item, out) {
-      // A JSON Lines line as readRecords() reads it.
-      const record = 'error' in item ? { line: item.line, offset: item.offset, text: '', error: item.error } : { line: item.line, offset: item.offset, text: item.text, ...parseRecord(item.text) }
+      const record = fromLine(item) // as readRecords() reads a JSON Lines line
       const result = fingerprintRecord(record, version)
       if (typeof result === 'string') out.streams[0]!.push(result)
       else {

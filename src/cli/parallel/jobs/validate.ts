@@ -1,5 +1,5 @@
 /** `validate` on a worker thread: counts are [valid, invalid]; everything goes to stdout. */
-import { parseRecord } from '../../../jsonl/index.js'
+import { fromLine } from '../../../jsonl/index.js'
 import { type ValidateSettings, validateRecord } from '../../commands/validate-record.js'
 import type { JobFactory } from '../types.js'
 
@@ -7,8 +7,7 @@ export const create: JobFactory = (setup) => {
   const settings = setup.settings as ValidateSettings
   return {
     line(item, out) {
-      // A JSON Lines line as readRecords() reads it.
-      const record = 'error' in item ? { line: item.line, offset: item.offset, text: '', error: item.error } : { line: item.line, offset: item.offset, text: item.text, ...parseRecord(item.text) }
+      const record = fromLine(item) // as readRecords() reads a JSON Lines line
       const { ok, lines } = validateRecord(record, setup.file, settings)
       out.counts[ok ? 0 : 1]!++
       for (const line of lines) out.streams[0]!.push(line)
