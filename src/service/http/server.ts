@@ -10,7 +10,7 @@ import { handleLookup } from './lookups.js'
 import { handleHookApi } from './hook-api.js'
 import { rawError, sendError } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
-import { handlePage, handleWeb, wantsPage } from '../web/index.js'
+import { handlePage, handleWeb, wantsPage } from './pages.js'
 
 /** The request handler: every answer is JSON, whatever happens, except the web view's pages for browsers (../web). */
 export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: ServerResponse) => void {

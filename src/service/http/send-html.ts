@@ -1,8 +1,8 @@
 /** Writing HTML answers: security headers, `vary: accept`, gzip when the client takes it. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { gzip } from 'node:zlib'
-import { TITLES } from '../http/reply.js'
-import { renderError } from './render.js'
+import { TITLES } from './reply.js'
+import { renderError } from '../web/render.js'
 
 /**
  * No script may run (there is none), styles only from this service, forms only to it. This is
