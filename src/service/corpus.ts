@@ -3,30 +3,14 @@
  * demo events. The corpus is found from this module's own location by walking up to the
  * package root, so it works from src/ (tsx) and from dist/ (bundled) alike.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { demoEvents } from './demo-events.js'
 import { ingestText, type IngestReport } from './ingest/feed.js'
 import type { Store } from './store/index.js'
+import { packageRoot } from './package-root.js'
 import { SERVED_TYPES } from './store/prepare.js'
-
-/** The directory holding l9kit's package.json. */
-export function packageRoot(from: string = fileURLToPath(import.meta.url)): string {
-  let dir = dirname(from)
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }
-      if (pkg.name === 'l9kit') return dir
-    } catch {
-      // no package.json here: keep walking up
-    }
-    const parent = dirname(dir)
-    if (parent === dir) throw new Error(`cannot find l9kit's package.json above ${from}`)
-    dir = parent
-  }
-}
 
 export const corpusDir = () => join(packageRoot(), 'corpus', 'valid')
 

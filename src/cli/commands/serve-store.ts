@@ -3,7 +3,7 @@
  * (or L9KIT_DATABASE_URL). The PostgreSQL code is imported only when it is asked for.
  */
 import { UsageError } from '../command.js'
-import { type HookStore, MemoryStore, type Store } from '../../service/index.js'
+import { type HookStore, MemoryStore, selectHooks, type Store } from '../../service/index.js'
 import { isPostgresUrl, shownUrl } from '../../service/store/postgres/url.js'
 
 export interface OpenedStore {
@@ -38,7 +38,7 @@ export async function openStore(url: string | undefined, schema: string | undefi
   } catch (error) {
     throw new UsageError(`serve: cannot use the store ${shown}: ${(error as Error).message}`)
   }
-  const hooks = await pg.PostgresHookStore.attach(store, { queueLimit })
+  const hooks = await pg.PostgresHookStore.attach(store, selectHooks, { queueLimit })
   return {
     store,
     hooks,

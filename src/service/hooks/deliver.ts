@@ -10,7 +10,7 @@ import { request as httpsRequest } from 'node:https'
 import { join } from 'node:path'
 import ipaddr from 'ipaddr.js'
 import { sign } from '../../webhooks/signature.js'
-import { packageRoot } from '../corpus.js'
+import { packageRoot } from '../package-root.js'
 import { addressProblem, bareHost, guardedLookup, type GuardOptions } from './ssrf.js'
 
 export interface Attempt {

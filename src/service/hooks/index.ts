@@ -1,6 +1,6 @@
 export { backoffDelay, DEFAULT_DELIVERY, type DeliverySettings, Dispatcher, type DispatcherOptions } from './dispatcher.js'
 export { type Attempt, type AttemptResult, deliver, type DeliverOptions, hookUserAgent } from './deliver.js'
-export { canonicalResource, covers, type MatchableEvent, selectHooks, severityRank, type Subject, subjectOf, wants } from './match.js'
+export { canonicalResource, covers, selectHooks, severityRank, type Subject, subjectOf, wants } from './match.js'
 export { DEFAULT_HISTORY_LIMIT, DEFAULT_QUEUE_LIMIT, MemoryHookStore, type MemoryHookStoreOptions } from '../store/memory/hook-store.js'
 export { type DeclaredHooks, missingDeclared } from '../store/declared-hooks.js'
 export { queueIngested } from './queue-ingested.js'

@@ -8,7 +8,7 @@ import type { HookEventType, ResourceType, Severity } from '../../schema/index.j
 import { SEVERITIES } from '../../schema/index.js'
 import { canonicalDomain } from '../names/domain.js'
 import { canonicalIp } from '../names/ip.js'
-import type { HookRecord, WatchedResource } from '../store/hook-types.js'
+import type { HookRecord, MatchableEvent, WatchedResource } from '../store/hook-types.js'
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6
 
@@ -24,13 +24,6 @@ export interface Subject {
   severity: string
 }
 
-/** The members of an event that matching reads. */
-export interface MatchableEvent {
-  event_type: string
-  host: string
-  ip: string
-  leak?: { severity?: string }
-}
 
 /** Reads the matched members of an event once. */
 export function subjectOf(event: MatchableEvent): Subject {

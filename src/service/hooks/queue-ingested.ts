@@ -6,12 +6,17 @@
  */
 import type { IngestListener, Store } from '../store/index.js'
 import type { MemoryHookStore } from '../store/memory/hook-store.js'
+import { selectHooks } from './match.js'
 
 /** Queues new ingested events for matching hooks until the returned function is called. */
 export function queueIngested(store: Store, hooks: MemoryHookStore, now: () => number = Date.now): () => void {
   const listener: IngestListener = (item) => {
     if (item.duplicate) return
-    hooks.queueMatching(item.event, { fingerprint: item.event.event_fingerprint, json: item.json }, now())
+    const { resources, hooks: all } = hooks.registry()
+    const selected = selectHooks(resources, all, item.event)
+    if (selected.length === 0) return
+    const ids = selected.map((h) => h.id)
+    hooks.enqueue(ids, { fingerprint: item.event.event_fingerprint, json: item.json }, now())
   }
   let detach: (() => void) | null = null
   const sync = () => {

@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { type PreparedAnswer, type PrepareBatch, type PrepareResult, unpackAnswer } from '../store/prepare.js'
+import type { PrepareResult } from '../store/prepare.js'
+import { type PreparedAnswer, type PrepareBatch, unpackAnswer } from './prepare-batch.js'
 
 /**
  * Where the worker's module may be, relative to this code: in the built package it is the

@@ -4,10 +4,11 @@
  * same order. The parsed event is left out of the answer (the store keeps the JSON; a
  * listener parses it when needed), and so is the JSON of a text kept as it came (most of a
  * bulk load): the main thread uses the text (and bytes) it already has. The answer is packed
- * (../store/prepare.ts, packAnswer).
+ * (prepare-batch.ts, packAnswer).
  */
 import { parentPort } from 'node:worker_threads'
-import { batchTexts, JsonText, packAnswer, type PrepareBatch, prepare } from '../store/prepare.js'
+import { JsonText, prepare } from '../store/prepare.js'
+import { batchTexts, packAnswer, type PrepareBatch } from './prepare-batch.js'
 
 parentPort!.on('message', (batch: PrepareBatch) => {
   const texts = batchTexts(batch)

@@ -38,6 +38,21 @@ export interface HookRecord {
 
 export type NewHook = Omit<HookRecord, 'id'>
 
+/** The members of an event that matching reads. */
+export interface MatchableEvent {
+  event_type: string
+  host: string
+  ip: string
+  leak?: { severity?: string }
+}
+
+/**
+ * The matching rule (hooks/match.ts, selectHooks): the hooks that get one delivery of `event`,
+ * in the order of `hooks`. A backend that queues ingested events itself (PostgreSQL's outbox)
+ * is given it: matching belongs to hooks/, and store/ never imports it.
+ */
+export type HookMatcher = (resources: readonly WatchedResource[], hooks: readonly HookRecord[], event: MatchableEvent) => HookRecord[]
+
 /** Times are milliseconds since the Unix epoch. */
 export interface DeliveryRecord {
   /** `msg_…`: the `webhook-id` of every attempt. */

@@ -2,12 +2,12 @@
  * The in-memory HookStore: maps for the registry, and per hook a queue ordered by the sequence
  * number each delivery got when it was queued (ingest order). Everything is lost when the
  * process ends (docs/hooks.md says so). Answers are synchronous, so the ingest listener
- * (queue-ingested.ts) queues an event before the next one is stored.
+ * (hooks/queue-ingested.ts) queues an event before the next one is stored.
  */
 import { type DeclaredHooks, missingDeclared } from '../declared-hooks.js'
 import type { ResourceType } from '../../../schema/index.js'
 import { newId } from '../hook-ids.js'
-import { type MatchableEvent, selectHooks } from '../../hooks/match.js'
+import { type Entry, forgetOldestDelivered, type Queue, removeEntry, requeue } from './hook-queue.js'
 import type {
   ClaimedDelivery,
   DeliveryRecord,
@@ -28,26 +28,6 @@ export interface MemoryHookStoreOptions {
   queueLimit?: number
   /** Delivered records kept per hook. */
   historyLimit?: number
-}
-
-interface Entry {
-  record: DeliveryRecord
-  /** Position in the hook's order: the head is the pending entry with the smallest. */
-  seq: number
-  /** The body; dropped once delivered. */
-  body: string | null
-  /** While a dispatcher holds it: when the lease ends (ms); 0 when not held. */
-  leaseUntil: number
-}
-
-interface Queue {
-  /** Every kept delivery, oldest first. */
-  all: Entry[]
-  /** Pending deliveries sorted by seq: [0] is the head. */
-  pending: Entry[]
-  /** The entry a dispatcher holds, if any: a retried entry may move ahead of it, but not be sent beside it. */
-  held: Entry | null
-  delivered: number
 }
 
 export class MemoryHookStore implements HookStore {
@@ -131,23 +111,14 @@ export class MemoryHookStore implements HookStore {
     for (const h of missing.hooks) this.addHook(h)
   }
 
-
   /**
-   * Queues a new ingested event for every hook the matching rule selects (match.ts); returns
-   * how many deliveries were queued. Called by the ingest listener, in ingest order.
+   * Every resource and hook, as the matching rule reads them (hooks/queue-ingested.ts, once per
+   * ingested event): kept between changes, not copied, so they must not be modified.
    */
-  queueMatching(event: MatchableEvent, queued: QueuedEvent, now: number): number {
-    if (this.hookMap.size === 0) return 0
+  registry(): { resources: readonly WatchedResource[]; hooks: readonly HookRecord[] } {
     this.resourceList ??= [...this.resourceMap.values()]
     this.hookList ??= [...this.hookMap.values()]
-    const selected = selectHooks(this.resourceList, this.hookList, event)
-    if (selected.length === 0) return 0
-    this.enqueue(
-      selected.map((h) => h.id),
-      queued,
-      now,
-    )
-    return selected.length
+    return { resources: this.resourceList, hooks: this.hookList }
   }
 
   enqueue(hookIds: readonly string[], event: QueuedEvent, now: number): void {
@@ -216,7 +187,10 @@ export class MemoryHookStore implements HookStore {
       if (outcome.kind === 'delivered') {
         entry.body = null
         queue.delivered++
-        if (queue.delivered > this.historyLimit) this.forgetOldestDelivered(queue)
+        if (queue.delivered > this.historyLimit) {
+          const forgotten = forgetOldestDelivered(queue)
+          if (forgotten !== undefined) this.entries.delete(forgotten)
+        }
       }
     }
     this.notify()
@@ -244,7 +218,7 @@ export class MemoryHookStore implements HookStore {
   retry(hookId: string, deliveryId: string, now: number): boolean {
     const found = this.entries.get(deliveryId)
     if (found === undefined || found.hookId !== hookId || found.entry.record.status !== 'failed') return false
-    this.requeue(this.queues.get(hookId)!, found.entry, now)
+    requeue(this.queues.get(hookId)!, found.entry, now)
     this.notify()
     return true
   }
@@ -255,7 +229,7 @@ export class MemoryHookStore implements HookStore {
     let count = 0
     for (const entry of queue.all) {
       if (entry.record.status !== 'failed') continue
-      this.requeue(queue, entry, now)
+      requeue(queue, entry, now)
       count++
     }
     if (count > 0) this.notify()
@@ -279,33 +253,9 @@ export class MemoryHookStore implements HookStore {
     return () => this.countListeners.delete(listener)
   }
 
-  /** A failed delivery back in the queue at its original place in the hook's order. */
-  private requeue(queue: Queue, entry: Entry, now: number): void {
-    const record = entry.record
-    record.status = 'pending'
-    record.nextAttemptAt = now
-    record.updatedAt = now
-    let i = queue.pending.length
-    while (i > 0 && queue.pending[i - 1]!.seq > entry.seq) i--
-    queue.pending.splice(i, 0, entry)
-  }
-
-  private forgetOldestDelivered(queue: Queue): void {
-    const i = queue.all.findIndex((e) => e.record.status === 'delivered')
-    if (i === -1) return
-    const [entry] = queue.all.splice(i, 1)
-    this.entries.delete(entry!.record.id)
-    queue.delivered--
-  }
-
   private notify(): void {
     for (const listener of this.listeners) listener()
   }
-}
-
-function removeEntry(list: Entry[], entry: Entry): void {
-  const i = list.indexOf(entry)
-  if (i !== -1) list.splice(i, 1)
 }
 
 function copyHook(h: HookRecord): HookRecord {

@@ -2,10 +2,8 @@
  * The in-memory store. Each event is kept once, as its canonical JSON bytes packed in large
  * slabs (arena.ts); everything else is a few typed-array slots per event plus two indexes:
  * - by canonical IP: a Map from address to the ids of its events;
- * - by host name: a Map from the label-reversed name (`com.example.www`) to its ids, and the
- *   same names in sorted order, so all names under a domain form one contiguous range
- *   (`com.example.` ≤ name < `com.example/`) found by binary search: O(log n + k), and
- *   `notexample.com` (`com.notexample`) is never inside it.
+ * - by host name (name-index.ts): label-reversed names in sorted order, so all names under a
+ *   domain form one contiguous range.
  */
 import type { Event, SubdomainEntry } from '../../../schema/index.js'
 import { formatTime, formatTimeMillis, type Instant } from '../../../time/index.js'
@@ -13,6 +11,8 @@ import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { ByteArena } from './arena.js'
 import { addId, Column, forEachId, type Ids } from './columns.js'
+import { NameIndex } from './name-index.js'
+import { detach, hash30 } from './strings.js'
 import { identityOf, jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
 import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from '../types.js'
 
@@ -39,12 +39,7 @@ export class MemoryStore implements Store {
   private readonly ips = new Map<string, number>()
   private readonly ipIds: Ids[] = []
 
-  private readonly names = new Map<string, number>()
-  private readonly nameRev: string[] = []
-  private readonly nameIds: Ids[] = []
-  /** Name numbers sorted by reversed name; new names wait in `pending` until the next query. */
-  private sorted: number[] = []
-  private pending: number[] = []
+  private readonly names = new NameIndex()
 
   /** 30-bit hash of an event's identity → ids with that hash (checked exactly on a hit). */
   private readonly identities = new Map<number, Ids>()
@@ -109,21 +104,23 @@ export class MemoryStore implements Store {
     if (canonical === null) return null
     const rev = reverseLabels(canonical)
     const lookup = newLookup()
-    this.collect(this.nameIds[this.names.get(rev) ?? -1], lookup)
-    const [from, to] = this.range(rev)
-    for (let i = from; i < to; i++) this.collect(this.nameIds[this.sorted[i]!], lookup)
+    const names = this.names
+    this.collect(names.ids[names.numberOf(rev)], lookup)
+    const [from, to] = names.range(rev)
+    for (let i = from; i < to; i++) this.collect(names.ids[names.sortedAt(i)], lookup)
     return lookup
   }
 
   subdomains(name: string, limit?: number): SubdomainEntry[] | null {
     const canonical = canonicalDomain(name)
     if (canonical === null) return null
-    const [from, to] = this.range(reverseLabels(canonical))
+    const names = this.names
+    const [from, to] = names.range(reverseLabels(canonical))
     const found: { name: number; ips: number; ms: number; ns: number }[] = []
     const ipOf = this.ipOf.data
     for (let i = from; i < to; i++) {
-      const n = this.sorted[i]!
-      const ids = this.nameIds[n]
+      const n = names.sortedAt(i)
+      const ids = names.ids[n]
       const seen = new Set<number>()
       let ms = -Infinity
       let ns = 0
@@ -139,10 +136,11 @@ export class MemoryStore implements Store {
       found.push({ name: n, ips: seen.size, ms, ns })
     }
     // Most recently seen first, so a plan's cap keeps the freshest names; then by name.
-    found.sort((a, b) => b.ms - a.ms || b.ns - a.ns || (this.nameRev[a.name]! < this.nameRev[b.name]! ? -1 : 1))
+    const rev = names.reversed
+    found.sort((a, b) => b.ms - a.ms || b.ns - a.ns || (rev[a.name]! < rev[b.name]! ? -1 : 1))
     const kept = limit === undefined ? found : found.slice(0, limit)
     return kept.map((f) => ({
-      subdomain: reverseLabels(this.nameRev[f.name]!),
+      subdomain: reverseLabels(rev[f.name]!),
       distinct_ips: f.ips,
       last_seen: formatTimeMillis(BigInt(f.ms) * NS_PER_MS + BigInt(f.ns)),
     }))
@@ -161,9 +159,10 @@ export class MemoryStore implements Store {
     if (canonical === null) return null
     const rev = reverseLabels(canonical)
     const lookup = newSeenLookup()
-    this.collectSeen(this.nameIds[this.names.get(rev) ?? -1], lookup)
-    const [from, to] = this.range(rev)
-    for (let i = from; i < to; i++) this.collectSeen(this.nameIds[this.sorted[i]!], lookup)
+    const names = this.names
+    this.collectSeen(names.ids[names.numberOf(rev)], lookup)
+    const [from, to] = names.range(rev)
+    for (let i = from; i < to; i++) this.collectSeen(names.ids[names.sortedAt(i)], lookup)
     return lookup
   }
 
@@ -208,7 +207,7 @@ export class MemoryStore implements Store {
     this.setSeverity(id, p.leak, p.severity, false)
     this.identities.set(hash, addId(this.identities.get(hash), id))
     this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)
-    this.nameOf.data[id] = p.name === '' ? -1 : this.addName(p.name, id)
+    this.nameOf.data[id] = p.name === '' ? -1 : this.names.add(p.name, id)
     return false
   }
 
@@ -244,20 +243,6 @@ export class MemoryStore implements Store {
     return n
   }
 
-  private addName(name: string, id: number): number {
-    const rev = reverseLabels(name)
-    let n = this.names.get(rev)
-    if (n === undefined) {
-      n = this.nameRev.length
-      const key = detach(rev)
-      this.names.set(key, n)
-      this.nameRev.push(key)
-      this.nameIds.push(id)
-      this.pending.push(n)
-    } else this.nameIds[n] = addId(this.nameIds[n], id)
-    return n
-  }
-
   /** The stored event with this identity among the hash's candidates, or -1. */
   private findIdentity(candidates: Ids | undefined, identity: string): number {
     let found = -1
@@ -265,40 +250,6 @@ export class MemoryStore implements Store {
       if (found === -1 && identityOf(JSON.parse(this.arena.text(id))) === identity) found = id
     })
     return found
-  }
-
-  /** Positions in `sorted` of the names strictly below the reversed name `rev`. */
-  private range(rev: string): [number, number] {
-    this.merge()
-    return [this.lowerBound(rev + '.'), this.lowerBound(rev + '/')]
-  }
-
-  private lowerBound(key: string): number {
-    let lo = 0
-    let hi = this.sorted.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.nameRev[this.sorted[mid]!]! < key) lo = mid + 1
-      else hi = mid
-    }
-    return lo
-  }
-
-  /** Merges names added since the last query into the sorted list: O(n + m log m) per batch. */
-  private merge(): void {
-    if (this.pending.length === 0) return
-    const rev = this.nameRev
-    const add = this.pending.sort((a, b) => (rev[a]! < rev[b]! ? -1 : 1))
-    const old = this.sorted
-    const out: number[] = new Array(old.length + add.length)
-    let i = 0
-    let j = 0
-    let k = 0
-    while (i < old.length && j < add.length) out[k++] = rev[old[i]!]! < rev[add[j]!]! ? old[i++]! : add[j++]!
-    while (i < old.length) out[k++] = old[i++]!
-    while (j < add.length) out[k++] = add[j++]!
-    this.sorted = out
-    this.pending = []
   }
 
   private collect(ids: Ids | undefined, into: { services: Buffer[]; leaks: Buffer[] }): void {
@@ -335,23 +286,4 @@ function split(time: Instant): [number, number] {
     rest += NS_PER_MS
   }
   return [Number(ms), Number(rest)]
-}
-
-/**
- * A copy of a short string that shares no memory with the text it was cut from: V8 keeps
- * slices of 13 characters or more as views of their parent, and an IP taken from an event's
- * JSON line would otherwise keep the whole line alive as long as the index holds the key.
- */
-function detach(text: string): string {
-  return text.length < 13 ? text : Buffer.from(text, 'utf8').toString('utf8')
-}
-
-/** FNV-1a over UTF-16 code units, cut to 30 bits so it stays a small integer in V8. */
-function hash30(text: string): number {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return h & 0x3fffffff
 }

@@ -10,12 +10,13 @@
  * - Wake-ups: every change that may make work claimable sends NOTIFY on the schema's channel
  *   (delivered at commit); each process LISTENs and wakes its dispatcher.
  */
-import type { Sql, TransactionSql } from 'postgres'
-import type { HookEventType, ResourceType, Severity } from '../../../schema/index.js'
+import type { Sql } from 'postgres'
+import type { ResourceType } from '../../../schema/index.js'
 import { type DeclaredHooks, missingDeclared } from '../declared-hooks.js'
 import { newId } from '../hook-ids.js'
-import type { ClaimedDelivery, DeliveryRecord, HookRecord, HookStore, NewHook, Outcome, QueuedEvent, WatchedResource } from '../hook-types.js'
-import { queueAdded } from './outbox.js'
+import type { ClaimedDelivery, DeliveryRecord, HookMatcher, HookRecord, HookStore, NewHook, Outcome, QueuedEvent, WatchedResource } from '../hook-types.js'
+import { type DeliveryRow, deliveryRecord, type HookRow, hookRecord } from './hook-rows.js'
+import { insertDeliveries, queueAdded } from './outbox.js'
 import type { PostgresStore } from './store.js'
 
 export interface PostgresHookStoreOptions {
@@ -23,19 +24,6 @@ export interface PostgresHookStoreOptions {
   queueLimit?: number
   /** Delivered records kept per hook. Default 1 000. */
   historyLimit?: number
-}
-
-interface DeliveryRow {
-  id: string
-  hook_id: string
-  fingerprint: string
-  status: DeliveryRecord['status']
-  attempts: number
-  last_status: number | null
-  last_error: string | null
-  created_at: string
-  updated_at: string
-  next_attempt_at: string | null
 }
 
 export class PostgresHookStore implements HookStore {
@@ -59,11 +47,14 @@ export class PostgresHookStore implements HookStore {
     this.channel = `l9kit_work_${schema}`.slice(0, 63)
   }
 
-  /** A hook store over `store`'s database whose ingests queue their new events' deliveries. */
-  static async attach(store: PostgresStore, options: PostgresHookStoreOptions = {}): Promise<PostgresHookStore> {
+  /**
+   * A hook store over `store`'s database whose ingests queue their new events' deliveries, to
+   * the hooks `match` selects (the matching rule, hooks/match.ts selectHooks).
+   */
+  static async attach(store: PostgresStore, match: HookMatcher, options: PostgresHookStoreOptions = {}): Promise<PostgresHookStore> {
     await store.ready()
     const hooks = new PostgresHookStore(store.sql, store.schema, options)
-    hooks.detach = store.addIngestHook((tx, added) => queueAdded(tx, hooks, added, Date.now()))
+    hooks.detach = store.addIngestHook((tx, added) => queueAdded(tx, hooks, match, added, Date.now()))
     return hooks
   }
 
@@ -141,49 +132,8 @@ export class PostgresHookStore implements HookStore {
 
   async enqueue(hookIds: readonly string[], event: QueuedEvent, now: number): Promise<void> {
     if (hookIds.length === 0) return
-    await this.sql.begin((tx) => this.insertDeliveries(tx, hookIds.map((hookId) => ({ hookId, event })), now))
+    await this.sql.begin((tx) => insertDeliveries(tx, this, hookIds.map((hookId) => ({ hookId, event })), now))
     this.wakeLocal()
-  }
-
-  /**
-   * Inserts deliveries in the given order, behind what their hooks have queued; one beyond a
-   * hook's queue limit is stored as failed ("queue full"). Takes the schema's outbox lock until
-   * commit, so queue order (seq) is commit order even when processes queue at the same time.
-   */
-  async insertDeliveries(tx: TransactionSql, items: readonly { hookId: string; event: QueuedEvent }[], now: number): Promise<number> {
-    if (items.length === 0) return 0
-    await tx`SELECT pg_advisory_xact_lock(hashtext(${`l9kit outbox ${this.schema}`}))`
-    const hookIds = [...new Set(items.map((i) => i.hookId))]
-    const counts = await tx<{ hook_id: string; n: number }[]>`
-      SELECT h.id AS hook_id, (SELECT count(*)::integer FROM deliveries d WHERE d.hook_id = h.id AND d.status = 'pending') AS n
-      FROM hooks h WHERE h.id = ANY(${tx.array(hookIds)})`
-    const pending = new Map(counts.map((c) => [c.hook_id, c.n]))
-    const ids: string[] = []
-    const hooks: string[] = []
-    const fingerprints: string[] = []
-    const bodies: string[] = []
-    const statuses: string[] = []
-    for (const item of items) {
-      const n = pending.get(item.hookId)
-      if (n === undefined) continue // the hook is gone
-      const full = n >= this.queueLimit
-      if (!full) pending.set(item.hookId, n + 1)
-      ids.push(newId('msg'))
-      hooks.push(item.hookId)
-      fingerprints.push(item.event.fingerprint)
-      bodies.push(item.event.json)
-      statuses.push(full ? 'failed' : 'pending')
-    }
-    if (ids.length === 0) return 0
-    await tx`
-      INSERT INTO deliveries (id, hook_id, fingerprint, body, status, last_error, created_at, updated_at, next_attempt_at)
-      SELECT id, hook_id, fingerprint, body, status,
-             CASE WHEN status = 'failed' THEN 'queue full' END, ${now}, ${now}, CASE WHEN status = 'pending' THEN ${now}::bigint END
-      FROM unnest(${tx.array(ids)}::text[], ${tx.array(hooks)}::text[], ${tx.array(fingerprints)}::text[], ${tx.array(bodies)}::text[], ${tx.array(statuses)}::text[])
-           WITH ORDINALITY AS q (id, hook_id, fingerprint, body, status, n)
-      ORDER BY n`
-    if (statuses.includes('pending')) await tx`SELECT pg_notify(${this.channel}, '')`
-    return ids.length
   }
 
   async claim(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
@@ -321,33 +271,5 @@ export class PostgresHookStore implements HookStore {
   /** Calls the listeners (new work may be claimable). */
   wakeLocal(): void {
     for (const listener of this.listeners) listener()
-  }
-}
-
-interface HookRow {
-  id: string
-  owner: string
-  url: string
-  min_severity: string
-  event_types: string[]
-  secret: string
-}
-
-function hookRecord(r: HookRow): HookRecord {
-  return { id: r.id, owner: r.owner, url: r.url, minSeverity: r.min_severity as Severity, eventTypes: [...r.event_types] as HookEventType[], secret: r.secret }
-}
-
-function deliveryRecord(r: DeliveryRow): DeliveryRecord {
-  return {
-    id: r.id,
-    hookId: r.hook_id,
-    fingerprint: r.fingerprint,
-    status: r.status,
-    attempts: r.attempts,
-    lastStatus: r.last_status,
-    lastError: r.last_error,
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
-    nextAttemptAt: r.next_attempt_at === null ? null : Number(r.next_attempt_at),
   }
 }

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Sql } from 'postgres'
-import { packageRoot } from '../../corpus.js'
+import { packageRoot } from '../../package-root.js'
 
 export interface Migration {
   version: number

@@ -1,40 +1,32 @@
 /**
  * The transactional outbox: inside an ingest transaction, the new events' deliveries are
- * chosen by the matching rule of match.ts (the same function the memory backend uses, run
- * here over the registry as this transaction sees it) and inserted in ingest order. They
- * commit with the events or not at all, so a crash can lose neither one without the other.
+ * chosen by the matching rule it is given (hooks/match.ts, the same function the memory
+ * backend's listener uses, run here over the registry as this transaction sees it) and
+ * inserted in ingest order. They commit with the events or not at all, so a crash can lose
+ * neither one without the other.
  */
 import type { TransactionSql } from 'postgres'
-import { selectHooks, type MatchableEvent } from '../../hooks/match.js'
-import type { HookEventType, Severity } from '../../../schema/index.js'
-import type { HookRecord, QueuedEvent, WatchedResource } from '../hook-types.js'
+import { newId } from '../hook-ids.js'
+import type { HookMatcher, MatchableEvent, QueuedEvent, WatchedResource } from '../hook-types.js'
 import { canonicalFields } from '../canonical-fields.js'
 import type { Prepared } from '../prepare.js'
 import type { PostgresHookStore } from './hook-store.js'
+import { type HookRow, hookRecord } from './hook-rows.js'
 
 /** Queues `added` (new events, in ingest order) for the hooks that match each; returns how many deliveries. */
-export async function queueAdded(tx: TransactionSql, store: PostgresHookStore, added: readonly Prepared[], now: number): Promise<number> {
-  const hookRows = await tx<{ id: string; owner: string; url: string; min_severity: string; event_types: string[]; secret: string }[]>`
-    SELECT id, owner, url, min_severity, event_types, secret FROM hooks ORDER BY seq`
+export async function queueAdded(tx: TransactionSql, store: PostgresHookStore, match: HookMatcher, added: readonly Prepared[], now: number): Promise<number> {
+  const hookRows = await tx<HookRow[]>`SELECT id, owner, url, min_severity, event_types, secret FROM hooks ORDER BY seq`
   if (hookRows.length === 0) return 0
-  const hooks: HookRecord[] = hookRows.map((h) => ({
-    id: h.id,
-    owner: h.owner,
-    url: h.url,
-    minSeverity: h.min_severity as Severity,
-    eventTypes: h.event_types as HookEventType[],
-    secret: h.secret,
-  }))
+  const hooks = hookRows.map(hookRecord)
   const resources = await tx<WatchedResource[]>`SELECT id, owner, type, value FROM resources ORDER BY seq`
   const items: { hookId: string; event: QueuedEvent }[] = []
   for (const p of added) {
-    const selected = selectHooks(resources, hooks, matchable(p))
+    const selected = match(resources, hooks, matchable(p))
     if (selected.length === 0) continue
     const event: QueuedEvent = { fingerprint: fingerprintOf(p), json: p.json }
     for (const hook of selected) items.push({ hookId: hook.id, event })
   }
-  const queued = await store.insertDeliveries(tx, items, now)
-  return queued
+  return insertDeliveries(tx, store, items, now)
 }
 
 /** The members matching reads, from the parsed event or straight from canonical text. */
@@ -48,4 +40,50 @@ function matchable(p: Prepared): MatchableEvent {
 function fingerprintOf(p: Prepared): string {
   if (p.event) return p.event.event_fingerprint
   return canonicalFields(p.json)?.fingerprint ?? (JSON.parse(p.json) as { event_fingerprint: string }).event_fingerprint
+}
+
+/**
+ * Inserts deliveries in the given order, behind what their hooks have queued; one beyond a
+ * hook's queue limit is stored as failed ("queue full"). Takes the schema's outbox lock until
+ * commit, so queue order (seq) is commit order even when processes queue at the same time.
+ */
+export async function insertDeliveries(
+  tx: TransactionSql,
+  store: Pick<PostgresHookStore, 'schema' | 'queueLimit' | 'channel'>,
+  items: readonly { hookId: string; event: QueuedEvent }[],
+  now: number,
+): Promise<number> {
+  if (items.length === 0) return 0
+  await tx`SELECT pg_advisory_xact_lock(hashtext(${`l9kit outbox ${store.schema}`}))`
+  const hookIds = [...new Set(items.map((i) => i.hookId))]
+  const counts = await tx<{ hook_id: string; n: number }[]>`
+    SELECT h.id AS hook_id, (SELECT count(*)::integer FROM deliveries d WHERE d.hook_id = h.id AND d.status = 'pending') AS n
+    FROM hooks h WHERE h.id = ANY(${tx.array(hookIds)})`
+  const pending = new Map(counts.map((c) => [c.hook_id, c.n]))
+  const ids: string[] = []
+  const hooks: string[] = []
+  const fingerprints: string[] = []
+  const bodies: string[] = []
+  const statuses: string[] = []
+  for (const item of items) {
+    const n = pending.get(item.hookId)
+    if (n === undefined) continue // the hook is gone
+    const full = n >= store.queueLimit
+    if (!full) pending.set(item.hookId, n + 1)
+    ids.push(newId('msg'))
+    hooks.push(item.hookId)
+    fingerprints.push(item.event.fingerprint)
+    bodies.push(item.event.json)
+    statuses.push(full ? 'failed' : 'pending')
+  }
+  if (ids.length === 0) return 0
+  await tx`
+    INSERT INTO deliveries (id, hook_id, fingerprint, body, status, last_error, created_at, updated_at, next_attempt_at)
+    SELECT id, hook_id, fingerprint, body, status,
+           CASE WHEN status = 'failed' THEN 'queue full' END, ${now}, ${now}, CASE WHEN status = 'pending' THEN ${now}::bigint END
+    FROM unnest(${tx.array(ids)}::text[], ${tx.array(hooks)}::text[], ${tx.array(fingerprints)}::text[], ${tx.array(bodies)}::text[], ${tx.array(statuses)}::text[])
+         WITH ORDINALITY AS q (id, hook_id, fingerprint, body, status, n)
+    ORDER BY n`
+  if (statuses.includes('pending')) await tx`SELECT pg_notify(${store.channel}, '')`
+  return ids.length
 }
