@@ -24,7 +24,7 @@ import { STYLESHEET, STYLESHEET_GZIP, STYLESHEET_HASH, STYLESHEET_PATH } from '.
 
 /** Query parameters the host and domain pages take. */
 const PAGE_QUERY = ['sort', 'dir']
-/** `/raw/host/:ip/:key` and `/raw/domain/:domain/:key`: one event's JSON (a row's "Raw JSON" link). */
+/** `/raw/host/:ip/:key` and `/raw/domain/:domain/:key`: one event's JSON (a row's "Full event (JSON)" link). */
 const RAW = /^\/raw\/(host|domain)\/([^/]*)\/([^/]*)$/
 const EVENT_KEY = /^[0-9a-f]{16}$/
 
@@ -131,7 +131,7 @@ function sendStylesheet(req: IncomingMessage, res: ServerResponse): void {
 }
 
 /**
- * One event's canonical JSON, as stored, whatever the accept header (a row's "Raw JSON" link;
+ * One event's canonical JSON, as stored, whatever the accept header (a row's "Full event (JSON)" link;
  * the key is in the row). Errors are pages when the client prefers HTML, else JSON.
  */
 function handleRaw(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, route: 'host' | 'domain', raw: string, key: string): void {

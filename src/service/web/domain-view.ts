@@ -3,7 +3,7 @@ import type { SubdomainEntry } from '../../schema/index.js'
 import { reverseLabels } from '../names/domain.js'
 import type { SeenLookup } from '../store/types.js'
 import { MAX_ROWS } from './host-view.js'
-import { type FindingRow, findingRow, serviceRow, type ServiceRow, withPretty } from './rows.js'
+import { type FindingRow, findingRow, serviceRow, type ServiceRow } from './rows.js'
 import { type Sort, type SortHeader, type SortKey, sortHeaders, sortRows } from './sort.js'
 
 export const DOMAIN_COLUMNS: readonly [SortKey, string][] = [
@@ -54,7 +54,7 @@ export interface DomainView {
  */
 export function domainView(domain: string, seen: SeenLookup, entries: SubdomainEntry[], cap: number | null, planName: string, sort: Sort): DomainView {
   const rows = sortRows<FindingRow | ServiceRow>([...seen.leaks.map(findingRow), ...seen.services.map(serviceRow)], sort)
-  const kept = withPretty(rows.slice(0, MAX_ROWS))
+  const kept = rows.slice(0, MAX_ROWS)
   const byHost = new Map<string, HostGroup>()
   for (const row of kept) {
     let group = byHost.get(row.host)

@@ -1,6 +1,6 @@
 /** What the host page shows: the address and what is known about it, its findings and its services. */
 import type { SeenLookup } from '../store/types.js'
-import { type EventRow, type FindingRow, findingRow, type ServiceRow, serviceRow, withPretty } from './rows.js'
+import { type EventRow, type FindingRow, findingRow, type ServiceRow, serviceRow } from './rows.js'
 import { type Sort, type SortHeader, type SortKey, sortHeaders, sortRows } from './sort.js'
 
 /** Most rows one page draws (findings and services together); the rest are counted, not drawn. */
@@ -41,8 +41,8 @@ export function hostView(ip: string, seen: SeenLookup, sort: Sort): HostView {
   const findings = sortRows(seen.leaks.map(findingRow), sort)
   const services = seen.services.map(serviceRow).sort((a, b) => portOf(a) - portOf(b) || (a.lastAt < b.lastAt ? 1 : a.lastAt > b.lastAt ? -1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   const all: EventRow[] = [...findings, ...services]
-  const keptFindings = withPretty(findings.slice(0, MAX_ROWS))
-  const keptServices = withPretty(services.slice(0, Math.max(0, MAX_ROWS - keptFindings.length)))
+  const keptFindings = findings.slice(0, MAX_ROWS)
+  const keptServices = services.slice(0, Math.max(0, MAX_ROWS - keptFindings.length))
   const geo = latest(all, (e) => e.event.geoip.country_name !== '' || e.event.geoip.city_name !== '' || e.event.geoip.location.lat !== 0)?.event.geoip
   const net = latest(all, (e) => e.event.network.asn !== 0 || e.event.network.organization_name !== '' || e.event.network.network !== '')?.event.network
   return {

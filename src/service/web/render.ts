@@ -15,7 +15,7 @@ import { ERROR } from './templates/error.js'
 import { HOST } from './templates/host.js'
 import { INDEX } from './templates/index-page.js'
 import { LAYOUT } from './templates/layout.js'
-import { BADGE, DETAILS, FINGERPRINT, HOST_LINK, SORT_HEAD, TIME } from './templates/parts.js'
+import { BADGE, BREAKABLE, DETAILS, FINGERPRINT, HOST_LINK, SORT_HEAD, TIME } from './templates/parts.js'
 
 /** A leak count of the index page. */
 export interface SeverityCount {
@@ -42,6 +42,12 @@ const HELPERS = {
   maxRows: MAX_ROWS,
   /** `2024-01-15T08:00:00.123Z` → `2024-01-15 08:00` (UTC; the full value is in the title). */
   shortTime: (time: string): string => (time.length >= 16 ? `${time.slice(0, 10)} ${time.slice(11, 16)}` : time),
+  /**
+   * A word cut where a line may break (the template puts `<wbr />` between the parts): after
+   * `:` `/` `.` `_` `-`, and between a lower-case letter and an upper-case one (`Elasticsearch|Open|Plugin`).
+   * So an IPv6 address or a long plugin name wraps at a sensible place instead of widening the table.
+   */
+  breakParts: (text: string): string[] => text.split(/(?<=[:/._-])|(?<=[a-z])(?=[A-Z])/),
   sortText: (sort: Sort, headers: SortHeader[]): string => {
     const label = headers.find((h) => h.key === sort.key)?.label.toLowerCase() ?? sort.key
     const words: Record<string, [string, string]> = {
@@ -73,6 +79,7 @@ function eta(): Eta {
     ['@sorthead', SORT_HEAD],
     ['@details', DETAILS],
     ['@hostlink', HOST_LINK],
+    ['@breakable', BREAKABLE],
   ]
   for (const [name, text] of templates) e.loadTemplate(name, text)
   engine = e

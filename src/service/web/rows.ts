@@ -30,8 +30,6 @@ export interface EventRow {
   lastAt: bigint
   days: number
   summary: string
-  /** The event as indented JSON (shown collapsed); '' until withPretty() fills it for a row that is drawn. */
-  pretty: string
   event: Event
 }
 
@@ -77,19 +75,8 @@ function eventRow(seen: SeenEvent, kind: 'leak' | 'service'): EventRow {
     lastAt: instantOf(seen.lastSeen),
     days: daysOpen(seen.firstSeen, seen.lastSeen),
     summary,
-    pretty: '',
     event,
   }
-}
-
-/**
- * Fills in the indented JSON of rows that will be drawn. Done after sorting and cutting to
- * MAX_ROWS: for a name with tens of thousands of events, indenting every one of them would
- * hold the event loop for seconds.
- */
-export function withPretty<T extends EventRow>(rows: T[]): T[] {
-  for (const row of rows) row.pretty = JSON.stringify(row.event, null, 2)
-  return rows
 }
 
 /** The row of a leak event. */

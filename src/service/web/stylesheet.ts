@@ -11,7 +11,7 @@ font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--
 body{margin:0}
 main,footer{max-width:88rem;margin:0 auto;padding:0 1rem}
 a{color:var(--link)}
-a:focus-visible,button:focus-visible,input:focus-visible,summary:focus-visible,.scroll:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+a:focus-visible,button:focus-visible,input:focus-visible,.scroll:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.6rem 1rem;background:var(--accent)}
 .top .brand{color:#fff;font-weight:700;font-size:1.15rem;text-decoration:none;margin-right:auto}
 .search{display:flex;gap:.4rem;flex-wrap:wrap;align-items:center}
@@ -47,13 +47,11 @@ thead th a:hover{text-decoration:underline}
 thead th[aria-sort]{background:#e3e8ee}
 tbody th{font-weight:400}
 .num{text-align:right;font-variant-numeric:tabular-nums}
-td time,td code{white-space:nowrap}
+td code{white-space:nowrap}
 .summary{display:block;min-width:12rem;max-width:28rem;overflow-wrap:anywhere;color:var(--muted);font-size:.92em}
 tr.event>*{border-bottom:0}
 tr.more td{padding:0 .5rem .4rem}
-details summary{cursor:pointer;color:var(--link);font-size:.88em;width:max-content}
-details pre{background:var(--soft);border:1px solid var(--line);padding:.6rem;overflow:auto;max-height:28rem;white-space:pre-wrap;overflow-wrap:anywhere;margin:.3rem 0}
-details p{margin:.2rem 0 .4rem;font-size:.88em}
+tr.more a{font-size:.88em}
 .ips a{margin-right:.4rem}
 .sev{display:inline-block;min-width:4.6rem;text-align:center;padding:.05rem .45rem;border-radius:3px;font-size:.82em;font-weight:600;text-transform:uppercase;letter-spacing:.02em;color:#fff}
 .sev-critical{background:#9f1239}

@@ -19,7 +19,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemoryStore, packageRoot, type RunningService } from '../../../src/service/index.js'
 import { serveForTest, unlimitedConfig } from '../support.js'
-import { DOMAIN, FINDINGS, fixtureDocs, HOST, XSS_SUMMARY } from './fixture.js'
+import { DOMAIN, FINDINGS, fixtureDocs, HOST, LONG_DOMAIN, longValueDocs, XSS_SUMMARY } from './fixture.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const HAVE_BROWSER = existsSync(CHROMIUM)
@@ -42,7 +42,11 @@ interface AxeResult {
   violations: { id: string; impact: string; nodes: { target: string[] }[] }[]
 }
 declare const window: { __xss?: number; axe: { run(context: unknown): Promise<AxeResult> } }
-declare const document: { documentElement: { scrollWidth: number; clientWidth: number } }
+interface Box {
+  scrollWidth: number
+  clientWidth: number
+}
+declare const document: { documentElement: Box; querySelectorAll(selector: string): Iterable<Box & { id: string; getAttribute(name: string): string | null }> }
 
 if (!HAVE_BROWSER && !IN_CI) {
   console.warn(`browser tests skipped: no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); under CI=true this fails`)
@@ -174,20 +178,35 @@ describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 60_000 }, () =>
     expect(await page.locator('main script, main img, main [onerror]').count()).toBe(0)
   })
 
-  it('opens a row to its full event, and links to its raw JSON', async () => {
+  it('links each row to its full event, whose JSON is fetched only when the link is followed', async () => {
     await open(`/host/${HOST}`)
-    const details = page.locator('#findings-table tr.more details').first()
-    const pre = details.locator('pre')
-    expect(await pre.isVisible()).toBe(false)
-    await details.locator('summary').click()
-    expect(await pre.isVisible()).toBe(true)
-    const shown = JSON.parse(await pre.innerText())
-    expect(shown.event_source).toBe('ElasticsearchOpenPlugin')
-    await details.locator('summary').click()
-    expect(await pre.isVisible()).toBe(false)
-    const raw = await page.request.get(new URL((await details.locator('a').getAttribute('href'))!, page.url()).href)
+    expect(await page.locator('main pre, main details').count()).toBe(0)
+    const link = page.locator('#findings-table tr.more a').first()
+    expect(await link.innerText()).toMatch(/^Full event \(JSON\)/)
+    const raw = await page.request.get(new URL((await link.getAttribute('href'))!, page.url()).href)
     expect(raw.headers()['content-type']).toBe('application/json')
-    expect(await raw.json()).toEqual(shown)
+    expect((await raw.json()).event_source).toBe('ElasticsearchOpenPlugin')
+  })
+
+  it('fits a domain page with long values in 1280 px: neither the page nor any table scrolls sideways', async () => {
+    const store = new MemoryStore()
+    expect((await store.ingest(longValueDocs())).rejected).toEqual([])
+    const long = await serveForTest({ store, config: unlimitedConfig() })
+    for (const [base, path, rows] of [
+      [long.url, `/domain/${LONG_DOMAIN}`, 5],
+      [service.url, `/domain/${DOMAIN}`, 10],
+    ] as const) {
+      await page.goto(base + path)
+      expect(await page.locator('tr.event').count(), path).toBe(rows)
+      const widths = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        regions: [...document.querySelectorAll('.scroll')].map((r) => `${r.getAttribute('aria-labelledby')}: ${r.scrollWidth - r.clientWidth}`),
+      }))
+      expect(widths.page, `${path} scrolls sideways`).toBeLessThanOrEqual(0)
+      expect(widths.regions.length, path).toBeGreaterThan(1)
+      expect(widths.regions.filter((r) => !r.endsWith(': 0')), `${path}: tables wider than their region`).toEqual([])
+      if (path.includes(LONG_DOMAIN)) await page.screenshot({ path: join(shots, 'web-domain-long.png'), fullPage: true })
+    }
   })
 
   it('shows the domain: subdomains linking to their pages and hosts, events grouped by host', async () => {

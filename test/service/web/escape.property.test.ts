@@ -3,7 +3,8 @@
  * string member is hostile (markup, quotes, entities, template syntax, control and astral
  * characters) are stored and drawn on the host, domain, index and error pages; each page must
  * then parse as well-formed XML with only the elements, attributes and class names the
- * templates write, links that stay on the site, and every event's JSON back as plain text.
+ * templates write, links that stay on the site, a link to every event's JSON, and each event's
+ * plugin name back as plain text (it is drawn cut into parts where a line may break).
  */
 import fc from 'fast-check'
 import { SaxesParser } from 'saxes'
@@ -14,11 +15,12 @@ import { domainView } from '../../../src/service/web/domain-view.js'
 import { hostView } from '../../../src/service/web/host-view.js'
 import { severityList } from '../../../src/service/http/pages.js'
 import { renderDomain, renderError, renderHost, renderIndex } from '../../../src/service/web/render.js'
+import { eventKey } from '../../../src/service/web/rows.js'
 import { DEFAULT_SORT, SORT_KEYS } from '../../../src/service/web/sort.js'
 import { makeEvent } from '../support.js'
 
 const ELEMENTS = new Set(
-  'html head meta title link body header a form label input button main h1 h2 h3 dl dt dd span section p div table caption thead tbody tr th td details summary pre code time strong br footer'.split(' '),
+  'html head meta title link body header a form label input button main h1 h2 h3 dl dt dd span section p div table caption thead tbody tr th td code time strong br wbr footer'.split(' '),
 )
 const ATTRIBUTES = new Set(
   'lang charset name content rel href class action method role for id type required placeholder autocomplete spellcheck aria-labelledby tabindex scope aria-sort aria-hidden colspan datetime title data-key'.split(' '),
@@ -76,15 +78,17 @@ const xmlSafe = (text: string) =>
   text.replace(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '\ufffd').replace(/\r\n?/g, '\n')
 
 interface Parsed {
-  pres: string[]
+  /** The event keys of the links to raw JSON. */
+  rawKeys: string[]
+  /** All the page's text, joined. */
+  text: string
 }
 
-/** Parses a page strictly and checks its structure; returns the text of its `pre` elements. */
+/** Parses a page strictly and checks its structure; returns its links to raw JSON and its text. */
 function inspect(html: string): Parsed {
   const parser = new SaxesParser()
-  const pres: string[] = []
-  let inPre = false
-  let pre = ''
+  const rawKeys: string[] = []
+  let text = ''
   const problems: string[] = []
   parser.on('doctype', (d) => {
     if (d.trim() !== 'html') problems.push(`doctype ${d}`)
@@ -99,24 +103,16 @@ function inspect(html: string): Parsed {
         problems.push(`href ${JSON.stringify(value)}`)
       }
     }
-    if (tag.name === 'pre') {
-      inPre = true
-      pre = ''
-    }
+    const raw = /^\/raw\/(?:host|domain)\/[^/]*\/([0-9a-f]{16})$/.exec((tag.attributes as Record<string, string>).href ?? '')
+    if (raw !== null) rawKeys.push(raw[1]!)
   })
   parser.on('text', (t) => {
-    if (inPre) pre += t
-  })
-  parser.on('closetag', (tag) => {
-    if (tag.name === 'pre') {
-      inPre = false
-      pres.push(pre)
-    }
+    text += t
   })
   parser.on('error', (e) => problems.push(`not well-formed: ${e.message}`))
   parser.write(xmlSafe(html)).close()
   expect(problems).toEqual([])
-  return { pres }
+  return { rawKeys, text }
 }
 
 describe('pages escape every value from an event (property)', () => {
@@ -126,16 +122,16 @@ describe('pages escape every value from an event (property)', () => {
         const store = new MemoryStore()
         const report = store.ingest(events)
         expect(report.rejected).toEqual([])
-        const expectedJson = new Set<string>()
-        for (const e of (await store.hostSeen(IP))!.leaks.concat((await store.hostSeen(IP))!.services)) {
-          expectedJson.add(xmlSafe(JSON.stringify(JSON.parse(Buffer.from(e.json).toString('utf8')) as Event, null, 2)))
-        }
+        const stored = (await store.hostSeen(IP))!.leaks.concat((await store.hostSeen(IP))!.services)
+        const storedEvents = stored.map((e) => JSON.parse(Buffer.from(e.json).toString('utf8')) as Event)
+        const keys = new Set(storedEvents.map(eventKey))
         const hostSort = key === 'ip' ? DEFAULT_SORT : { key, dir }
         const host = inspect(renderHost(hostView(IP, store.hostSeen(IP)!, hostSort), `/host/${IP}`))
-        expect(new Set(host.pres)).toEqual(expectedJson)
-
         const domain = inspect(renderDomain(domainView('evil.test', store.domainSeen('evil.test')!, store.subdomains('evil.test')!, 1, 'anonymous', { key, dir }), '/domain/evil.test'))
-        expect(new Set(domain.pres)).toEqual(expectedJson)
+        for (const drawn of [host, domain]) {
+          expect(new Set(drawn.rawKeys)).toEqual(keys)
+          for (const e of storedEvents.filter((e) => e.event_type === 'leak')) expect(drawn.text).toContain(xmlSafe(e.event_source))
+        }
 
         const counts = store.severityCounts()
         inspect(renderIndex({ counts: severityList(counts), leaks: 0, events: store.size }))

@@ -107,3 +107,35 @@ export function fixtureDocs(): Event[] {
   docs.push(...SERVICES)
   return docs
 }
+
+/** A domain whose events have the longest values real tools write, for the page-width test (its own store). */
+export const LONG_DOMAIN = 'long.test'
+
+/** Findings and services of long.test: full IPv6 addresses, long plugin names, types, protocols, summaries and host names. */
+export function longValueDocs(): Event[] {
+  const ip = '2001:db8:1234:5678:9abc:def0:1234:5678'
+  const host = 'customer-portal-staging-eu-west-1.internal-services.long.test'
+  const finding = (i: number, source: string, type: string, port: string, protocol: string) => {
+    const e = makeEvent({
+      event_type: 'leak',
+      event_source: source,
+      event_fingerprint: String(i).repeat(64),
+      ip,
+      host,
+      port,
+      protocol,
+      time: `2024-0${1 + (i % 9)}-1${i % 10}T12:34:56.123456789Z`,
+      summary: `HTTP/1.1 200 OK\r\nServer: Apache/2.4.58 (Debian)\r\nX-Powered-By: PHP/8.2.7\r\n\r\n${'<title>Index of /var/www/backups/2024/database-dumps</title> '.repeat(4)}`,
+      ...place,
+    })
+    e.leak = { ...e.leak, severity: ['critical', 'high', 'medium', 'low', 'info'][i % 5]!, stage: 'explore', type }
+    return e
+  }
+  return [
+    finding(1, 'ElasticSearchOpenIndexPlugin', 'open_database_without_authentication', '9200', 'elasticsearch'),
+    finding(2, 'SpringBootActuatorHttpPlugin', 'exposed_configuration_endpoint', '8080', 'http'),
+    finding(3, 'ConfluenceVersionIssuePlugin', 'vulnerable_software_version', '8090', 'https'),
+    finding(4, 'MongoOpenDatabasePlugin', 'open_database', '27017', 'mongodb'),
+    { ...service({ host, ip, port: '65535', protocol: 'postgresql', software: ['PostgreSQL Database Server', '15.5 (Debian 15.5-0+deb12u1)'], time: '2024-02-02T02:02:02.5Z' }) },
+  ]
+}

@@ -45,9 +45,9 @@ export const DOMAIN = `<h1>Domain <span class="mono"><%= it.domain %></span></h1
 <% for (const r of g.rows) { %>
 <tr class="event" id="e-<%= r.key %>" data-key="<%= r.key %>">
 <td><%~ include('@badge', { row: r }) %></td>
-<th scope="row"><% if (r.kind === 'leak' && r.type !== '') { %><strong><%= r.type %></strong><br /><% } %><% if (r.kind === 'service' && r.software !== '') { %><strong><%= r.software %></strong><br /><% } %><span class="summary"><%= r.summary %></span></th>
-<td><%= r.plugin %></td>
-<td class="num"><%= r.port === '' ? '–' : r.port %><% if (r.protocol !== '') { %>/<%= r.protocol %><% } %></td>
+<th scope="row"><% if (r.kind === 'leak' && r.type !== '') { %><strong><%~ include('@breakable', { text: r.type }) %></strong><br /><% } %><% if (r.kind === 'service' && r.software !== '') { %><strong><%= r.software %></strong><br /><% } %><span class="summary"><%= r.summary %></span></th>
+<td><%~ include('@breakable', { text: r.plugin }) %></td>
+<td class="num"><%= r.port === '' ? '–' : r.port %><% if (r.protocol !== '') { %>/<wbr /><%= r.protocol %><% } %></td>
 <td><% if (r.ip !== '') { %><%~ include('@hostlink', { ip: r.ip }) %><% } %></td>
 <td><%~ include('@fingerprint', { fingerprint: r.fingerprint }) %></td>
 <td><%~ include('@time', { time: r.firstSeen }) %></td>

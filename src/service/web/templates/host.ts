@@ -21,9 +21,9 @@ export const HOST = `<h1>Host <span class="mono"><%= it.ip %></span></h1>
 <% for (const r of it.findings) { %>
 <tr class="event" id="e-<%= r.key %>" data-key="<%= r.key %>">
 <td><%~ include('@badge', { row: r }) %></td>
-<th scope="row"><% if (r.type !== '') { %><strong><%= r.type %></strong><% if (r.stage !== '') { %> <span class="muted">(<%= r.stage %>)</span><% } %><br /><% } %><span class="summary"><%= r.summary %></span></th>
-<td><%= r.plugin %></td>
-<td class="num"><%= r.port === '' ? '–' : r.port %><% if (r.protocol !== '') { %>/<%= r.protocol %><% } %></td>
+<th scope="row"><% if (r.type !== '') { %><strong><%~ include('@breakable', { text: r.type }) %></strong><% if (r.stage !== '') { %> <span class="muted">(<%= r.stage %>)</span><% } %><br /><% } %><span class="summary"><%= r.summary %></span></th>
+<td><%~ include('@breakable', { text: r.plugin }) %></td>
+<td class="num"><%= r.port === '' ? '–' : r.port %><% if (r.protocol !== '') { %>/<wbr /><%= r.protocol %><% } %></td>
 <td><%~ include('@fingerprint', { fingerprint: r.fingerprint }) %></td>
 <td><%~ include('@time', { time: r.firstSeen }) %></td>
 <td><%~ include('@time', { time: r.lastSeen }) %></td>

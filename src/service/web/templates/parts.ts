@@ -1,4 +1,4 @@
-/** Pieces shared by the pages: a severity badge, a seen time, a fingerprint, a sortable header row, an event's details. */
+/** Pieces shared by the pages: a severity badge, a seen time, a fingerprint, a sortable header row, the link to an event's JSON. */
 
 /** `it.row`: a finding or service row. A service shows the word "service"; colour is never the only sign. */
 export const BADGE = `<% const r = it.row %><% if (r.kind === 'leak') { %><span class="sev sev-<%= it.h.severityClass(r.severityRank) %>"><%= r.severity === '' ? 'none' : r.severity %></span><% } else { %><span class="sev sev-service">service</span><% } %>`
@@ -15,12 +15,15 @@ export const SORT_HEAD = `<thead><tr>
 </tr></thead>
 `
 
-/** `it.row`, `it.span`, `it.rawBase`: the row under an event's row that opens its full JSON, and links to it raw. */
-export const DETAILS = `<tr class="more"><td colspan="<%= it.span %>"><details><summary>Full event<span class="vh"> <%= it.row.key %></span></summary>
-<pre><%= it.row.pretty %></pre>
-<p><a href="<%= it.rawBase %><%= it.row.key %>">Raw JSON<span class="vh"> of event <%= it.row.key %></span></a></p>
-</details></td></tr>
+/**
+ * `it.row`, `it.span`, `it.rawBase`: the row under an event's row, linking to its full JSON. The
+ * JSON is fetched only when followed: drawn inside every row, it was nearly all of a page's bytes.
+ */
+export const DETAILS = `<tr class="more"><td colspan="<%= it.span %>"><a href="<%= it.rawBase %><%= it.row.key %>">Full event (JSON)<span class="vh"> of event <%= it.row.key %></span></a></td></tr>
 `
 
-/** `it.ip`: a link to the host page of an address. */
-export const HOST_LINK = `<a class="mono" href="/host/<%= encodeURIComponent(it.ip) %>"><%= it.ip %></a>`
+/** `it.text`: a word that may wrap at the places breakParts() finds (each part escaped). */
+export const BREAKABLE = `<% it.h.breakParts(it.text).forEach((part, i) => { %><% if (i > 0) { %><wbr /><% } %><%= part %><% }) %>`
+
+/** `it.ip`: a link to the host page of an address (an IPv6 one may wrap after a colon; IPv4 ones are short enough). */
+export const HOST_LINK = `<a class="mono" href="/host/<%= encodeURIComponent(it.ip) %>"><% if (it.ip.includes(':')) { %><%~ include('@breakable', { text: it.ip }) %><% } else { %><%= it.ip %><% } %></a>`
