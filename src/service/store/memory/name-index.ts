@@ -38,6 +38,13 @@ export class NameIndex {
     return n
   }
 
+  /** Calls `visit` with the ids of the name reversed as `rev`, then of each name below it, in sorted order. */
+  forEachUnder(rev: string, visit: (ids: Ids | undefined) => void): void {
+    visit(this.ids[this.numberOf(rev)])
+    const [from, to] = this.range(rev)
+    for (let i = from; i < to; i++) visit(this.ids[this.sorted[i]!])
+  }
+
   /** Positions (for sortedAt) of the names strictly below the reversed name `rev`. */
   range(rev: string): [number, number] {
     this.merge()

@@ -104,10 +104,7 @@ export class MemoryStore implements Store {
     if (canonical === null) return null
     const rev = reverseLabels(canonical)
     const lookup = newLookup()
-    const names = this.names
-    this.collect(names.ids[names.numberOf(rev)], lookup)
-    const [from, to] = names.range(rev)
-    for (let i = from; i < to; i++) this.collect(names.ids[names.sortedAt(i)], lookup)
+    this.names.forEachUnder(rev, (ids) => this.collect(ids, lookup))
     return lookup
   }
 
@@ -159,10 +156,7 @@ export class MemoryStore implements Store {
     if (canonical === null) return null
     const rev = reverseLabels(canonical)
     const lookup = newSeenLookup()
-    const names = this.names
-    this.collectSeen(names.ids[names.numberOf(rev)], lookup)
-    const [from, to] = names.range(rev)
-    for (let i = from; i < to; i++) this.collectSeen(names.ids[names.sortedAt(i)], lookup)
+    this.names.forEachUnder(rev, (ids) => this.collectSeen(ids, lookup))
     return lookup
   }
 
