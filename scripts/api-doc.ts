@@ -130,6 +130,9 @@ export function renderApiDoc(api: JsonSchema): string {
     for (const p of op.parameters as Json[]) lines.push(`| \`${p.name}\` | ${p.required ? 'yes' : 'no'} | ${cell(schemaText(p.schema))} | ${cell(p.description)} |`)
     lines.push('', 'Body: `application/json`, one `event` document.', '')
   }
+  lines.push('## Response headers', '', '| Header | Schema | Description |', '|---|---|---|')
+  for (const [name, h] of Object.entries(doc.components.headers as Json)) lines.push(`| \`${name}\` | ${cell(schemaText((h as Json).schema))} | ${cell((h as Json).description)} |`)
+  lines.push('')
   lines.push(...limits())
   lines.push('## Lint', '', 'Three checkers run in the tests (test/schema/) and must report no error: the official OpenAPI 3.1 schema,')
   lines.push('`redocly lint` with the recommended rules (redocly.yaml) and Spectral with its `spectral:oas` ruleset (.spectral.yaml).', '')

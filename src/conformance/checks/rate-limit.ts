@@ -3,7 +3,7 @@
  * `burst` requests, stopping at the first 429), then one request after waiting exactly what
  * `x-limited-for` said. Every other 429 the suite met is judged too.
  */
-import { limitedFor, parseGoDuration, type RawResponse, sleep } from '../../client/index.js'
+import { limitedFor, parseDurationHeader, type RawResponse, sleep } from '../../client/index.js'
 import { type Check, fail, pass, type Problem, skip } from '../check.js'
 import type { SuiteContext } from '../context.js'
 import { PREFLIGHT_IP } from '../discover.js'
@@ -66,7 +66,7 @@ export const rateLimitHeader: Check = {
       let problem: Problem | undefined
       if (header === undefined) problem = problemAt(r, 'a 429 has no x-limited-for header')
       else {
-        const parsed = parseGoDuration(header.trim())
+        const parsed = parseDurationHeader(header)
         if (!parsed.ok) problem = problemAt(r, `x-limited-for ${JSON.stringify(header)}: ${parsed.reason}`)
         else if (parsed.nanoseconds < 0n) problem = problemAt(r, `x-limited-for ${JSON.stringify(header)} is negative`)
       }
