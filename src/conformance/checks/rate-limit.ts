@@ -52,12 +52,16 @@ async function all429s(ctx: SuiteContext): Promise<{ list: RawResponse[]; probe:
   return { list: ctx.responses.filter((r) => r.status === 429), probe: p }
 }
 
+/** Why `--stateless` skips the three rate-limit checks. */
+const COUNTS_REQUESTS = 'a 429 after a burst needs the server to count each caller’s requests'
+
 const noLimit = (p: Probe) => skip(`no 429 within a burst of ${plural(p.sent, 'request')} without a key; the rate limit could not be observed`)
 
 export const rateLimitHeader: Check = {
   id: 'rate-limit-header',
   description: 'Every 429 carries `x-limited-for` with a Go duration (`734ms`, `1.5s`, `1m2s`)',
   spec: 'Errors (429); Limits; facts.md: x-limited-for is a Go duration',
+  needsState: COUNTS_REQUESTS,
   async run(ctx) {
     const { list, probe: p } = await all429s(ctx)
     if (list.length === 0) return noLimit(p)
@@ -80,6 +84,7 @@ export const rateLimitReason: Check = {
   id: 'rate-limit-reason',
   description: 'Every 429 has the reason phrase `Rate-limited`',
   spec: 'Errors (429: the reason phrase is Rate-limited)',
+  needsState: COUNTS_REQUESTS,
   async run(ctx) {
     const { list, probe: p } = await all429s(ctx)
     if (list.length === 0) return noLimit(p)
@@ -96,6 +101,7 @@ export const rateLimitWait: Check = {
   id: 'rate-limit-wait',
   description: 'After waiting the `x-limited-for` duration of a 429, the next request is not rate-limited',
   spec: 'Errors (429: the client must wait for the duration in x-limited-for)',
+  needsState: COUNTS_REQUESTS,
   async run(ctx) {
     const p = await probe(ctx)
     if (!p.limited) return noLimit(p)
