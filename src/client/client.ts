@@ -5,7 +5,7 @@
  */
 import type { LookupResult, SubdomainEntry } from '../schema/index.js'
 import { type Report, validateDocument } from '../validate/index.js'
-import { ceilMillis, parseGoDuration } from './duration.js'
+import { ceilMillis, parseDurationHeader } from './duration.js'
 import { ClientError } from './errors.js'
 import { attempt, type Method, type RawResponse } from './http.js'
 import { Pacer, type Rate } from './pacer.js'
@@ -51,7 +51,7 @@ export interface CallOptions {
 export function limitedFor(response: Pick<RawResponse, 'headers'>): number | undefined {
   const header = response.headers['x-limited-for']
   if (header === undefined) return undefined
-  const parsed = parseGoDuration(header.trim())
+  const parsed = parseDurationHeader(header)
   return parsed.ok && parsed.nanoseconds >= 0n ? ceilMillis(parsed.nanoseconds) : undefined
 }
 

@@ -62,6 +62,23 @@ export function parseGoDuration(text: string): DurationResult {
   return { ok: true, nanoseconds: negative ? -total : total }
 }
 
+/**
+ * A header value as fetch gives it, one character per byte (Latin-1), read as UTF-8 when its
+ * bytes are UTF-8: Go's net/http sends `µs` as the bytes C2 B5, which arrive as `Âµs`. Anything
+ * else (ASCII, a lone Latin-1 `µ`, bytes that are not UTF-8) is returned as it is.
+ */
+export function headerText(value: string): string {
+  if (!/[\x80-\xff]/.test(value) || /[^\x00-\xff]/.test(value)) return value
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(value, (c) => c.charCodeAt(0)))
+  } catch {
+    return value
+  }
+}
+
+/** `parseGoDuration` of an `x-limited-for` header as received: trimmed, its UTF-8 bytes decoded (headerText). */
+export const parseDurationHeader = (value: string): DurationResult => parseGoDuration(headerText(value.trim()))
+
 /** Whole milliseconds to wait for a duration in nanoseconds, rounded up (never less than asked). */
 export function ceilMillis(nanoseconds: bigint): number {
   if (nanoseconds <= 0n) return 0

@@ -1,6 +1,6 @@
 /** Typed client of the lookup API (see docs/client.md). */
 export { type CallOptions, type ClientOptions, createClient, limitedFor, LookupClient, segment } from './client.js'
-export { ceilMillis, type DurationResult, GO_DURATION_UNITS, parseGoDuration } from './duration.js'
+export { ceilMillis, type DurationResult, GO_DURATION_UNITS, headerText, parseDurationHeader, parseGoDuration } from './duration.js'
 export { ClientError, type ClientErrorKind } from './errors.js'
 export type { Method, RawResponse } from './http.js'
 export { Pacer, type Rate } from './pacer.js'

@@ -22,6 +22,11 @@ export interface Check {
   description: string
   /** The section of spec/event-and-api.md (or DESIGN.md for our choices) it enforces. */
   spec: string
+  /**
+   * Why a server without state (a mock that answers each operation with a fixed example) cannot
+   * pass it; `--stateless` skips the check with this reason. Absent: such a server can pass it.
+   */
+  needsState?: string
   /** Runs against the server; throws only when the check could not run at all. */
   run(ctx: SuiteContext): Promise<Verdict>
 }

@@ -26,6 +26,11 @@ export interface SuiteOptions {
   /** Names the server holds events for, to start discovery from. */
   domains?: string[]
   ips?: string[]
+  /**
+   * The server keeps no state (a mock answering with fixed examples): only the given names are
+   * asked about (no discovery), and checks that need state (Check.needsState) are skipped.
+   */
+  stateless?: boolean
   /** Start a hook receiver on 127.0.0.1 (needs a pro key and the admin token). */
   hookReceiver?: boolean
   /** The server's admin token, sent as `authorization: Bearer …` to `POST /admin/events` (the hook checks ingest events). */

@@ -65,7 +65,7 @@ export async function runSuite(options: SuiteOptions, hooks: RunHooks = {}): Pro
   hooks.onDiscovered?.({ domains: [...ctx.known.domains], ips: [...ctx.known.ips] })
   const results: CheckResult[] = []
   for (const check of checks) {
-    const result = await runCheck(ctx, check)
+    const result = options.stateless && check.needsState ? statelessSkip(ctx, check) : await runCheck(ctx, check)
     results.push(result)
     hooks.onResult?.(result)
   }
@@ -89,11 +89,18 @@ function replayCommand(options: SuiteOptions, id: string, seed: number): string 
   for (const d of options.domains ?? []) parts.push(`--domain ${d}`)
   for (const ip of options.ips ?? []) parts.push(`--ip ${ip}`)
   if (options.maxExamples !== undefined) parts.push(`--max-examples ${options.maxExamples}`)
+  if (options.stateless) parts.push('--stateless')
   // The hook checks need the receiver again (their key and token are left out like every key).
   if (options.hookReceiver && id.startsWith('hook-')) parts.push('--hook-receiver')
   if (options.hookWaitMs !== undefined && id.startsWith('hook-')) parts.push(`--hook-wait ${options.hookWaitMs}`)
   parts.push(`--checks ${id}`, `--seed ${seed}`)
   return parts.join(' ')
+}
+
+/** A check that needs state, not run against a stateless server; the reason says why. */
+function statelessSkip(ctx: SuiteContext, check: Check): CheckResult {
+  const { id, description, spec } = check
+  return { id, description, spec, status: 'skipped', message: `not for a stateless server (--stateless): ${check.needsState}`, seed: ctx.seed, requests: 0, durationMs: 0 }
 }
 
 async function runCheck(ctx: SuiteContext, check: Check): Promise<CheckResult> {

@@ -1,7 +1,8 @@
 /**
  * JSON records from a byte stream: JSON Lines by default, or, when the input is one JSON
- * document spread over several lines, that document (an array gives one record per element).
- * The choice is made on the first non-blank line: if it parses alone, the input is JSON Lines.
+ * document spread over several lines, that document (an array gives one record per element
+ * unless `arrayElements` is false). The choice is made on the first non-blank line: if it
+ * parses alone, the input is JSON Lines.
  */
 import type { Issue } from '../validate/issue.js'
 import { resyncArray } from './array-resync.js'
@@ -19,6 +20,11 @@ export interface ReadOptions {
   maxDocumentBytes?: number
   /** The input is known to be JSON Lines: read it so, without choosing on its first line. */
   lines?: boolean
+  /**
+   * A JSON array spread over several lines gives one record per element (default). False: it is
+   * one record like any other JSON text (`l9kit validate` judges the file as JSON Schema does).
+   */
+  arrayElements?: boolean
 }
 
 export const isRecordError = (r: JsonRecord): r is Extract<JsonRecord, { error: Issue }> => 'error' in r
@@ -100,7 +106,13 @@ export async function* readRecords(input: AsyncIterable<Uint8Array | string>, op
   } catch {
     // A pretty-printed array with a broken element: the other elements still come out.
     const elements = resyncArray(text)
-    if (elements) {
+    const broken = elements?.find((e) => 'error' in e.parsed)
+    if (elements && opts.arrayElements === false && broken) {
+      // One JSON text that does not parse: one record, with the error of its first broken element.
+      yield { line: broken.line, offset: broken.offset, text: '', ...broken.parsed }
+      return
+    }
+    if (elements && opts.arrayElements !== false) {
       for (const e of elements) yield { line: e.line, offset: e.offset, text: '', ...e.parsed }
       return
     }
@@ -110,7 +122,7 @@ export async function* readRecords(input: AsyncIterable<Uint8Array | string>, op
     return
   }
   const firstLine = lineOfOffset(text, text.search(/\S/))
-  if (!Array.isArray(value)) {
+  if (!Array.isArray(value) || opts.arrayElements === false) {
     yield valueTooDeep(value) ? { line: firstLine, offset: 0, text, error: tooDeep() } : { line: firstLine, offset: 0, text, value }
     return
   }

@@ -114,10 +114,9 @@ export function examplePartValues(): Record<string, unknown> {
 export const EXAMPLES = {
   lookup: (): LookupResult => ({ Services: [exampleServiceEvent()], Leaks: [exampleLeakEvent()] }),
   lookupEmpty: (): LookupResult => ({ Services: null, Leaks: null }),
-  subdomains: (): SubdomainEntry[] => [
-    { subdomain: 'www.example.com', distinct_ips: 2, last_seen: '2026-01-02T03:04:05.123Z' },
-    { subdomain: 'mail.example.com', distinct_ips: 1, last_seen: '2025-12-30T22:10:00.000Z' },
-  ],
+  // Agrees with `lookup` (a mock serves both: docs/conformance.md, Stateless servers): the
+  // subdomain of its events, their one address, the newest event time to the millisecond.
+  subdomains: (): SubdomainEntry[] => [{ subdomain: 'www.example.com', distinct_ips: 1, last_seen: '2026-01-02T03:04:05.123Z' }],
   ingest: (): IngestAnswer => ({
     accepted: 1,
     duplicates: 0,

@@ -98,11 +98,23 @@ export function rateLimited(html = false) {
   }
 }
 
+/**
+ * A Go duration as a server writes it, in the ASCII spelling. Kept to what every engine reads
+ * alike (`[0-9]`, not `\d`, which Python's `re` extends to other scripts' digits; no non-ASCII
+ * character, which mock servers would put in a header Node cannot send). Python's `$` also
+ * matches before a final newline, which an HTTP field value cannot carry, so nothing relies on it.
+ */
+export const X_LIMITED_FOR = '^(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|ms|s|m|h))+$'
+
 export const HEADERS = {
   'x-limited-for': {
-    description: 'How long to wait before the next request, as a Go duration string such as `734ms`, `1.2s` or `1m2.5s`.',
+    description:
+      'How long to wait before the next request, as a Go duration string such as `734ms`, `1.2s` or `1m2.5s` ' +
+      '(units h, m, s, ms, us, ns). The pattern is ASCII only: Go itself writes microseconds with a micro sign ' +
+      '(`500µs`, sent as UTF-8), which a server may send for a wait under a millisecond; clients should read ' +
+      '`µs` (U+00B5 or U+03BC) as `us`. The reference service rounds waits up to whole milliseconds and never sends it.',
     required: true,
-    schema: { type: 'string', pattern: '^(?:[0-9]+(?:\\.[0-9]*)?(?:ns|us|µs|μs|ms|s|m|h))+$', examples: ['734ms'] },
+    schema: { type: 'string', pattern: X_LIMITED_FOR, examples: ['734ms'] },
   },
   'retry-after': {
     description: 'The same wait in whole seconds, rounded up (RFC 9110), for generic HTTP clients.',

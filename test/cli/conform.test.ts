@@ -102,6 +102,27 @@ describe('l9kit conform', () => {
     expect(r.stdout).toMatch(/\n2 passed, 0 failed \(/)
   })
 
+  it('with --stateless skips the checks that need state, each with its reason, and asks only about the given names', async () => {
+    const dir = testTempDir('l9kit-conform-')
+    const json = join(dir, 'report.json')
+    const r = await withServer(startFake(), (url) => runCli(args(url, '--stateless', '--report', `json:${json}`)))
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^l9kit conform http:\/\/127\.0\.0\.1:\d+ \(stateless, seed 7, /)
+    expect(r.stdout).toMatch(/^known: 1 domain \(example\.com\); no IP addresses$/m)
+    const results = JSON.parse(readFileSync(json, 'utf8')).checks as { id: string; status: string; message?: string; requests: number }[]
+    const stateful = ['unknown-resource-empty', 'wrong-key-refused', 'rate-limit-header', 'rate-limit-reason', 'rate-limit-wait']
+    for (const id of stateful) {
+      const result = results.find((x) => x.id === id)!
+      expect(result).toMatchObject({ status: 'skipped', requests: 0 })
+      expect(result.message).toMatch(/^not for a stateless server \(--stateless\): /)
+    }
+    expect(results.filter((x) => x.id.startsWith('hook-')).every((x) => x.message?.startsWith('not for a stateless server'))).toBe(true)
+    expect(results.filter((x) => x.status === 'passed').map((x) => x.id)).toContain('subdomains-of-domain')
+    expect(r.stdout).toMatch(/\n14 passed, 0 failed, 15 skipped \(/)
+    const list = await runCli(['conform', '--list-checks'])
+    expect(list.stdout.match(/^ {4}needs state \(skipped with --stateless\): /gm)).toHaveLength(stateful.length + 9)
+  })
+
   it('exits 2 with one line when the server cannot be reached', async () => {
     const fake = await startFake()
     const url = fake.url
@@ -124,6 +145,7 @@ describe('l9kit conform', () => {
     [['conform', '--base-url', 'http://127.0.0.1:1', '--hook-receiver'], '--hook-receiver needs --pro-key'],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--hook-receiver', '--pro-key', 'k'], '--hook-receiver needs --admin-token'],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--hook-wait', '0'], '--hook-wait must be a positive integer'],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--stateless', '--hook-receiver', '--pro-key', 'k', '--admin-token', 't'], '--hook-receiver and --stateless exclude each other'],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--bogus'], "Unknown option '--bogus'"],
   ])('exits 2 on bad options: %j', async (argv, message) => {
     const r = await runCli(argv)
@@ -138,7 +160,7 @@ describe('l9kit conform', () => {
     expect(list.stdout).toContain('rate-limit-header\n')
     expect(list.stdout).toContain('specification: ')
     const help = await runCli(['conform', '--help'])
-    for (const option of ['--base-url', '--api-key', '--pro-key', '--checks', '--exclude-checks', '--seed', '--max-examples', '--rate', '--report', '--hook-receiver', '--admin-token', '--hook-wait', '--domain', '--ip']) {
+    for (const option of ['--base-url', '--api-key', '--pro-key', '--checks', '--exclude-checks', '--seed', '--max-examples', '--rate', '--report', '--hook-receiver', '--admin-token', '--hook-wait', '--domain', '--ip', '--stateless']) {
       expect(help.stdout).toContain(option)
     }
   })

@@ -145,10 +145,25 @@ describe('--jobs', () => {
     const events = readFileSync(path, 'utf8').replace(/^\uFEFF/, '').split('\n').filter((l) => l.startsWith('{"event_type"')).slice(0, 6000)
     const array = join(dir, 'array.json')
     writeFileSync(array, `[\n${events.join(',\n')}\n]\n`)
-    const one = await run(['validate', '--jobs', '1', array])
+    const one = await run(['validate', '--array', '--jobs', '1', array])
     expect(statSync(array).size).toBeGreaterThan(4 << 20) // over the size that starts workers early
-    expect(one.stdout).toMatch(/^\d+ valid, \d+ invalid$/m)
-    expect(await run(['validate', '--jobs', '2', array])).toEqual(one)
+    expect(one.stdout).toMatch(/^\d{4} valid, \d+ invalid$/m)
+    expect(await run(['validate', '--array', '--jobs', '2', array])).toEqual(one)
+  }, 60_000)
+
+  it('validate --array: JSON Lines whose lines may hold arrays of documents give what --jobs 1 gives', async () => {
+    const events = readFileSync(path, 'utf8').replace(/^\uFEFF/, '').split('\n').filter((l) => l.startsWith('{"event_type"')).slice(0, 6000)
+    const lines = events.map((e, i) => (i % 50 === 0 ? `[${e},${e},[${e}]]` : e))
+    const file = join(dir, 'array-lines.jsonl')
+    writeFileSync(file, `${lines.join('\n')}\n`)
+    expect(statSync(file).size).toBeGreaterThan(4 << 20) // large enough for the workers
+    const one = await run(['validate', '--array', '--jobs', '1', file])
+    // Each array line is three records: two documents and one nested array (not an event document).
+    const arrays = lines.filter((l) => l.startsWith('[')).length
+    const [valid, invalid] = one.stdout.match(/^(\d+) valid, (\d+) invalid$/m)!.slice(1).map(Number) as [number, number]
+    expect(valid + invalid).toBe(lines.length + 2 * arrays)
+    expect(one.stdout).toMatch(/^.*array-lines\.jsonl:1: \(document\): the document must be a JSON object, found array$/m)
+    expect(await run(['validate', '--array', '--jobs', '2', file])).toEqual(one)
   }, 60_000)
 
   it('a usage error with a large file named: exit 2, and the process ends', async () => {

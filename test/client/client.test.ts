@@ -54,6 +54,19 @@ describe('LookupClient', () => {
     expect(c - b).toBeGreaterThanOrEqual(248)
   })
 
+  it('reads µs as Go sends it (UTF-8 bytes, which fetch hands over as Latin-1), with either micro sign', async () => {
+    // node:http writes each character of a header string as one byte, so these are the bytes Go sends.
+    const utf8Bytes = (text: string) => Buffer.from(text, 'utf8').toString('latin1')
+    server = await scripted([limited(utf8Bytes('40000\u00b5s')), limited(utf8Bytes('30000\u03bcs')), limited('20000\u00b5s'), json(200, OK)])
+    const waits: [number, string][] = []
+    expect(await client({ onWait: (ms, source) => waits.push([ms, source]) }).lookupDomain('example.com')).toEqual(OK)
+    expect(waits).toEqual([
+      [40, 'x-limited-for'],
+      [30, 'x-limited-for'],
+      [20, 'x-limited-for'],
+    ])
+  })
+
   it('backs off when x-limited-for is missing or unreadable, and never throws on it', async () => {
     server = await scripted([limited(undefined), limited('2'), limited('-1s'), limited('soon'), json(200, OK)])
     const waits: [number, string][] = []

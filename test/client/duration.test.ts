@@ -1,7 +1,7 @@
 /** The Go duration parser against its grammar. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ceilMillis, parseGoDuration } from '../../src/client/index.js'
+import { ceilMillis, headerText, parseDurationHeader, parseGoDuration } from '../../src/client/index.js'
 import { goDurationCase } from '../../src/conformance/arbitraries.js'
 
 // The grammar of time.ParseDuration as a regular expression (value aside).
@@ -74,5 +74,29 @@ describe('parseGoDuration', () => {
     expect(ceilMillis(1n)).toBe(1)
     expect(ceilMillis(0n)).toBe(0)
     expect(ceilMillis(-5n)).toBe(0)
+  })
+})
+
+describe('parseDurationHeader', () => {
+  const received = (text: string) => Buffer.from(text, 'utf8').toString('latin1')
+
+  it('reads a header whose UTF-8 bytes arrived one character per byte', () => {
+    expect(received('500\u00b5s')).toBe('500\u00c2\u00b5s')
+    expect(parseDurationHeader(received('500\u00b5s'))).toEqual({ ok: true, nanoseconds: 500_000n })
+    expect(parseDurationHeader(received('1ms500\u03bcs'))).toEqual({ ok: true, nanoseconds: 1_500_000n })
+    expect(parseDurationHeader(' 734ms ')).toEqual({ ok: true, nanoseconds: 734_000_000n })
+    // A lone Latin-1 micro sign (not UTF-8) is read as it is.
+    expect(parseDurationHeader('7\u00b5s')).toEqual({ ok: true, nanoseconds: 7_000n })
+    expect(parseDurationHeader(received('7\u00e9s')).ok).toBe(false)
+  })
+
+  it('leaves text that is not UTF-8 bytes as it is, and decodes any that is', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (text) => {
+        expect(headerText(received(text))).toBe(text)
+      }),
+    )
+    expect(headerText('\u00ff\u00fe')).toBe('\u00ff\u00fe')
+    expect(headerText('\u00c2')).toBe('\u00c2')
   })
 })

@@ -84,6 +84,13 @@ describe('readRecords', () => {
     expect(records.map((r) => r.line)).toEqual([2, 3])
   })
 
+  it('with arrayElements false reads a JSON array file as one record; a broken one as one error', async () => {
+    const whole = await collect(readRecords(chunks('[\n  {"a": 1},\n  {"b": 2}\n]\n'), { arrayElements: false }))
+    expect(whole).toEqual([expect.objectContaining({ line: 1, value: [{ a: 1 }, { b: 2 }] })])
+    const broken = await collect(readRecords(chunks('[\n  {"a": 1},\n  {"b" 2},\n  {"c": 3}\n]\n'), { arrayElements: false }))
+    expect(broken).toEqual([expect.objectContaining({ line: 3, error: expect.objectContaining({ code: 'bad_json' }) })])
+  })
+
   it('reports each bad line of a broken multi-line document', async () => {
     const records = await collect(readRecords(chunks('{\n"a": 1,\n}\n')))
     expect(records.every((r) => 'error' in r)).toBe(true)

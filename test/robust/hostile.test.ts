@@ -69,11 +69,15 @@ describe('hostile records among valid ones', () => {
   it('a JSON array spread over lines: the deep element is refused, the others come out', async () => {
     const doc = `[\n${valid[0]},\n${deepObject},\n${valid[1]}\n]\n`
     for (const command of COMMANDS) {
-      const run = await runCli([...command, '-'], doc)
+      // validate reads a JSON array as a list of documents only when told (--array).
+      const run = await runCli([...command, ...(command[0] === 'validate' ? ['--array'] : []), '-'], doc)
       expect(run.code, command.join(' ')).toBe(1)
       expect(command[0] === 'validate' ? run.stdout : run.stderr).toContain('<stdin>:3:')
       expect(run.stderr).not.toMatch(/\n\s+at /)
     }
+    // Without it the array is one document, refused whole for its depth.
+    const whole = await runCli(['validate', '-'], doc)
+    expect(whole.stdout).toMatch(/^<stdin>:1: \(document\): .*nested more than \d+ arrays or objects deep.*\n0 valid, 1 invalid\n$/)
   })
 
   it('a pretty-printed JSON array with a broken element: the other elements come out, the broken one is named', async () => {

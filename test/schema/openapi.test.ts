@@ -87,6 +87,18 @@ describe('the OpenAPI document', () => {
     expect(validate({ Services: [{ ip: 1 }], Leaks: null })).toBe(false)
   })
 
+  it('has lookup and subdomain examples that agree, as one server holding them would answer', () => {
+    const content = (path: string) => committed.paths[path].get.responses['200'].content['application/json']
+    const lookup = content('/domain/{domain}').examples.found.value
+    const events = [...lookup.Services, ...lookup.Leaks] as { host: string; ip: string; time: string }[]
+    for (const entry of content('/api/subdomains/{domain}').example as { subdomain: string; distinct_ips: number; last_seen: string }[]) {
+      const of = events.filter((e) => e.host === entry.subdomain)
+      expect(of.length, `${entry.subdomain} has events in the lookup example`).toBeGreaterThan(0)
+      expect(entry.distinct_ips).toBe(new Set(of.map((e) => e.ip)).size)
+      expect(entry.last_seen).toBe(`${of.map((e) => e.time).sort().at(-1)!.slice(0, 23)}Z`)
+    }
+  })
+
   it('documents every route the reference service answers', () => {
     const served = ROUTES_TEXT.split(', ').flatMap((route) => {
       const [methods, path] = route.split(' ') as [string, string]

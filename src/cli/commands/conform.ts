@@ -32,6 +32,10 @@ Options:
   --ip ADDR                an IP address the server holds events for (repeatable)
   --checks ID,...          run only these checks
   --exclude-checks ID,...  leave these checks out (e.g. unknown-resource-404 to accept 404s)
+  --stateless              the server keeps no state (a mock serving the OpenAPI examples, such
+                           as Prism): ask only about the given names, skip the checks that
+                           need state (keys, the rate limit, hooks, unknown names; see
+                           --list-checks)
   --seed N                 seed of every generator (default: random, printed; replays a failure)
   --max-examples N         generated examples per check (default 10)
   --rate R                 requests per second: 1/s (default), 0.5/s, 5/s ...; or auto (no pacing,
@@ -60,6 +64,7 @@ const OPTIONS = {
   ip: { type: 'string', multiple: true },
   checks: { type: 'string' },
   'exclude-checks': { type: 'string' },
+  stateless: { type: 'boolean' },
   seed: { type: 'string' },
   'max-examples': { type: 'string' },
   rate: { type: 'string' },
@@ -82,7 +87,10 @@ export const conform: Command = {
   async run(argv, io) {
     const { values, positionals } = parse('conform', argv, OPTIONS)
     if (values['list-checks']) {
-      for (const c of CHECKS) io.stdout.write(`${c.id}\n    ${c.description}\n    specification: ${c.spec}\n`)
+      for (const c of CHECKS) {
+        io.stdout.write(`${c.id}\n    ${c.description}\n    specification: ${c.spec}\n`)
+        if (c.needsState) io.stdout.write(`    needs state (skipped with --stateless): ${c.needsState}\n`)
+      }
       return EXIT.ok
     }
     if (positionals.length > 0) throw new UsageError(`conform: unexpected argument '${positionals[0]}' (see 'l9kit conform --help')`)
@@ -90,7 +98,7 @@ export const conform: Command = {
     const reports = (values.report ?? []).map(reportTarget)
 
     io.stdout.write(
-      `l9kit conform ${options.baseUrl} (seed ${options.seed}, rate ${options.rate === 'auto' ? 'auto' : `${options.rate}/s`}, ${options.maxExamples ?? 10} examples per check)\n`,
+      `l9kit conform ${options.baseUrl} (${options.stateless ? 'stateless, ' : ''}seed ${options.seed}, rate ${options.rate === 'auto' ? 'auto' : `${options.rate}/s`}, ${options.maxExamples ?? 10} examples per check)\n`,
     )
     let report: SuiteReport
     try {
@@ -137,6 +145,7 @@ function suiteOptions(values: Values, io: Io): SuiteOptions & { seed: number } {
   const proKey = values['pro-key'] ?? nonEmpty(io.env.L9KIT_PRO_KEY)
   const adminToken = values['admin-token'] ?? nonEmpty(io.env.L9KIT_ADMIN_TOKEN)
   if (values['hook-receiver'] && proKey === undefined) throw new UsageError('conform: --hook-receiver needs --pro-key (hooks are a pro plan feature)')
+  if (values['hook-receiver'] && values.stateless) throw new UsageError('conform: --hook-receiver and --stateless exclude each other (the hook checks need a server that stores hooks)')
   if (values['hook-receiver'] && adminToken === undefined) throw new UsageError('conform: --hook-receiver needs --admin-token (the hook checks ingest their events through POST /admin/events)')
   const options: SuiteOptions & { seed: number } = {
     baseUrl: baseUrl.replace(/\/+$/, ''),
@@ -153,6 +162,7 @@ function suiteOptions(values: Values, io: Io): SuiteOptions & { seed: number } {
   if (proKey !== undefined) options.proKey = proKey
   if (adminToken !== undefined) options.adminToken = adminToken
   if (values.checks !== undefined) options.checks = ids(values.checks)
+  if (values.stateless) options.stateless = true
   if (values['exclude-checks'] !== undefined) options.excludeChecks = ids(values['exclude-checks'])
   if (io.stopSignal) options.signal = io.stopSignal
   return options

@@ -12,13 +12,30 @@ export interface ValidateSettings {
   profile: Profile
   format: 'text' | 'json'
   showWarnings: boolean
+  /** `--array`: a JSON text that is an array is a list of documents (docs/validate.md). */
+  arrays: boolean
 }
+
+/**
+ * The documents of one record: the record itself, or with `--array` each element of a JSON Lines
+ * line holding an array (a multi-line array is already split by readRecords, whose element
+ * records carry no text, so an element that is itself an array is judged, not split again).
+ */
+export function documentsOf(record: JsonRecord, settings: ValidateSettings): JsonRecord[] {
+  if (!settings.arrays || isRecordError(record) || record.text === '' || !Array.isArray(record.value)) return [record]
+  return record.value.map((value: unknown) => ({ line: record.line, offset: record.offset, text: '', value }))
+}
+
+const ARRAY_HINT = ' (a JSON array: --array judges each element as a document)'
 
 /** The verdict on one record and the lines to print for it (none for a clean valid record). */
 export function validateRecord(record: JsonRecord, file: string, settings: ValidateSettings): { ok: boolean; lines: string[] } {
   const report: Report = isRecordError(record)
     ? { ok: false, errors: [record.error], warnings: [] }
     : guarded(() => validateDoc(record.value, { profile: settings.profile }), (issue) => ({ ok: false, errors: [issue], warnings: [] }))
+  if (!settings.arrays && !isRecordError(record) && Array.isArray(record.value)) {
+    report.errors = report.errors.map((e) => (e.code === 'not_object' ? { ...e, message: e.message + ARRAY_HINT } : e))
+  }
   const warnings = settings.showWarnings ? report.warnings : []
   if (report.ok && warnings.length === 0) return { ok: true, lines: [] }
   if (settings.format === 'json') {

@@ -6,11 +6,13 @@ import { EXIT } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
 import { openInputs } from '../inputs.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
-import { type ValidateSettings, validateRecord } from './validate-record.js'
+import { documentsOf, type ValidateSettings, validateRecord } from './validate-record.js'
 
 const HELP = `Usage: l9kit validate [FILE...] [options]
 
-Checks each event document (JSON Lines, one JSON document, or a JSON array) against a profile.
+Checks each event document against a profile: JSON Lines (one document per line), or one JSON
+document spread over lines. Each JSON text is one document, as JSON Schema validators judge a
+file: an array is not an event document (not_object) unless --array is given.
 No FILE, or '-', reads standard input.
 
 Options:
@@ -21,6 +23,9 @@ Options:
                             'N valid, M invalid' (default); json: one object per invalid record
                             {file, line, errors, warnings}, then {"valid":N,"invalid":M}
   --no-warnings             do not report warnings (unknown members, unlisted values)
+  --array                   a JSON text that is an array (a whole file such as nuclei's
+                            -json-export or 'jq -s' output, or one line) is a list: each element
+                            is judged as a document
   --max-line-bytes N        longest accepted line in bytes (default 67108864); longer lines are
                             reported as invalid and skipped
   --jobs N                  worker threads for JSON Lines input (default: one per core, at
@@ -38,6 +43,7 @@ export const validate: Command = {
       profile: { type: 'string' },
       format: { type: 'string' },
       'no-warnings': { type: 'boolean' },
+      array: { type: 'boolean' },
       'max-line-bytes': { type: 'string' },
       jobs: { type: 'string' },
     })
@@ -46,7 +52,7 @@ export const validate: Command = {
     const maxLineBytes = positiveInt('validate', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024)
     const showWarnings = !values['no-warnings']
     const jobs = jobsOption('validate', values.jobs, defaultJobs())
-    const settings: ValidateSettings = { profile, format, showWarnings }
+    const settings: ValidateSettings = { profile, format, showWarnings, arrays: values.array ?? false }
     const inputs = await openInputs(positionals, io.stdin)
     const out = new JsonlWriter(io.stdout)
     let valid = 0
@@ -60,11 +66,13 @@ export const validate: Command = {
           invalid += handled.counts[1]!
           continue
         }
-        for await (const record of readRecords(handled.rest, { maxLineBytes })) {
-          const { ok, lines } = validateRecord(record, input.name, settings)
-          if (ok) valid++
-          else invalid++
-          for (const line of lines) await out.write(line)
+        for await (const record of readRecords(handled.rest, { maxLineBytes, arrayElements: settings.arrays })) {
+          for (const document of documentsOf(record, settings)) {
+            const { ok, lines } = validateRecord(document, input.name, settings)
+            if (ok) valid++
+            else invalid++
+            for (const line of lines) await out.write(line)
+          }
         }
       }
     })

@@ -5,7 +5,7 @@
  */
 import { validate } from '../../validate/index.js'
 import { type Check, fail, pass, skip } from '../check.js'
-import { hookScenario } from './hook-scenario.js'
+import { HOOKS_NEED_STATE, hookScenario } from './hook-scenario.js'
 import { exampleInput, hookText } from './hook-text.js'
 import { plural } from './lib.js'
 
@@ -13,6 +13,7 @@ export const hookBody: Check = {
   id: 'hook-body',
   description: 'Each delivery is a POST of application/json whose body is one strict-valid event, byte-equal to it as the lookup returns it',
   spec: 'Events (alert hooks); DESIGN.md: Hooks',
+  needsState: HOOKS_NEED_STATE,
   async run(ctx) {
     const s = await hookScenario(ctx)
     if (!s.ok) return skip(s.reason)

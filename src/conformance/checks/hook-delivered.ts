@@ -3,7 +3,7 @@
  * same delivery, with the same `webhook-id`, is allowed; two deliveries of one event are not).
  */
 import { type Check, fail, pass, skip } from '../check.js'
-import { hookScenario, hookWaitMs } from './hook-scenario.js'
+import { HOOKS_NEED_STATE, hookScenario, hookWaitMs } from './hook-scenario.js'
 import { eventText, exampleInput, hookText } from './hook-text.js'
 import { plural } from './lib.js'
 
@@ -11,6 +11,7 @@ export const hookDelivered: Check = {
   id: 'hook-delivered',
   description: 'Each new event a hook matches (watched resource, listed type, severity at or above its minimum) is delivered to it once',
   spec: 'Events (alert hooks); DESIGN.md: Hooks',
+  needsState: HOOKS_NEED_STATE,
   async run(ctx) {
     const s = await hookScenario(ctx)
     if (!s.ok) return skip(s.reason)

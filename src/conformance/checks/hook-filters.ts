@@ -5,7 +5,7 @@
  */
 import { type Check, fail, pass, skip } from '../check.js'
 import { type Exclusion, exclusion } from './hook-plan.js'
-import { excluded, hookScenario } from './hook-scenario.js'
+import { excluded, HOOKS_NEED_STATE, hookScenario } from './hook-scenario.js'
 import { eventText, exampleInput, hookText } from './hook-text.js'
 import { plural } from './lib.js'
 
@@ -14,6 +14,7 @@ function filterCheck(id: string, reason: Exclusion, description: string, why: st
     id,
     description,
     spec: 'Events (alert hooks); DESIGN.md: Hooks',
+    needsState: HOOKS_NEED_STATE,
     async run(ctx) {
       const s = await hookScenario(ctx)
       if (!s.ok) return skip(s.reason)

@@ -1,6 +1,6 @@
 /** Each hook receives its events in ingest order (the first arrival of each counts; retries may repeat). */
 import { type Check, fail, pass, skip } from '../check.js'
-import { hookScenario } from './hook-scenario.js'
+import { HOOKS_NEED_STATE, hookScenario } from './hook-scenario.js'
 import { eventText, exampleInput, hookText } from './hook-text.js'
 import { plural } from './lib.js'
 
@@ -8,6 +8,7 @@ export const hookOrder: Check = {
   id: 'hook-order',
   description: 'Each hook receives its matching events in the order they were ingested',
   spec: 'Events (alert hooks); DESIGN.md: Hooks (in order per hook)',
+  needsState: HOOKS_NEED_STATE,
   async run(ctx) {
     const s = await hookScenario(ctx)
     if (!s.ok) return skip(s.reason)

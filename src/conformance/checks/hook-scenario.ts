@@ -43,6 +43,9 @@ export type Scenario =
       lookedUp: Map<string, { text: string; path: string }>
     }
 
+/** Why `--stateless` skips every hook check. */
+export const HOOKS_NEED_STATE = 'hooks must be stored, events ingested and matched, and deliveries sent to the receiver'
+
 /** How long this run waits for the expected deliveries. */
 export const hookWaitMs = (ctx: SuiteContext) => ctx.options.hookWaitMs ?? HOOK_WAIT_MS
 

@@ -7,7 +7,7 @@
 import { DEFAULT_TOLERANCE_S, verify } from '../../webhooks/signature.js'
 import { type Check, fail, pass, skip } from '../check.js'
 import type { Arrival } from './hook-receiver.js'
-import { hookScenario } from './hook-scenario.js'
+import { HOOKS_NEED_STATE, hookScenario } from './hook-scenario.js'
 import { exampleInput, hookText } from './hook-text.js'
 import { plural } from './lib.js'
 
@@ -30,6 +30,7 @@ export const hookSignatureHeaders: Check = {
   id: 'hook-signature-headers',
   description: 'Each delivery has webhook-id, webhook-timestamp (Unix seconds, within 5 minutes) and webhook-signature (v1,<base64>)',
   spec: 'DESIGN.md: Hooks (Standard Webhooks)',
+  needsState: HOOKS_NEED_STATE,
   async run(ctx) {
     const s = await hookScenario(ctx)
     if (!s.ok) return skip(s.reason)
@@ -50,6 +51,7 @@ export const hookSignatureValid: Check = {
   id: 'hook-signature-valid',
   description: 'Each delivery’s webhook-signature verifies: HMAC-SHA256 of id.timestamp.body under the hook’s secret',
   spec: 'DESIGN.md: Hooks (Standard Webhooks)',
+  needsState: HOOKS_NEED_STATE,
   async run(ctx) {
     const s = await hookScenario(ctx)
     if (!s.ok) return skip(s.reason)

@@ -3,7 +3,7 @@
  * `burst` requests, stopping at the first 429), then one request after waiting exactly what
  * `x-limited-for` said. Every other 429 the suite met is judged too.
  */
-import { limitedFor, parseGoDuration, type RawResponse, sleep } from '../../client/index.js'
+import { limitedFor, parseDurationHeader, type RawResponse, sleep } from '../../client/index.js'
 import { type Check, fail, pass, type Problem, skip } from '../check.js'
 import type { SuiteContext } from '../context.js'
 import { PREFLIGHT_IP } from '../discover.js'
@@ -52,12 +52,16 @@ async function all429s(ctx: SuiteContext): Promise<{ list: RawResponse[]; probe:
   return { list: ctx.responses.filter((r) => r.status === 429), probe: p }
 }
 
+/** Why `--stateless` skips the three rate-limit checks. */
+const COUNTS_REQUESTS = 'a 429 after a burst needs the server to count each caller’s requests'
+
 const noLimit = (p: Probe) => skip(`no 429 within a burst of ${plural(p.sent, 'request')} without a key; the rate limit could not be observed`)
 
 export const rateLimitHeader: Check = {
   id: 'rate-limit-header',
   description: 'Every 429 carries `x-limited-for` with a Go duration (`734ms`, `1.5s`, `1m2s`)',
   spec: 'Errors (429); Limits; facts.md: x-limited-for is a Go duration',
+  needsState: COUNTS_REQUESTS,
   async run(ctx) {
     const { list, probe: p } = await all429s(ctx)
     if (list.length === 0) return noLimit(p)
@@ -66,7 +70,7 @@ export const rateLimitHeader: Check = {
       let problem: Problem | undefined
       if (header === undefined) problem = problemAt(r, 'a 429 has no x-limited-for header')
       else {
-        const parsed = parseGoDuration(header.trim())
+        const parsed = parseDurationHeader(header)
         if (!parsed.ok) problem = problemAt(r, `x-limited-for ${JSON.stringify(header)}: ${parsed.reason}`)
         else if (parsed.nanoseconds < 0n) problem = problemAt(r, `x-limited-for ${JSON.stringify(header)} is negative`)
       }
@@ -80,6 +84,7 @@ export const rateLimitReason: Check = {
   id: 'rate-limit-reason',
   description: 'Every 429 has the reason phrase `Rate-limited`',
   spec: 'Errors (429: the reason phrase is Rate-limited)',
+  needsState: COUNTS_REQUESTS,
   async run(ctx) {
     const { list, probe: p } = await all429s(ctx)
     if (list.length === 0) return noLimit(p)
@@ -96,6 +101,7 @@ export const rateLimitWait: Check = {
   id: 'rate-limit-wait',
   description: 'After waiting the `x-limited-for` duration of a 429, the next request is not rate-limited',
   spec: 'Errors (429: the client must wait for the duration in x-limited-for)',
+  needsState: COUNTS_REQUESTS,
   async run(ctx) {
     const p = await probe(ctx)
     if (!p.limited) return noLimit(p)

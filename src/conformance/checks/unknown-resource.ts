@@ -22,6 +22,7 @@ export const unknownResourceEmpty: Check = {
   id: 'unknown-resource-empty',
   description: 'A well-formed IP or domain the server knows nothing about is 200 with `Services`/`Leaks` null (subdomains: [])',
   spec: 'Errors (200: an empty result is not an error); DESIGN.md: Service errors',
+  needsState: 'telling an unknown name from a known one needs a store of events',
   async run(ctx) {
     const result = await run(ctx, (r) => {
       if (r.status === 404) return undefined // the departure unknown-resource-404 reports

@@ -20,6 +20,7 @@ export const wrongKeyRefused: Check = {
   id: 'wrong-key-refused',
   description: 'A request with an api-key the server does not know is refused (401 or 403)',
   spec: 'Authentication (result of a wrong key: not shown); DESIGN.md: Service errors (401)',
+  needsState: 'telling a wrong key from a right one needs a store of keys',
   async run(ctx) {
     for (const path of paths(ctx)) {
       const r = await ctx.get(path, 'wrong')
