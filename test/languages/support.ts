@@ -149,14 +149,14 @@ export function verdicts(patterns: string[], rows: string[]): string[] {
 }
 
 /** The strings one engine judged differently from ECMA-262, for a readable failure. */
-export function disagreements(patterns: string[], strings: string[], expected: string[], got: string[]): string[] {
+export function disagreements(patterns: string[], strings: string[], expected: string[], got: string[], limit = 20): string[] {
   const out: string[] = []
   patterns.forEach((p, i) => {
     for (let j = 0; j < strings.length; j++) {
       if (expected[i]?.[j] !== got[i]?.[j]) out.push(`${JSON.stringify(strings[j])} against ${p.slice(0, 40)}: ECMA ${expected[i]?.[j]}, engine ${got[i]?.[j]}`)
     }
   })
-  return out.slice(0, 20)
+  return out.slice(0, limit)
 }
 
 export { documentNames, INVALID_DIR, NOT_PRINTABLE, ROOT, VALID_DIR }
