@@ -7,7 +7,7 @@
 import { join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
 import { fileTempDir } from '../support/temp.js'
-import { corpusStrings, disagreements, ecmaRows, LANGUAGES, matrixInput, needs, run, schemaPatterns, verdicts, works } from './support.js'
+import { engineMatrix, LANGUAGES, needs, run, works } from './support.js'
 
 const optional = true
 needs('Java regex (java.util.regex)', works('javac', ['-version']) && works('java', ['-version']), 'a JDK (javac and java)', () => {
@@ -19,14 +19,7 @@ needs('Java regex (java.util.regex)', works('javac', ['-version']) && works('jav
   }, 180_000)
 
   it('agrees with ECMA-262 on every schema pattern and corpus string', async () => {
-    const patterns = schemaPatterns()
-    const strings = corpusStrings()
-    const result = await run('java', ['-cp', work, 'Patterns'], { input: matrixInput(patterns, strings) })
-    expect(result.stderr).toBe('')
-    expect(result.code).toBe(0)
-    const rows = result.stdout.trim().split('\n')
-    expect(disagreements(patterns, strings, verdicts(patterns, ecmaRows(patterns, strings)), verdicts(patterns, rows))).toEqual([])
-    const raw = disagreements(patterns, strings, ecmaRows(patterns, strings), rows, Infinity).join('\n')
-    for (const end of ['\n', '\r', '\r\n', '\u0085', '\u2028', '\u2029']) expect(raw).toContain(JSON.stringify(`443${end}`))
+    const { rawDifferences } = await engineMatrix('java', ['-cp', work, 'Patterns'])
+    for (const end of ['\n', '\r', '\r\n', '\u0085', '\u2028', '\u2029']) expect(rawDifferences).toContain(JSON.stringify(`443${end}`))
   }, 60_000)
 }, optional)

@@ -10,49 +10,24 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { fileTempDir } from '../support/temp.js'
 import {
-  canonicalLines,
-  corpusStrings,
-  disagreements,
-  ecmaRows,
-  generatedEvents,
+  engineMatrix,
   LANGUAGES,
-  matrixInput,
   needs,
-  PROPERTY_RUNS,
-  run,
-  schemaPatterns,
+  roundTripper,
+  sameValueTests,
   validDocuments,
-  verdicts,
   works,
 } from './support.js'
 
 const PYTHON = '/usr/bin/python3'
 const SCRIPT = join(LANGUAGES, 'python', 'roundtrip.py')
 
-async function roundTrip(kind: string, lines: string[]): Promise<unknown[]> {
-  const result = await run(PYTHON, [SCRIPT, kind], { input: lines.join('\n') + '\n' })
-  expect(result.stderr).toBe('')
-  expect(result.code).toBe(0)
-  const out = result.stdout.split('\n').slice(0, -1)
-  expect(out).toHaveLength(lines.length)
-  return out.map((line) => (line.startsWith('error: ') ? line : JSON.parse(line)))
-}
+const roundTrip = roundTripper(() => PYTHON, [SCRIPT])
 
 needs('Python types (schema/types/python)', works(PYTHON, ['--version']), `${PYTHON} (Debian python3)`, () => {
   const work = fileTempDir('l9kit-python-types-')
 
-  it('every corpus/valid document, as given and as normalised: the same JSON value back', async () => {
-    const docs = validDocuments()
-    const given = docs.map((d) => JSON.stringify(d.doc))
-    expect(await roundTrip('event', given)).toEqual(docs.map((d) => d.doc))
-    const canonical = await canonicalLines(docs.map((d) => d.doc), work)
-    expect(await roundTrip('event', canonical)).toEqual(canonical.map((line) => JSON.parse(line)))
-  })
-
-  it(`${PROPERTY_RUNS} generated canonical events: the same JSON value back`, async () => {
-    const canonical = await canonicalLines(generatedEvents(), work)
-    expect(await roundTrip('event', canonical)).toEqual(canonical.map((line) => JSON.parse(line)))
-  }, 60_000)
+  sameValueTests(roundTrip, work)
 
   it('keeps members the schema does not list, and an absent optional member stays absent', async () => {
     const [doc] = validDocuments().filter((d) => d.name === 'service-software-fingerprint-omitted.json').map((d) => d.doc as any)
@@ -80,15 +55,8 @@ needs('Python types (schema/types/python)', works(PYTHON, ['--version']), `${PYT
   })
 
   it("re.search (python-jsonschema's `pattern`) agrees with ECMA-262 on every schema pattern and corpus string", async () => {
-    const patterns = schemaPatterns()
-    const strings = corpusStrings()
-    const result = await run(PYTHON, [SCRIPT, 'patterns'], { input: matrixInput(patterns, strings) })
-    expect(result.stderr).toBe('')
-    const rows = result.stdout.trim().split('\n')
-    const expected = verdicts(patterns, ecmaRows(patterns, strings))
-    expect(disagreements(patterns, strings, expected, verdicts(patterns, rows))).toEqual([])
+    const { rawDifferences } = await engineMatrix(PYTHON, [SCRIPT, 'patterns'])
     // Without the guard, `$` lets a final newline through: what the guard is for.
-    const raw = disagreements(patterns, strings, ecmaRows(patterns, strings), rows)
-    expect(raw.join('\n')).toContain('"443\\n"')
+    expect(rawDifferences).toContain('"443\\n"')
   })
 })

@@ -10,20 +10,14 @@ import { join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
 import { fileTempDir } from '../support/temp.js'
 import {
-  canonicalLines,
-  corpusStrings,
-  disagreements,
-  ecmaRows,
-  generatedEvents,
+  engineMatrix,
   LANGUAGES,
-  matrixInput,
   needs,
-  PROPERTY_RUNS,
   ROOT,
+  roundTripper,
   run,
-  schemaPatterns,
+  sameValueTests,
   validDocuments,
-  verdicts,
   works,
 } from './support.js'
 
@@ -65,32 +59,16 @@ needs('Rust types (schema/types/rust)', available, MISSING, () => {
   beforeAll(async () => {
     project(work)
     // Offline, Debian's toolchain named explicitly (a rustup cargo may come first on PATH).
-    const env = { ...process.env, RUSTC, CARGO_HOME: join(work, 'cargo-home'), CARGO_TARGET_DIR: join(work, 'target') }
+    // No debug info and no incremental cache: the build is thrown away after the test.
+    const env = { ...process.env, RUSTC, CARGO_HOME: join(work, 'cargo-home'), CARGO_TARGET_DIR: join(work, 'target'), CARGO_PROFILE_DEV_DEBUG: '0', CARGO_INCREMENTAL: '0' }
     const built = await run(CARGO, ['build', '--offline', '--quiet'], { cwd: work, env, timeout: 900_000 })
     expect(built.stderr).toBe('')
     expect(built.code).toBe(0)
   }, 900_000)
 
-  const roundTrip = async (kind: string, lines: string[]) => {
-    const result = await run(binary, [kind], { input: lines.join('\n') + '\n' })
-    expect(result.stderr).toBe('')
-    expect(result.code).toBe(0)
-    const out = result.stdout.split('\n').slice(0, -1)
-    expect(out).toHaveLength(lines.length)
-    return out.map((line) => (line.startsWith('error: ') ? line : JSON.parse(line)))
-  }
+  const roundTrip = roundTripper(() => binary)
 
-  it('every corpus/valid document, as given and as normalised: the same JSON value back', async () => {
-    const docs = validDocuments()
-    expect(await roundTrip('event', docs.map((d) => JSON.stringify(d.doc)))).toEqual(docs.map((d) => d.doc))
-    const canonical = await canonicalLines(docs.map((d) => d.doc), work)
-    expect(await roundTrip('event', canonical)).toEqual(canonical.map((line) => JSON.parse(line)))
-  })
-
-  it(`${PROPERTY_RUNS} generated canonical events: the same JSON value back`, async () => {
-    const canonical = await canonicalLines(generatedEvents(), work)
-    expect(await roundTrip('event', canonical)).toEqual(canonical.map((line) => JSON.parse(line)))
-  }, 60_000)
+  sameValueTests(roundTrip, work)
 
   it('an absent software.fingerprint stays absent (never written null); a lookup result and subdomains come back', async () => {
     const doc = validDocuments().find((d) => d.name === 'service-software-fingerprint-omitted.json')!.doc as any
@@ -111,12 +89,7 @@ needs('Rust types (schema/types/rust)', available, MISSING, () => {
   })
 
   it('the regex crate agrees with ECMA-262 on every schema pattern and corpus string', async () => {
-    const patterns = schemaPatterns()
-    const strings = corpusStrings()
-    const result = await run(binary, ['patterns'], { input: matrixInput(patterns, strings) })
-    expect(result.stderr).toBe('')
-    const rows = result.stdout.trim().split('\n')
-    expect(disagreements(patterns, strings, verdicts(patterns, ecmaRows(patterns, strings)), verdicts(patterns, rows))).toEqual([])
-    expect(rows).toEqual(ecmaRows(patterns, strings))
+    const { rows, ecma } = await engineMatrix(binary, ['patterns'])
+    expect(rows).toEqual(ecma)
   })
 })

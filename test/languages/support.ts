@@ -160,3 +160,49 @@ export function disagreements(patterns: string[], strings: string[], expected: s
 }
 
 export { documentNames, INVALID_DIR, NOT_PRINTABLE, ROOT, VALID_DIR }
+
+/** `kind, lines → values`: a language's round-trip program run over JSON lines, each line parsed back (or its `error: …` text). */
+export type RoundTrip = (kind: string, lines: string[]) => Promise<unknown[]>
+
+/** The round trip of a program invoked as `file ...args KIND`, one JSON line out per line in. */
+export function roundTripper(file: () => string, args: string[] = []): RoundTrip {
+  return async (kind, lines) => {
+    const result = await run(file(), [...args, kind], { input: lines.join('\n') + '\n' })
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const out = result.stdout.split('\n').slice(0, -1)
+    expect(out).toHaveLength(lines.length)
+    return out.map((line) => (line.startsWith('error: ') ? line : JSON.parse(line)))
+  }
+}
+
+/** The two value tests Python and Rust share: corpus/valid (as given and normalised), then the generated events. */
+export function sameValueTests(roundTrip: RoundTrip, work: string): void {
+  it('every corpus/valid document, as given and as normalised: the same JSON value back', async () => {
+    const docs = validDocuments()
+    expect(await roundTrip('event', docs.map((d) => JSON.stringify(d.doc)))).toEqual(docs.map((d) => d.doc))
+    const canonical = await canonicalLines(docs.map((d) => d.doc), work)
+    expect(await roundTrip('event', canonical)).toEqual(canonical.map((line) => JSON.parse(line)))
+  })
+
+  it(`${PROPERTY_RUNS} generated canonical events: the same JSON value back`, async () => {
+    const canonical = await canonicalLines(generatedEvents(), work)
+    expect(await roundTrip('event', canonical)).toEqual(canonical.map((line) => JSON.parse(line)))
+  }, 60_000)
+}
+
+/**
+ * One engine's answer to the pattern matrix (`file ...args` reads matrixInput on stdin and prints
+ * a row per pattern), with ECMA-262's rows beside it. Checks that the guarded verdicts agree.
+ */
+export async function engineMatrix(file: string, args: string[]): Promise<{ rows: string[]; ecma: string[]; rawDifferences: string }> {
+  const patterns = schemaPatterns()
+  const strings = corpusStrings()
+  const result = await run(file, args, { input: matrixInput(patterns, strings) })
+  expect(result.stderr).toBe('')
+  expect(result.code).toBe(0)
+  const rows = result.stdout.trim().split('\n')
+  const ecma = ecmaRows(patterns, strings)
+  expect(disagreements(patterns, strings, verdicts(patterns, ecma), verdicts(patterns, rows))).toEqual([])
+  return { rows, ecma, rawDifferences: disagreements(patterns, strings, ecma, rows, Infinity).join('\n') }
+}
