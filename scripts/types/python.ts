@@ -91,6 +91,7 @@ function struct(s: Struct): string[] {
 
 /** The codec functions every class shares (hand-written here, emitted once into the module). */
 const RUNTIME = `
+
 class DecodeError(ValueError):
     """A document that does not fit the types; the message starts with the JSON pointer."""
 

@@ -6,6 +6,7 @@
  * pattern and corpus string once the printable-ASCII guard is applied (and, without the guard,
  * differs on a trailing newline: the reason for the guard).
  */
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { fileTempDir } from '../support/temp.js'
@@ -58,5 +59,9 @@ needs('Python types (schema/types/python)', works(PYTHON, ['--version']), `${PYT
     const { rawDifferences } = await engineMatrix(PYTHON, [SCRIPT, 'patterns'])
     // Without the guard, `$` lets a final newline through: what the guard is for.
     expect(rawDifferences).toContain('"443\\n"')
+  })
+
+  it('leaves no bytecode beside the generated module', () => {
+    expect(existsSync(join(LANGUAGES, '..', '..', 'schema', 'types', 'python', '__pycache__'))).toBe(false)
   })
 })

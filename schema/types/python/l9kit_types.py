@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Optional
 
 SCHEMA_VERSION = "1.0.1"
 
+
 class DecodeError(ValueError):
     """A document that does not fit the types; the message starts with the JSON pointer."""
 

@@ -15,6 +15,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "schema", "types", "python"))
+sys.dont_write_bytecode = True  # no __pycache__ inside schema/types/python
 import l9kit_types  # noqa: E402
 
 
