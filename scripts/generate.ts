@@ -30,6 +30,7 @@ import {
 import { renderApiDoc } from './api-doc.js'
 import { renderFormatDoc } from './format-doc.js'
 import { validatorFiles } from './generate-validators.js'
+import { languageFiles } from './types/index.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -114,5 +115,7 @@ await write(
   renderFormatDoc(schemaDocument('event'), schemaDocument('event.lenient'), PATTERN_NAMES, { event: exampleServiceEvent(), parts: examplePartValues() }),
 )
 await write(join('docs', 'api.md'), renderApiDoc(openApiDocument()))
+// Go, Python and Rust types of the documents, for projects in those languages (docs/languages.md).
+for (const file of languageFiles()) await write(file.path, file.text)
 // Ahead-of-time validators (ajv standalone code), so nothing compiles a schema at run time.
 for (const file of validatorFiles()) await write(file.path, file.text)

@@ -4,7 +4,7 @@
  * invalid under the current one (or take away a member a consumer relies on), the way OCSF
  * guards its schema between versions. Annotations (title, description, examples) are ignored.
  */
-import type { JsonSchema } from '../src/schema/index.js'
+import { type JsonSchema, matchesPrintableOnly, NOT_PRINTABLE } from '../src/schema/index.js'
 
 type Node = JsonSchema
 
@@ -74,11 +74,18 @@ function compareKeywords(old: Node, now: Node, path: string, out: string[]): voi
     const [a, b] = [old[key] as number | undefined, now[key] as number | undefined]
     if (b !== undefined && (a === undefined || b < a)) out.push(`${path}: ${key} lowered to ${b}${a === undefined ? '' : ` from ${a}`}`)
   }
-  // A pattern or format cannot be proven to accept a superset, so any new or changed one counts.
+  // A pattern or format cannot be proven to accept a superset, so any new or changed one counts,
+  // except a pattern that differs only in writing `[0-9]` for `\d` (the same set in ECMA-262).
   for (const key of ['pattern', 'format']) {
-    if (now[key] !== undefined && now[key] !== old[key]) {
+    const same = key === 'pattern' ? samePattern(old[key], now[key]) : now[key] === old[key]
+    if (now[key] !== undefined && !same) {
       out.push(`${path}: ${key} ${old[key] === undefined ? 'added' : 'changed'} (${JSON.stringify(now[key])}; may be tighter)`)
     }
+  }
+  // So does a new or changed `not`, unless it is the printable-ASCII guard beside a pattern that
+  // only matches printable ASCII anyway (src/schema/patterns.ts).
+  if (now.not !== undefined && JSON.stringify(now.not) !== JSON.stringify(old.not) && !impliedGuard(now)) {
+    out.push(`${path}: not ${old.not === undefined ? 'added' : 'changed'} (${JSON.stringify(now.not)}; may be tighter)`)
   }
   if (now.const !== undefined && JSON.stringify(now.const) !== JSON.stringify(old.const)) out.push(`${path}: const ${JSON.stringify(now.const)} added`)
   if (Array.isArray(now.enum)) {
@@ -87,6 +94,17 @@ function compareKeywords(old: Node, now: Node, path: string, out: string[]): voi
     else for (const v of old.enum as unknown[]) if (!allowed.has(JSON.stringify(v))) out.push(`${path}: enum value ${JSON.stringify(v)} removed`)
   }
   if (now.uniqueItems === true && old.uniqueItems !== true) out.push(`${path}: uniqueItems added`)
+}
+
+const digits = (pattern: string) => pattern.replace(/(?<!\\)((?:\\\\)*)\\d/g, '$1[0-9]')
+function samePattern(old: unknown, now: unknown): boolean {
+  if (typeof old !== 'string' || typeof now !== 'string') return old === now
+  return old === now || digits(old) === digits(now)
+}
+
+function impliedGuard(node: Node): boolean {
+  const guard = isNode(node.not) && Object.keys(node.not).length === 1 && node.not.pattern === NOT_PRINTABLE
+  return guard && typeof node.pattern === 'string' && matchesPrintableOnly(node.pattern)
 }
 
 function compareObject(old: Node, now: Node, path: string, out: string[]): void {

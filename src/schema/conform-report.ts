@@ -41,7 +41,7 @@ export const ConformReport = Type.Object(
     base_url: Type.String({ title: 'Base URL', description: 'The server judged.' }),
     seed: Type.Integer({ title: 'Seed', description: 'Seed of every generator of the run.' }),
     max_examples: Type.Integer({ title: 'Examples', description: 'Generated examples per check.', minimum: 1 }),
-    rate: Type.String({ title: 'Rate', description: 'Requests per second, or `auto` (as fast as 429s allow).', pattern: '^(?:auto|\\d+(?:\\.\\d+)?/s)$' }),
+    rate: Type.String({ title: 'Rate', description: 'Requests per second, or `auto` (as fast as 429s allow).', pattern: '^(?:auto|[0-9]+(?:\\.[0-9]+)?/s)$' }),
     started_at: Type.String({ title: 'Started', description: 'UTC time the run started, millisecond precision.', pattern: TIME_MILLIS }),
     duration_ms: count('Duration', 'Milliseconds the whole run took.'),
     requests: count('Requests', 'Requests sent in the whole run.'),

@@ -7,6 +7,7 @@ import {
   FINGERPRINT,
   FINGERPRINT_LENIENT,
   INTEGER_STRING,
+  NOT_PRINTABLE,
   NUMBER_STRING,
   PORT,
   PORT_LENIENT,
@@ -70,12 +71,20 @@ function plain(node: unknown, names: Map<object, string>, self: object | undefin
       out.items = plain(value, names, self)
     } else if (key === 'anyOf') {
       out.anyOf = (value as unknown[]).map((alt) => plain(alt, names, self))
+    } else if (key === 'pattern') {
+      Object.assign(out, patterned(value as string))
     } else {
       out[key] = structuredClone(value)
     }
   }
   return out
 }
+
+/**
+ * A pattern with its guard: `$` cannot be trusted in Python's or Java's engine (patterns.ts), so
+ * characters outside printable ASCII are refused by a `not` that every engine reads alike.
+ */
+export const patterned = (pattern: string): JsonSchema => ({ pattern, not: { pattern: NOT_PRINTABLE } })
 
 const describe = (node: JsonSchema) => {
   const out: JsonSchema = {}
@@ -114,9 +123,9 @@ export function relax(node: JsonSchema, inNullable = false): JsonSchema {
     case 'array':
       return nullOr({ ...node, items: relax(node.items as JsonSchema) })
     case 'integer':
-      return { ...describe(node), anyOf: [bare(node), { type: 'string', pattern: INTEGER_STRING }] }
+      return { ...describe(node), anyOf: [bare(node), { type: 'string', ...patterned(INTEGER_STRING) }] }
     case 'number':
-      return { ...describe(node), anyOf: [bare(node), { type: 'string', pattern: NUMBER_STRING }] }
+      return { ...describe(node), anyOf: [bare(node), { type: 'string', ...patterned(NUMBER_STRING) }] }
     case 'string':
       if (node.pattern === TIME_CANONICAL) return { ...node, pattern: TIME_LENIENT }
       if (node.pattern === FINGERPRINT) return { ...node, pattern: FINGERPRINT_LENIENT }
@@ -124,7 +133,7 @@ export function relax(node: JsonSchema, inNullable = false): JsonSchema {
         return {
           ...describe(node),
           anyOf: [
-            { type: 'string', pattern: PORT_LENIENT },
+            { type: 'string', ...patterned(PORT_LENIENT) },
             { type: 'integer', minimum: 0, maximum: 65535 },
           ],
         }

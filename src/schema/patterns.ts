@@ -2,9 +2,17 @@
  * Regular expressions shared by the schema, the validators and the normalisers.
  * They are written as JSON-Schema-compatible sources (ECMA 262 without flags) and kept to
  * the part every common engine reads alike: `[0-9]`, not `\d` (Unicode digits elsewhere),
- * no `\s`, no look-around (RE2 has none). One difference remains: Python's `re` lets `$`
- * match before a final newline; docs/format.md tells Python users how to anchor.
+ * no `\s`, no look-around (RE2 has none), printable ASCII only. One difference would remain:
+ * `$` in Python's `re` also matches before a final `\n`, and in Java's before a final line
+ * terminator (`\r`, `\r\n`, U+0085, U+2028, U+2029), and neither engine can be told otherwise
+ * from inside a pattern that RE2 and Rust also read. So every pattern in the schema documents
+ * travels with NOT_PRINTABLE (json-schema.ts adds `"not": {"pattern": NOT_PRINTABLE}`): a string
+ * holding any character outside printable ASCII is refused in every engine, and under ECMA-262,
+ * where these patterns only match printable ASCII anyway, it changes no verdict.
  */
+
+/** Matches a string holding any character outside printable ASCII (space to `~`). */
+export const NOT_PRINTABLE = '[^ -~]'
 
 // A calendar date that exists: month lengths and Gregorian leap years, so that
 // `2023-02-30` or `1900-02-29` fail in every validator without a format plug-in.
@@ -37,3 +45,26 @@ export const NUMBER_STRING = '^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0
 
 /** Subdomain `last_seen`: UTC with exactly three fraction digits. */
 export const TIME_MILLIS = `^${DATE}T${CLOCK}\\.[0-9]{3}Z$`
+
+/**
+ * Whether every string the ECMA-262 `pattern` can match is printable ASCII, by a conservative
+ * reading of its source: printable ASCII text, no `.`, no negated class, and no escape but
+ * `\d` and escaped punctuation. Where it holds, the NOT_PRINTABLE guard changes no verdict.
+ */
+export function matchesPrintableOnly(pattern: string): boolean {
+  if (!/^[ -~]*$/.test(pattern)) return false
+  let inClass = false
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!
+    if (c === '\\') {
+      const next = pattern[++i] ?? ''
+      if (next !== 'd' && !/^[.\\\-+/$^()[\]{}|?*]$/.test(next)) return false
+    } else if (inClass) {
+      if (c === ']') inClass = false
+    } else if (c === '[') {
+      if (pattern[i + 1] === '^') return false
+      inClass = true
+    } else if (c === '.') return false
+  }
+  return true
+}

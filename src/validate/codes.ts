@@ -56,7 +56,10 @@ const typeMatches = (schemaType: unknown, value: unknown): boolean => {
  * issue per location: the failing branch whose type fits the value, else a wrong_type that
  * lists the types the branches allow.
  */
-export function toIssues(errors: ErrorObject[]): Issue[] {
+export function toIssues(all: ErrorObject[]): Issue[] {
+  // The printable-ASCII guard beside each pattern (schema/json-schema.ts) only fails where the
+  // pattern fails too under ECMA-262, so the pattern's error says it all.
+  const errors = all.filter((e) => !(e.keyword === 'not' && (e.parentSchema as { pattern?: unknown } | undefined)?.pattern !== undefined))
   const byPath = new Map<string, ErrorObject[]>()
   for (const error of errors) {
     const list = byPath.get(error.instancePath)

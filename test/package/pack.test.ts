@@ -70,7 +70,7 @@ describe('npm pack', () => {
       expect(files).toContain(entry.import.slice(2))
       expect(files).toContain(entry.types.slice(2))
     }
-    for (const file of ['schema/event.schema.json', 'schema/openapi.json', 'schema/VERSION', 'schema/types/event.d.ts', 'schema/types/lookup-result.d.ts', 'CHANGELOG.md', 'dist/cli/main.js']) {
+    for (const file of ['schema/event.schema.json', 'schema/openapi.json', 'schema/VERSION', 'schema/types/event.d.ts', 'schema/types/lookup-result.d.ts', 'schema/types/go/l9types.go', 'schema/types/python/l9kit_types.py', 'schema/types/rust/lib.rs', 'CHANGELOG.md', 'dist/cli/main.js']) {
       expect(files).toContain(file)
     }
     // Read at run time: corpus/valid by `l9kit serve` (src/service/corpus.ts), the PostgreSQL

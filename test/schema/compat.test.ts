@@ -6,7 +6,15 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { breakingChanges, type DocumentPair, versionProblems } from '../../scripts/schema-compat.js'
-import { DOCUMENT_NAMES, DOCUMENT_SPECS, type JsonSchema, SCHEMA_VERSION, schemaDocument } from '../../src/schema/index.js'
+import {
+  DOCUMENT_NAMES,
+  DOCUMENT_SPECS,
+  type JsonSchema,
+  matchesPrintableOnly,
+  NOT_PRINTABLE,
+  SCHEMA_VERSION,
+  schemaDocument,
+} from '../../src/schema/index.js'
 
 const released = new URL('../../schema/released/', import.meta.url)
 const readReleased = (file: string) => JSON.parse(readFileSync(new URL(file, released), 'utf8')) as JsonSchema
@@ -48,6 +56,7 @@ describe('the guard fails on each kind of breaking change', () => {
     ['a tighter pattern', (doc) => (doc.properties.port.pattern = '^[0-9]+$'), /port: pattern changed/],
     ['a lowered maximum', (doc) => (doc.$defs.http.properties.status.maximum = 599), /status: maximum lowered to 599 from 999/],
     ['unknown members refused', (doc) => (doc.additionalProperties = false), /additionalProperties now false/],
+    ['a new `not`', (doc) => (doc.properties.ip.not = { pattern: ':' }), /ip: not added/],
   ]
 
   it.each(cases)('%s', (_label, change, message) => {
@@ -86,6 +95,41 @@ describe('changes that break nothing', () => {
       doc.properties.ip.description = 'Reworded.'
     }
     expect(breakingChanges(readReleased('event.schema.json'), pairs(loosen).find((p) => p.file === 'event.schema.json')!.current!)).toEqual([])
+  })
+
+  it('a pattern that writes `[0-9]` for `\\d` is the same pattern', () => {
+    const old = { type: 'object', properties: { rate: { type: 'string', pattern: '^\\d+(?:\\.\\d+)?/s$' } } }
+    const now = { type: 'object', properties: { rate: { type: 'string', pattern: '^[0-9]+(?:\\.[0-9]+)?/s$' } } }
+    expect(breakingChanges(old, now)).toEqual([])
+    expect(breakingChanges(old, { type: 'object', properties: { rate: { type: 'string', pattern: '^[0-8]+(?:\\.[0-9]+)?/s$' } } })).not.toEqual([])
+    // An escaped backslash before `d` is a backslash and a letter, not a digit class.
+    expect(breakingChanges({ pattern: '^\\\\d$' }, { pattern: '^\\\\[0-9]$' })).not.toEqual([])
+  })
+
+  it('the printable-ASCII guard beside a printable-only pattern changes nothing; beside another pattern it may', () => {
+    const node = (pattern: string, guard: boolean) => ({ type: 'string', pattern, ...(guard ? { not: { pattern: NOT_PRINTABLE } } : {}) })
+    expect(breakingChanges(node('^[0-9a-f]*$', false), node('^[0-9a-f]*$', true))).toEqual([])
+    expect(breakingChanges(node('^a.c$', false), node('^a.c$', true))).toEqual([expect.stringMatching(/not added/)])
+    expect(breakingChanges(node('^[^x]*$', false), node('^[^x]*$', true))).toEqual([expect.stringMatching(/not added/)])
+  })
+
+  it('every pattern of the schema documents only matches printable ASCII, and carries the guard', () => {
+    const found: JsonSchema[] = []
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk)
+      if (typeof node !== 'object' || node === null) return
+      if (typeof (node as JsonSchema).pattern === 'string') found.push(node as JsonSchema)
+      Object.values(node).forEach(walk)
+    }
+    for (const name of DOCUMENT_NAMES) walk(schemaDocument(name))
+    const patterns = found.filter((n) => n !== undefined && !(Object.keys(n).length === 1 && n.pattern === NOT_PRINTABLE))
+    expect(patterns.length).toBeGreaterThan(10)
+    for (const node of patterns) {
+      expect(matchesPrintableOnly(String(node.pattern)), String(node.pattern)).toBe(true)
+      expect(node.not, String(node.pattern)).toEqual({ pattern: NOT_PRINTABLE })
+    }
+    expect(matchesPrintableOnly('^[0-9]+\\.x$')).toBe(true)
+    for (const loose of ['^a.c$', '^[^a]$', '^\\s$', '^\\D$', '^\\u00e9$', '^é$']) expect(matchesPrintableOnly(loose), loose).toBe(false)
   })
 
   it('refuses a version lower than the released one', () => {

@@ -2,15 +2,16 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.0.0/conform-report.schema.json","title":"Conformance report","description":"What `l9kit conform --report json:FILE` writes.","type":"object","required":["tool","base_url","seed","max_examples","rate","started_at","duration_ms","requests","summary","checks"],"properties":{"tool":{"type":"string","const":"l9kit conform","title":"Tool","description":"What wrote the report."},"base_url":{"type":"string","title":"Base URL","description":"The server judged."},"seed":{"type":"integer","title":"Seed","description":"Seed of every generator of the run."},"max_examples":{"type":"integer","title":"Examples","description":"Generated examples per check.","minimum":1},"rate":{"type":"string","title":"Rate","description":"Requests per second, or `auto` (as fast as 429s allow).","pattern":"^(?:auto|\\d+(?:\\.\\d+)?/s)$"},"started_at":{"type":"string","title":"Started","description":"UTC time the run started, millisecond precision.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"},"duration_ms":{"type":"integer","title":"Duration","description":"Milliseconds the whole run took.","minimum":0},"requests":{"type":"integer","title":"Requests","description":"Requests sent in the whole run.","minimum":0},"summary":{"type":"object","required":["passed","failed","skipped","errors"],"properties":{"passed":{"type":"integer","title":"Passed","description":"Checks passed.","minimum":0},"failed":{"type":"integer","title":"Failed","description":"Checks failed.","minimum":0},"skipped":{"type":"integer","title":"Skipped","description":"Checks that had nothing to judge or were not enabled.","minimum":0},"errors":{"type":"integer","title":"Errors","description":"Checks that could not run to the end.","minimum":0}},"title":"Summary","description":"Checks per status.","additionalProperties":false},"checks":{"type":"array","items":{"$ref":"#/$defs/check"},"title":"Checks","description":"One entry per check run, in run order."}},"additionalProperties":false,"$defs":{"check":{"type":"object","required":["id","description","spec","status","seed","requests","duration_ms"],"properties":{"id":{"type":"string","title":"Check id","description":"Stable identifier, as given to --checks and --exclude-checks.","pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"description":{"type":"string","title":"Description","description":"What the server must do, in one line."},"spec":{"type":"string","title":"Specification section","description":"Where the rule comes from."},"status":{"anyOf":[{"type":"string","const":"passed"},{"type":"string","const":"failed"},{"type":"string","const":"skipped"},{"type":"string","const":"error"}],"title":"Status","description":"`error`: the check could not run to the end (network failure, endless 429s)."},"message":{"type":"string","title":"Message","description":"What failed, why the check was skipped or could not run, or what a pass judged."},"example":{"type":"object","properties":{"input":{"type":"string","title":"Input","description":"The smallest generated input that fails (fast-check notation), when the check generates inputs."},"request":{"type":"string","title":"Request","description":"The request that shows the failure, e.g. `GET /host/192.0.2.1 (no api-key)`; keys are never written."},"response":{"type":"string","title":"Response","description":"Status line, content-type and x-limited-for headers, and the start of the body."}},"title":"Failing example","description":"The smallest example of a failure.","additionalProperties":false},"seed":{"type":"integer","title":"Seed","description":"The run seed; `--seed` with `--checks` replays this check."},"path":{"type":"string","title":"Replay path","description":"fast-check's path of the shrunk counterexample."},"replay":{"type":"string","title":"Replay","description":"The command that runs this check alone with the same seed (api keys left out)."},"requests":{"type":"integer","title":"Requests","description":"Requests this check sent (answers shared with earlier checks are not counted again).","minimum":0},"duration_ms":{"type":"integer","title":"Duration","description":"Milliseconds the check took.","minimum":0}},"title":"Check result","description":"The outcome of one check.","additionalProperties":false},"example":{"type":"object","properties":{"input":{"type":"string","title":"Input","description":"The smallest generated input that fails (fast-check notation), when the check generates inputs."},"request":{"type":"string","title":"Request","description":"The request that shows the failure, e.g. `GET /host/192.0.2.1 (no api-key)`; keys are never written."},"response":{"type":"string","title":"Response","description":"Status line, content-type and x-limited-for headers, and the start of the body."}},"title":"Failing example","description":"The smallest example of a failure.","additionalProperties":false}}};
-const schema32 = {"type":"object","required":["id","description","spec","status","seed","requests","duration_ms"],"properties":{"id":{"type":"string","title":"Check id","description":"Stable identifier, as given to --checks and --exclude-checks.","pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"},"description":{"type":"string","title":"Description","description":"What the server must do, in one line."},"spec":{"type":"string","title":"Specification section","description":"Where the rule comes from."},"status":{"anyOf":[{"type":"string","const":"passed"},{"type":"string","const":"failed"},{"type":"string","const":"skipped"},{"type":"string","const":"error"}],"title":"Status","description":"`error`: the check could not run to the end (network failure, endless 429s)."},"message":{"type":"string","title":"Message","description":"What failed, why the check was skipped or could not run, or what a pass judged."},"example":{"type":"object","properties":{"input":{"type":"string","title":"Input","description":"The smallest generated input that fails (fast-check notation), when the check generates inputs."},"request":{"type":"string","title":"Request","description":"The request that shows the failure, e.g. `GET /host/192.0.2.1 (no api-key)`; keys are never written."},"response":{"type":"string","title":"Response","description":"Status line, content-type and x-limited-for headers, and the start of the body."}},"title":"Failing example","description":"The smallest example of a failure.","additionalProperties":false},"seed":{"type":"integer","title":"Seed","description":"The run seed; `--seed` with `--checks` replays this check."},"path":{"type":"string","title":"Replay path","description":"fast-check's path of the shrunk counterexample."},"replay":{"type":"string","title":"Replay","description":"The command that runs this check alone with the same seed (api keys left out)."},"requests":{"type":"integer","title":"Requests","description":"Requests this check sent (answers shared with earlier checks are not counted again).","minimum":0},"duration_ms":{"type":"integer","title":"Duration","description":"Milliseconds the check took.","minimum":0}},"title":"Check result","description":"The outcome of one check.","additionalProperties":false};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.0.1/conform-report.schema.json","title":"Conformance report","description":"What `l9kit conform --report json:FILE` writes.","type":"object","required":["tool","base_url","seed","max_examples","rate","started_at","duration_ms","requests","summary","checks"],"properties":{"tool":{"type":"string","const":"l9kit conform","title":"Tool","description":"What wrote the report."},"base_url":{"type":"string","title":"Base URL","description":"The server judged."},"seed":{"type":"integer","title":"Seed","description":"Seed of every generator of the run."},"max_examples":{"type":"integer","title":"Examples","description":"Generated examples per check.","minimum":1},"rate":{"type":"string","title":"Rate","description":"Requests per second, or `auto` (as fast as 429s allow).","pattern":"^(?:auto|[0-9]+(?:\\.[0-9]+)?/s)$","not":{"pattern":"[^ -~]"}},"started_at":{"type":"string","title":"Started","description":"UTC time the run started, millisecond precision.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$","not":{"pattern":"[^ -~]"}},"duration_ms":{"type":"integer","title":"Duration","description":"Milliseconds the whole run took.","minimum":0},"requests":{"type":"integer","title":"Requests","description":"Requests sent in the whole run.","minimum":0},"summary":{"type":"object","required":["passed","failed","skipped","errors"],"properties":{"passed":{"type":"integer","title":"Passed","description":"Checks passed.","minimum":0},"failed":{"type":"integer","title":"Failed","description":"Checks failed.","minimum":0},"skipped":{"type":"integer","title":"Skipped","description":"Checks that had nothing to judge or were not enabled.","minimum":0},"errors":{"type":"integer","title":"Errors","description":"Checks that could not run to the end.","minimum":0}},"title":"Summary","description":"Checks per status.","additionalProperties":false},"checks":{"type":"array","items":{"$ref":"#/$defs/check"},"title":"Checks","description":"One entry per check run, in run order."}},"additionalProperties":false,"$defs":{"check":{"type":"object","required":["id","description","spec","status","seed","requests","duration_ms"],"properties":{"id":{"type":"string","title":"Check id","description":"Stable identifier, as given to --checks and --exclude-checks.","pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$","not":{"pattern":"[^ -~]"}},"description":{"type":"string","title":"Description","description":"What the server must do, in one line."},"spec":{"type":"string","title":"Specification section","description":"Where the rule comes from."},"status":{"anyOf":[{"type":"string","const":"passed"},{"type":"string","const":"failed"},{"type":"string","const":"skipped"},{"type":"string","const":"error"}],"title":"Status","description":"`error`: the check could not run to the end (network failure, endless 429s)."},"message":{"type":"string","title":"Message","description":"What failed, why the check was skipped or could not run, or what a pass judged."},"example":{"type":"object","properties":{"input":{"type":"string","title":"Input","description":"The smallest generated input that fails (fast-check notation), when the check generates inputs."},"request":{"type":"string","title":"Request","description":"The request that shows the failure, e.g. `GET /host/192.0.2.1 (no api-key)`; keys are never written."},"response":{"type":"string","title":"Response","description":"Status line, content-type and x-limited-for headers, and the start of the body."}},"title":"Failing example","description":"The smallest example of a failure.","additionalProperties":false},"seed":{"type":"integer","title":"Seed","description":"The run seed; `--seed` with `--checks` replays this check."},"path":{"type":"string","title":"Replay path","description":"fast-check's path of the shrunk counterexample."},"replay":{"type":"string","title":"Replay","description":"The command that runs this check alone with the same seed (api keys left out)."},"requests":{"type":"integer","title":"Requests","description":"Requests this check sent (answers shared with earlier checks are not counted again).","minimum":0},"duration_ms":{"type":"integer","title":"Duration","description":"Milliseconds the check took.","minimum":0}},"title":"Check result","description":"The outcome of one check.","additionalProperties":false},"example":{"type":"object","properties":{"input":{"type":"string","title":"Input","description":"The smallest generated input that fails (fast-check notation), when the check generates inputs."},"request":{"type":"string","title":"Request","description":"The request that shows the failure, e.g. `GET /host/192.0.2.1 (no api-key)`; keys are never written."},"response":{"type":"string","title":"Response","description":"Status line, content-type and x-limited-for headers, and the start of the body."}},"title":"Failing example","description":"The smallest example of a failure.","additionalProperties":false}}};
+const schema32 = {"type":"object","required":["id","description","spec","status","seed","requests","duration_ms"],"properties":{"id":{"type":"string","title":"Check id","description":"Stable identifier, as given to --checks and --exclude-checks.","pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$","not":{"pattern":"[^ -~]"}},"description":{"type":"string","title":"Description","description":"What the server must do, in one line."},"spec":{"type":"string","title":"Specification section","description":"Where the rule comes from."},"status":{"anyOf":[{"type":"string","const":"passed"},{"type":"string","const":"failed"},{"type":"string","const":"skipped"},{"type":"string","const":"error"}],"title":"Status","description":"`error`: the check could not run to the end (network failure, endless 429s)."},"message":{"type":"string","title":"Message","description":"What failed, why the check was skipped or could not run, or what a pass judged."},"example":{"type":"object","properties":{"input":{"type":"string","title":"Input","description":"The smallest generated input that fails (fast-check notation), when the check generates inputs."},"request":{"type":"string","title":"Request","description":"The request that shows the failure, e.g. `GET /host/192.0.2.1 (no api-key)`; keys are never written."},"response":{"type":"string","title":"Response","description":"Status line, content-type and x-limited-for headers, and the start of the body."}},"title":"Failing example","description":"The smallest example of a failure.","additionalProperties":false},"seed":{"type":"integer","title":"Seed","description":"The run seed; `--seed` with `--checks` replays this check."},"path":{"type":"string","title":"Replay path","description":"fast-check's path of the shrunk counterexample."},"replay":{"type":"string","title":"Replay","description":"The command that runs this check alone with the same seed (api keys left out)."},"requests":{"type":"integer","title":"Requests","description":"Requests this check sent (answers shared with earlier checks are not counted again).","minimum":0},"duration_ms":{"type":"integer","title":"Duration","description":"Milliseconds the check took.","minimum":0}},"title":"Check result","description":"The outcome of one check.","additionalProperties":false};
 const func1 = Object.prototype.hasOwnProperty;
-const pattern4 = new RegExp("^(?:auto|\\d+(?:\\.\\d+)?/s)$", "");
-const pattern5 = new RegExp("^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$", "");
-const pattern6 = new RegExp("^[a-z0-9]+(?:-[a-z0-9]+)*$", "");
+const pattern4 = new RegExp("[^ -~]", "");
+const pattern5 = new RegExp("^(?:auto|[0-9]+(?:\\.[0-9]+)?/s)$", "");
+const pattern7 = new RegExp("^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$", "");
+const pattern9 = new RegExp("^[a-z0-9]+(?:-[a-z0-9]+)*$", "");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://l9kit.dev/schema/1.0.0/conform-report.schema.json" */;
+/*# sourceURL="https://l9kit.dev/schema/1.0.1/conform-report.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate20.evaluated;
@@ -209,9 +210,11 @@ errors++;
 }
 if(data.rate !== undefined){
 let data4 = data.rate;
+const _errs12 = errors;
+const _errs13 = errors;
 if(typeof data4 === "string"){
 if(!pattern4.test(data4)){
-const err17 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/pattern",keyword:"pattern",params:{pattern: "^(?:auto|\\d+(?:\\.\\d+)?/s)$"},message:"must match pattern \""+"^(?:auto|\\d+(?:\\.\\d+)?/s)$"+"\"",schema:"^(?:auto|\\d+(?:\\.\\d+)?/s)$",parentSchema:schema31.properties.rate,data:data4};
+const err17 = {};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -221,8 +224,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.rate.type,parentSchema:schema31.properties.rate,data:data4};
+var valid1 = _errs13 === errors;
+if(valid1){
+const err18 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.rate.not,parentSchema:schema31.properties.rate,data:data4};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -231,12 +235,20 @@ vErrors.push(err18);
 }
 errors++;
 }
+else {
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
 }
-if(data.started_at !== undefined){
-let data5 = data.started_at;
-if(typeof data5 === "string"){
-if(!pattern5.test(data5)){
-const err19 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$",parentSchema:schema31.properties.started_at,data:data5};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data4 === "string"){
+if(!pattern5.test(data4)){
+const err19 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/pattern",keyword:"pattern",params:{pattern: "^(?:auto|[0-9]+(?:\\.[0-9]+)?/s)$"},message:"must match pattern \""+"^(?:auto|[0-9]+(?:\\.[0-9]+)?/s)$"+"\"",schema:"^(?:auto|[0-9]+(?:\\.[0-9]+)?/s)$",parentSchema:schema31.properties.rate,data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -247,7 +259,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.started_at.type,parentSchema:schema31.properties.started_at,data:data5};
+const err20 = {instancePath:instancePath+"/rate",schemaPath:"#/properties/rate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.rate.type,parentSchema:schema31.properties.rate,data:data4};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -257,10 +269,13 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.duration_ms !== undefined){
-let data6 = data.duration_ms;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.duration_ms.type,parentSchema:schema31.properties.duration_ms,data:data6};
+if(data.started_at !== undefined){
+let data5 = data.started_at;
+const _errs16 = errors;
+const _errs17 = errors;
+if(typeof data5 === "string"){
+if(!pattern4.test(data5)){
+const err21 = {};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -269,9 +284,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.duration_ms,data:data6};
+}
+var valid2 = _errs17 === errors;
+if(valid2){
+const err22 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.started_at.not,parentSchema:schema31.properties.started_at,data:data5};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -280,12 +296,20 @@ vErrors.push(err22);
 }
 errors++;
 }
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
 }
 }
-if(data.requests !== undefined){
-let data7 = data.requests;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.requests.type,parentSchema:schema31.properties.requests,data:data7};
+}
+if(typeof data5 === "string"){
+if(!pattern7.test(data5)){
+const err23 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$",parentSchema:schema31.properties.started_at,data:data5};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -294,9 +318,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.requests,data:data7};
+}
+else {
+const err24 = {instancePath:instancePath+"/started_at",schemaPath:"#/properties/started_at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.started_at.type,parentSchema:schema31.properties.started_at,data:data5};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -306,12 +330,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-}
-if(data.summary !== undefined){
-let data8 = data.summary;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.passed === undefined){
-const err25 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "passed"},message:"must have required property '"+"passed"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data8};
+if(data.duration_ms !== undefined){
+let data6 = data.duration_ms;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err25 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.duration_ms.type,parentSchema:schema31.properties.duration_ms,data:data6};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -320,8 +342,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data8.failed === undefined){
-const err26 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "failed"},message:"must have required property '"+"failed"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data8};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err26 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.duration_ms,data:data6};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -330,8 +353,12 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(data8.skipped === undefined){
-const err27 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "skipped"},message:"must have required property '"+"skipped"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data8};
+}
+}
+if(data.requests !== undefined){
+let data7 = data.requests;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err27 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.requests.type,parentSchema:schema31.properties.requests,data:data7};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -340,8 +367,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data8.errors === undefined){
-const err28 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "errors"},message:"must have required property '"+"errors"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data8};
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err28 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.requests,data:data7};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -350,9 +378,13 @@ vErrors.push(err28);
 }
 errors++;
 }
-for(const key1 in data8){
-if(!((((key1 === "passed") || (key1 === "failed")) || (key1 === "skipped")) || (key1 === "errors"))){
-const err29 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.summary,data:data8};
+}
+}
+if(data.summary !== undefined){
+let data8 = data.summary;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.passed === undefined){
+const err29 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "passed"},message:"must have required property '"+"passed"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -361,11 +393,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data8.passed !== undefined){
-let data9 = data8.passed;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err30 = {instancePath:instancePath+"/summary/passed",schemaPath:"#/properties/summary/properties/passed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.properties.passed.type,parentSchema:schema31.properties.summary.properties.passed,data:data9};
+if(data8.failed === undefined){
+const err30 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "failed"},message:"must have required property '"+"failed"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -374,9 +403,8 @@ vErrors.push(err30);
 }
 errors++;
 }
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err31 = {instancePath:instancePath+"/summary/passed",schemaPath:"#/properties/summary/properties/passed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.properties.passed,data:data9};
+if(data8.skipped === undefined){
+const err31 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "skipped"},message:"must have required property '"+"skipped"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -385,12 +413,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-if(data8.failed !== undefined){
-let data10 = data8.failed;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err32 = {instancePath:instancePath+"/summary/failed",schemaPath:"#/properties/summary/properties/failed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.properties.failed.type,parentSchema:schema31.properties.summary.properties.failed,data:data10};
+if(data8.errors === undefined){
+const err32 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "errors"},message:"must have required property '"+"errors"+"'",schema:schema31.properties.summary.required,parentSchema:schema31.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -399,9 +423,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err33 = {instancePath:instancePath+"/summary/failed",schemaPath:"#/properties/summary/properties/failed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.properties.failed,data:data10};
+for(const key1 in data8){
+if(!((((key1 === "passed") || (key1 === "failed")) || (key1 === "skipped")) || (key1 === "errors"))){
+const err33 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -411,11 +435,10 @@ vErrors.push(err33);
 errors++;
 }
 }
-}
-if(data8.skipped !== undefined){
-let data11 = data8.skipped;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err34 = {instancePath:instancePath+"/summary/skipped",schemaPath:"#/properties/summary/properties/skipped/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.properties.skipped.type,parentSchema:schema31.properties.summary.properties.skipped,data:data11};
+if(data8.passed !== undefined){
+let data9 = data8.passed;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err34 = {instancePath:instancePath+"/summary/passed",schemaPath:"#/properties/summary/properties/passed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.properties.passed.type,parentSchema:schema31.properties.summary.properties.passed,data:data9};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -424,9 +447,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err35 = {instancePath:instancePath+"/summary/skipped",schemaPath:"#/properties/summary/properties/skipped/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.properties.skipped,data:data11};
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err35 = {instancePath:instancePath+"/summary/passed",schemaPath:"#/properties/summary/properties/passed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.properties.passed,data:data9};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -437,10 +460,10 @@ errors++;
 }
 }
 }
-if(data8.errors !== undefined){
-let data12 = data8.errors;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err36 = {instancePath:instancePath+"/summary/errors",schemaPath:"#/properties/summary/properties/errors/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.properties.errors.type,parentSchema:schema31.properties.summary.properties.errors,data:data12};
+if(data8.failed !== undefined){
+let data10 = data8.failed;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err36 = {instancePath:instancePath+"/summary/failed",schemaPath:"#/properties/summary/properties/failed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.properties.failed.type,parentSchema:schema31.properties.summary.properties.failed,data:data10};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -449,9 +472,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err37 = {instancePath:instancePath+"/summary/errors",schemaPath:"#/properties/summary/properties/errors/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.properties.errors,data:data12};
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err37 = {instancePath:instancePath+"/summary/failed",schemaPath:"#/properties/summary/properties/failed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.properties.failed,data:data10};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -462,14 +485,64 @@ errors++;
 }
 }
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data8};
+if(data8.skipped !== undefined){
+let data11 = data8.skipped;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err38 = {instancePath:instancePath+"/summary/skipped",schemaPath:"#/properties/summary/properties/skipped/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.properties.skipped.type,parentSchema:schema31.properties.summary.properties.skipped,data:data11};
 if(vErrors === null){
 vErrors = [err38];
 }
 else {
 vErrors.push(err38);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err39 = {instancePath:instancePath+"/summary/skipped",schemaPath:"#/properties/summary/properties/skipped/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.properties.skipped,data:data11};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+if(data8.errors !== undefined){
+let data12 = data8.errors;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err40 = {instancePath:instancePath+"/summary/errors",schemaPath:"#/properties/summary/properties/errors/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.summary.properties.errors.type,parentSchema:schema31.properties.summary.properties.errors,data:data12};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err41 = {instancePath:instancePath+"/summary/errors",schemaPath:"#/properties/summary/properties/errors/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.summary.properties.errors,data:data12};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data8};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
 }
 errors++;
 }
@@ -482,47 +555,7 @@ for(let i0=0; i0<len0; i0++){
 let data14 = data13[i0];
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.id === undefined){
-const err39 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data14.description === undefined){
-const err40 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(data14.spec === undefined){
-const err41 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-if(data14.status === undefined){
-const err42 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if(data14.seed === undefined){
-const err43 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
+const err43 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -531,8 +564,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data14.requests === undefined){
-const err44 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "requests"},message:"must have required property '"+"requests"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
+if(data14.description === undefined){
+const err44 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -541,8 +574,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data14.duration_ms === undefined){
-const err45 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "duration_ms"},message:"must have required property '"+"duration_ms"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
+if(data14.spec === undefined){
+const err45 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -551,9 +584,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-for(const key2 in data14){
-if(!(func1.call(schema32.properties, key2))){
-const err46 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32,data:data14};
+if(data14.status === undefined){
+const err46 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -562,12 +594,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data14.id !== undefined){
-let data15 = data14.id;
-if(typeof data15 === "string"){
-if(!pattern6.test(data15)){
-const err47 = {instancePath:instancePath+"/checks/" + i0+"/id",schemaPath:"#/$defs/check/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(?:-[a-z0-9]+)*$"+"\"",schema:"^[a-z0-9]+(?:-[a-z0-9]+)*$",parentSchema:schema32.properties.id,data:data15};
+if(data14.seed === undefined){
+const err47 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -576,9 +604,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/checks/" + i0+"/id",schemaPath:"#/$defs/check/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.id.type,parentSchema:schema32.properties.id,data:data15};
+if(data14.requests === undefined){
+const err48 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "requests"},message:"must have required property '"+"requests"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -587,11 +614,8 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-if(data14.description !== undefined){
-let data16 = data14.description;
-if(typeof data16 !== "string"){
-const err49 = {instancePath:instancePath+"/checks/" + i0+"/description",schemaPath:"#/$defs/check/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.description.type,parentSchema:schema32.properties.description,data:data16};
+if(data14.duration_ms === undefined){
+const err49 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/required",keyword:"required",params:{missingProperty: "duration_ms"},message:"must have required property '"+"duration_ms"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -600,11 +624,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-if(data14.spec !== undefined){
-let data17 = data14.spec;
-if(typeof data17 !== "string"){
-const err50 = {instancePath:instancePath+"/checks/" + i0+"/spec",schemaPath:"#/$defs/check/properties/spec/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.spec.type,parentSchema:schema32.properties.spec,data:data17};
+for(const key2 in data14){
+if(!(func1.call(schema32.properties, key2))){
+const err50 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -614,13 +636,13 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data14.status !== undefined){
-let data18 = data14.status;
+if(data14.id !== undefined){
+let data15 = data14.id;
+const _errs41 = errors;
 const _errs42 = errors;
-let valid6 = false;
-const _errs43 = errors;
-if(typeof data18 !== "string"){
-const err51 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.status.anyOf[0].type,parentSchema:schema32.properties.status.anyOf[0],data:data18};
+if(typeof data15 === "string"){
+if(!pattern4.test(data15)){
+const err51 = {};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -629,8 +651,10 @@ vErrors.push(err51);
 }
 errors++;
 }
-if("passed" !== data18){
-const err52 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/0/const",keyword:"const",params:{allowedValue: "passed"},message:"must be equal to constant",schema:"passed",parentSchema:schema32.properties.status.anyOf[0],data:data18};
+}
+var valid8 = _errs42 === errors;
+if(valid8){
+const err52 = {instancePath:instancePath+"/checks/" + i0+"/id",schemaPath:"#/$defs/check/properties/id/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema32.properties.id.not,parentSchema:schema32.properties.id,data:data15};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -639,11 +663,20 @@ vErrors.push(err52);
 }
 errors++;
 }
-var _valid0 = _errs43 === errors;
-valid6 = valid6 || _valid0;
-const _errs45 = errors;
-if(typeof data18 !== "string"){
-const err53 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.status.anyOf[1].type,parentSchema:schema32.properties.status.anyOf[1],data:data18};
+else {
+errors = _errs41;
+if(vErrors !== null){
+if(_errs41){
+vErrors.length = _errs41;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data15 === "string"){
+if(!pattern9.test(data15)){
+const err53 = {instancePath:instancePath+"/checks/" + i0+"/id",schemaPath:"#/$defs/check/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$"},message:"must match pattern \""+"^[a-z0-9]+(?:-[a-z0-9]+)*$"+"\"",schema:"^[a-z0-9]+(?:-[a-z0-9]+)*$",parentSchema:schema32.properties.id,data:data15};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -652,8 +685,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-if("failed" !== data18){
-const err54 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/1/const",keyword:"const",params:{allowedValue: "failed"},message:"must be equal to constant",schema:"failed",parentSchema:schema32.properties.status.anyOf[1],data:data18};
+}
+else {
+const err54 = {instancePath:instancePath+"/checks/" + i0+"/id",schemaPath:"#/$defs/check/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.id.type,parentSchema:schema32.properties.id,data:data15};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -662,11 +696,11 @@ vErrors.push(err54);
 }
 errors++;
 }
-var _valid0 = _errs45 === errors;
-valid6 = valid6 || _valid0;
-const _errs47 = errors;
-if(typeof data18 !== "string"){
-const err55 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.status.anyOf[2].type,parentSchema:schema32.properties.status.anyOf[2],data:data18};
+}
+if(data14.description !== undefined){
+let data16 = data14.description;
+if(typeof data16 !== "string"){
+const err55 = {instancePath:instancePath+"/checks/" + i0+"/description",schemaPath:"#/$defs/check/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.description.type,parentSchema:schema32.properties.description,data:data16};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -675,8 +709,11 @@ vErrors.push(err55);
 }
 errors++;
 }
-if("skipped" !== data18){
-const err56 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/2/const",keyword:"const",params:{allowedValue: "skipped"},message:"must be equal to constant",schema:"skipped",parentSchema:schema32.properties.status.anyOf[2],data:data18};
+}
+if(data14.spec !== undefined){
+let data17 = data14.spec;
+if(typeof data17 !== "string"){
+const err56 = {instancePath:instancePath+"/checks/" + i0+"/spec",schemaPath:"#/$defs/check/properties/spec/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.spec.type,parentSchema:schema32.properties.spec,data:data17};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -685,11 +722,14 @@ vErrors.push(err56);
 }
 errors++;
 }
-var _valid0 = _errs47 === errors;
-valid6 = valid6 || _valid0;
+}
+if(data14.status !== undefined){
+let data18 = data14.status;
+const _errs48 = errors;
+let valid9 = false;
 const _errs49 = errors;
 if(typeof data18 !== "string"){
-const err57 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.status.anyOf[3].type,parentSchema:schema32.properties.status.anyOf[3],data:data18};
+const err57 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.status.anyOf[0].type,parentSchema:schema32.properties.status.anyOf[0],data:data18};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -698,8 +738,8 @@ vErrors.push(err57);
 }
 errors++;
 }
-if("error" !== data18){
-const err58 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/3/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema32.properties.status.anyOf[3],data:data18};
+if("passed" !== data18){
+const err58 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/0/const",keyword:"const",params:{allowedValue: "passed"},message:"must be equal to constant",schema:"passed",parentSchema:schema32.properties.status.anyOf[0],data:data18};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -709,9 +749,10 @@ vErrors.push(err58);
 errors++;
 }
 var _valid0 = _errs49 === errors;
-valid6 = valid6 || _valid0;
-if(!valid6){
-const err59 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema32.properties.status.anyOf,parentSchema:schema32.properties.status,data:data18};
+valid9 = valid9 || _valid0;
+const _errs51 = errors;
+if(typeof data18 !== "string"){
+const err59 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.status.anyOf[1].type,parentSchema:schema32.properties.status.anyOf[1],data:data18};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -720,11 +761,79 @@ vErrors.push(err59);
 }
 errors++;
 }
+if("failed" !== data18){
+const err60 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/1/const",keyword:"const",params:{allowedValue: "failed"},message:"must be equal to constant",schema:"failed",parentSchema:schema32.properties.status.anyOf[1],data:data18};
+if(vErrors === null){
+vErrors = [err60];
+}
 else {
-errors = _errs42;
+vErrors.push(err60);
+}
+errors++;
+}
+var _valid0 = _errs51 === errors;
+valid9 = valid9 || _valid0;
+const _errs53 = errors;
+if(typeof data18 !== "string"){
+const err61 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.status.anyOf[2].type,parentSchema:schema32.properties.status.anyOf[2],data:data18};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if("skipped" !== data18){
+const err62 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/2/const",keyword:"const",params:{allowedValue: "skipped"},message:"must be equal to constant",schema:"skipped",parentSchema:schema32.properties.status.anyOf[2],data:data18};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+var _valid0 = _errs53 === errors;
+valid9 = valid9 || _valid0;
+const _errs55 = errors;
+if(typeof data18 !== "string"){
+const err63 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.status.anyOf[3].type,parentSchema:schema32.properties.status.anyOf[3],data:data18};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if("error" !== data18){
+const err64 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf/3/const",keyword:"const",params:{allowedValue: "error"},message:"must be equal to constant",schema:"error",parentSchema:schema32.properties.status.anyOf[3],data:data18};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+var _valid0 = _errs55 === errors;
+valid9 = valid9 || _valid0;
+if(!valid9){
+const err65 = {instancePath:instancePath+"/checks/" + i0+"/status",schemaPath:"#/$defs/check/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema32.properties.status.anyOf,parentSchema:schema32.properties.status,data:data18};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+else {
+errors = _errs48;
 if(vErrors !== null){
-if(_errs42){
-vErrors.length = _errs42;
+if(_errs48){
+vErrors.length = _errs48;
 }
 else {
 vErrors = null;
@@ -735,86 +844,7 @@ vErrors = null;
 if(data14.message !== undefined){
 let data19 = data14.message;
 if(typeof data19 !== "string"){
-const err60 = {instancePath:instancePath+"/checks/" + i0+"/message",schemaPath:"#/$defs/check/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.message.type,parentSchema:schema32.properties.message,data:data19};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-if(data14.example !== undefined){
-let data20 = data14.example;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-for(const key3 in data20){
-if(!(((key3 === "input") || (key3 === "request")) || (key3 === "response"))){
-const err61 = {instancePath:instancePath+"/checks/" + i0+"/example",schemaPath:"#/$defs/check/properties/example/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.example,data:data20};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
-if(data20.input !== undefined){
-let data21 = data20.input;
-if(typeof data21 !== "string"){
-const err62 = {instancePath:instancePath+"/checks/" + i0+"/example/input",schemaPath:"#/$defs/check/properties/example/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.example.properties.input.type,parentSchema:schema32.properties.example.properties.input,data:data21};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-if(data20.request !== undefined){
-let data22 = data20.request;
-if(typeof data22 !== "string"){
-const err63 = {instancePath:instancePath+"/checks/" + i0+"/example/request",schemaPath:"#/$defs/check/properties/example/properties/request/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.example.properties.request.type,parentSchema:schema32.properties.example.properties.request,data:data22};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-if(data20.response !== undefined){
-let data23 = data20.response;
-if(typeof data23 !== "string"){
-const err64 = {instancePath:instancePath+"/checks/" + i0+"/example/response",schemaPath:"#/$defs/check/properties/example/properties/response/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.example.properties.response.type,parentSchema:schema32.properties.example.properties.response,data:data23};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/checks/" + i0+"/example",schemaPath:"#/$defs/check/properties/example/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.example.type,parentSchema:schema32.properties.example,data:data20};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-if(data14.seed !== undefined){
-let data24 = data14.seed;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err66 = {instancePath:instancePath+"/checks/" + i0+"/seed",schemaPath:"#/$defs/check/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.seed.type,parentSchema:schema32.properties.seed,data:data24};
+const err66 = {instancePath:instancePath+"/checks/" + i0+"/message",schemaPath:"#/$defs/check/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.message.type,parentSchema:schema32.properties.message,data:data19};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -824,10 +854,12 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data14.path !== undefined){
-let data25 = data14.path;
-if(typeof data25 !== "string"){
-const err67 = {instancePath:instancePath+"/checks/" + i0+"/path",schemaPath:"#/$defs/check/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.path.type,parentSchema:schema32.properties.path,data:data25};
+if(data14.example !== undefined){
+let data20 = data14.example;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+for(const key3 in data20){
+if(!(((key3 === "input") || (key3 === "request")) || (key3 === "response"))){
+const err67 = {instancePath:instancePath+"/checks/" + i0+"/example",schemaPath:"#/$defs/check/properties/example/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema32.properties.example,data:data20};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -837,10 +869,10 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data14.replay !== undefined){
-let data26 = data14.replay;
-if(typeof data26 !== "string"){
-const err68 = {instancePath:instancePath+"/checks/" + i0+"/replay",schemaPath:"#/$defs/check/properties/replay/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.replay.type,parentSchema:schema32.properties.replay,data:data26};
+if(data20.input !== undefined){
+let data21 = data20.input;
+if(typeof data21 !== "string"){
+const err68 = {instancePath:instancePath+"/checks/" + i0+"/example/input",schemaPath:"#/$defs/check/properties/example/properties/input/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.example.properties.input.type,parentSchema:schema32.properties.example.properties.input,data:data21};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -850,10 +882,10 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data14.requests !== undefined){
-let data27 = data14.requests;
-if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err69 = {instancePath:instancePath+"/checks/" + i0+"/requests",schemaPath:"#/$defs/check/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.requests.type,parentSchema:schema32.properties.requests,data:data27};
+if(data20.request !== undefined){
+let data22 = data20.request;
+if(typeof data22 !== "string"){
+const err69 = {instancePath:instancePath+"/checks/" + i0+"/example/request",schemaPath:"#/$defs/check/properties/example/properties/request/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.example.properties.request.type,parentSchema:schema32.properties.example.properties.request,data:data22};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -862,9 +894,11 @@ vErrors.push(err69);
 }
 errors++;
 }
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 < 0 || isNaN(data27)){
-const err70 = {instancePath:instancePath+"/checks/" + i0+"/requests",schemaPath:"#/$defs/check/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.requests,data:data27};
+}
+if(data20.response !== undefined){
+let data23 = data20.response;
+if(typeof data23 !== "string"){
+const err70 = {instancePath:instancePath+"/checks/" + i0+"/example/response",schemaPath:"#/$defs/check/properties/example/properties/response/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.example.properties.response.type,parentSchema:schema32.properties.example.properties.response,data:data23};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -875,10 +909,8 @@ errors++;
 }
 }
 }
-if(data14.duration_ms !== undefined){
-let data28 = data14.duration_ms;
-if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err71 = {instancePath:instancePath+"/checks/" + i0+"/duration_ms",schemaPath:"#/$defs/check/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.duration_ms.type,parentSchema:schema32.properties.duration_ms,data:data28};
+else {
+const err71 = {instancePath:instancePath+"/checks/" + i0+"/example",schemaPath:"#/$defs/check/properties/example/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.example.type,parentSchema:schema32.properties.example,data:data20};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -887,9 +919,11 @@ vErrors.push(err71);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 < 0 || isNaN(data28)){
-const err72 = {instancePath:instancePath+"/checks/" + i0+"/duration_ms",schemaPath:"#/$defs/check/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.duration_ms,data:data28};
+}
+if(data14.seed !== undefined){
+let data24 = data14.seed;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err72 = {instancePath:instancePath+"/checks/" + i0+"/seed",schemaPath:"#/$defs/check/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.seed.type,parentSchema:schema32.properties.seed,data:data24};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -899,10 +933,10 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
-}
-else {
-const err73 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data:data14};
+if(data14.path !== undefined){
+let data25 = data14.path;
+if(typeof data25 !== "string"){
+const err73 = {instancePath:instancePath+"/checks/" + i0+"/path",schemaPath:"#/$defs/check/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.path.type,parentSchema:schema32.properties.path,data:data25};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -912,9 +946,10 @@ vErrors.push(err73);
 errors++;
 }
 }
-}
-else {
-const err74 = {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.checks.type,parentSchema:schema31.properties.checks,data:data13};
+if(data14.replay !== undefined){
+let data26 = data14.replay;
+if(typeof data26 !== "string"){
+const err74 = {instancePath:instancePath+"/checks/" + i0+"/replay",schemaPath:"#/$defs/check/properties/replay/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.replay.type,parentSchema:schema32.properties.replay,data:data26};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -924,14 +959,88 @@ vErrors.push(err74);
 errors++;
 }
 }
-}
-else {
-const err75 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data14.requests !== undefined){
+let data27 = data14.requests;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err75 = {instancePath:instancePath+"/checks/" + i0+"/requests",schemaPath:"#/$defs/check/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.requests.type,parentSchema:schema32.properties.requests,data:data27};
 if(vErrors === null){
 vErrors = [err75];
 }
 else {
 vErrors.push(err75);
+}
+errors++;
+}
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 0 || isNaN(data27)){
+const err76 = {instancePath:instancePath+"/checks/" + i0+"/requests",schemaPath:"#/$defs/check/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.requests,data:data27};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+if(data14.duration_ms !== undefined){
+let data28 = data14.duration_ms;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err77 = {instancePath:instancePath+"/checks/" + i0+"/duration_ms",schemaPath:"#/$defs/check/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.duration_ms.type,parentSchema:schema32.properties.duration_ms,data:data28};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 0 || isNaN(data28)){
+const err78 = {instancePath:instancePath+"/checks/" + i0+"/duration_ms",schemaPath:"#/$defs/check/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.duration_ms,data:data28};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/checks/" + i0,schemaPath:"#/$defs/check/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data:data14};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/checks",schemaPath:"#/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.checks.type,parentSchema:schema31.properties.checks,data:data13};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+else {
+const err81 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
 }
 errors++;
 }

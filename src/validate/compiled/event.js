@@ -2,15 +2,16 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.0.0/event.schema.json","title":"Event document (strict)","description":"One observation of a host, service or leak, in the common format of recon tools and the lookup API. Strict profile: the canonical form, every member present with its exact type.","type":"object","required":["event_type","event_source","event_pipeline","event_fingerprint","ip","host","reverse","port","mac","vendor","transport","protocol","http","summary","time","ssl","ssh","service","leak","tags","geoip","network"],"properties":{"event_type":{"type":"string","title":"Event type","description":"`service` or `leak` (tools also emit others, such as `synack`)."},"event_source":{"type":"string","title":"Event source","description":"Name of the plugin or tool that produced the event."},"event_pipeline":{"type":"array","items":{"type":"string"},"title":"Pipeline","description":"Tools that processed the event, in order; the last is the producer."},"event_fingerprint":{"type":"string","title":"Event fingerprint","description":"64 lower-case hex characters; empty when not computed.","pattern":"^(?:[0-9a-f]{64})?$"},"ip":{"type":"string","title":"IP","description":"IP address of the host."},"host":{"type":"string","title":"Host","description":"Host name."},"reverse":{"type":"string","title":"Reverse","description":"Reverse (PTR) name; may be empty."},"port":{"type":"string","title":"Port","description":"Port number as a decimal string 0–65535; empty when unknown.","pattern":"^(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$"},"mac":{"type":"string","title":"MAC","description":"MAC address; may be empty."},"vendor":{"type":"string","title":"Vendor","description":"Vendor of the MAC address; may be empty."},"transport":{"type":"array","items":{"type":"string"},"title":"Transport","description":"Layers used, for example `tcp`, `tls`, `http`."},"protocol":{"type":"string","title":"Protocol","description":"Application protocol, for example `https`."},"http":{"$ref":"#/$defs/http"},"summary":{"type":"string","title":"Summary","description":"Free text: response headers, title and body excerpt, or a description of the finding."},"time":{"type":"string","title":"Time","description":"When the event was seen: canonical UTC time; `0001-01-01T00:00:00Z` when unset.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"},"ssl":{"$ref":"#/$defs/ssl"},"ssh":{"$ref":"#/$defs/ssh"},"service":{"$ref":"#/$defs/service"},"leak":{"$ref":"#/$defs/leak"},"tags":{"type":"array","items":{"type":"string"},"title":"Tags","description":"Labels; may be empty."},"geoip":{"$ref":"#/$defs/geoip"},"network":{"$ref":"#/$defs/network"}},"$defs":{"http":{"type":"object","required":["root","url","status","length","header","title","favicon_hash"],"properties":{"root":{"type":"string","title":"Root","description":"Path root of the finding; empty when none."},"url":{"type":"string","title":"URL path","description":"Path of the finding; empty when none."},"status":{"type":"integer","title":"Status","description":"HTTP status code; 0 when unset.","minimum":0,"maximum":999},"length":{"type":"integer","title":"Length","description":"Body length in bytes; 0 when unset.","minimum":0,"maximum":9007199254740991},"header":{"type":"object","additionalProperties":{"type":"string"},"title":"Headers","description":"Header name to value. Name case is kept as the producer wrote it."},"title":{"type":"string","title":"Title","description":"Page title."},"favicon_hash":{"type":"string","title":"Favicon hash","description":"Hash of the favicon; may be empty."}},"title":"HTTP","description":"What an HTTP exchange with the service showed."},"ssl":{"type":"object","required":["detected","enabled","jarm","cypher_suite","version","certificate"],"properties":{"detected":{"type":"boolean","title":"Detected","description":"TLS was detected on the port."},"enabled":{"type":"boolean","title":"Enabled","description":"TLS is enabled on the port."},"jarm":{"type":"string","title":"JARM","description":"JARM TLS fingerprint, hexadecimal text."},"cypher_suite":{"type":"string","title":"Cipher suite","description":"Negotiated cipher suite name, for example `TLS_AES_128_GCM_SHA256`."},"version":{"type":"string","title":"Version","description":"Negotiated protocol version, for example `TLSv1.3`."},"certificate":{"$ref":"#/$defs/certificate"}},"title":"SSL","description":"TLS layer of the service."},"certificate":{"type":"object","required":["cn","domain","fingerprint","key_algo","key_size","issuer_name","not_before","not_after","valid"],"properties":{"cn":{"type":"string","title":"Common name","description":"Subject common name."},"domain":{"type":"array","items":{"type":"string"},"title":"Domains","description":"Names the certificate covers."},"fingerprint":{"type":"string","title":"Fingerprint","description":"SHA-256 of the DER certificate, 64 lower-case hex; empty when unknown.","pattern":"^(?:[0-9a-f]{64})?$"},"key_algo":{"type":"string","title":"Key algorithm","description":"Public key algorithm, for example `RSA` or `ECDSA`."},"key_size":{"type":"integer","title":"Key size","description":"Public key size in bits.","minimum":0,"maximum":9007199254740991},"issuer_name":{"type":"string","title":"Issuer","description":"Issuer common name."},"not_before":{"type":"string","title":"Not before","description":"Start of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"},"not_after":{"type":"string","title":"Not after","description":"End of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"},"valid":{"type":"boolean","title":"Valid","description":"Whether the certificate matched the host name."}},"title":"Certificate","description":"The server certificate seen during the TLS handshake."},"ssh":{"type":"object","required":["fingerprint","version","banner","motd"],"properties":{"fingerprint":{"type":"string","title":"Fingerprint","description":"Host key fingerprint, for example `SHA256:<base64>`."},"version":{"type":"integer","title":"Version","description":"SSH protocol major version.","minimum":0,"maximum":9007199254740991},"banner":{"type":"string","title":"Banner","description":"Identification string sent by the server."},"motd":{"type":"string","title":"Message of the day","description":"Text shown after login, if any."}},"title":"SSH","description":"SSH layer of the service."},"service":{"type":"object","required":["credentials","software"],"properties":{"credentials":{"$ref":"#/$defs/credentials"},"software":{"$ref":"#/$defs/software"}},"title":"Service","description":"What is known of the service behind the port."},"credentials":{"type":"object","required":["noauth","username","password","key","raw"],"properties":{"noauth":{"type":"boolean","title":"No authentication","description":"The service grants access without credentials."},"username":{"type":"string","title":"User name","description":"User name that worked."},"password":{"type":"string","title":"Password","description":"Password that worked."},"key":{"type":"string","title":"Key","description":"Key or token that worked."},"raw":{"anyOf":[{"type":"string","title":"Raw","description":""},{"type":"null"}],"title":"Raw","description":"Raw credential bytes as base64 text; null when none."}},"title":"Credentials","description":"Credentials the service accepted."},"software":{"type":"object","required":["name","version","os","modules"],"properties":{"name":{"type":"string","title":"Name","description":"Software name."},"version":{"type":"string","title":"Version","description":"Software version."},"os":{"type":"string","title":"OS","description":"Operating system."},"modules":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/module"}},{"type":"null"}],"title":"Modules","description":"Modules of the software; null when none."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the software and version; may be empty or omitted."}},"title":"Software","description":"Software identified behind the port."},"module":{"type":"object","required":["name","version","fingerprint"],"properties":{"name":{"type":"string","title":"Name","description":"Module name."},"version":{"type":"string","title":"Version","description":"Module version."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the module and version."}},"title":"Module","description":"A module or plug-in of the software."},"leak":{"type":"object","required":["stage","type","severity","dataset"],"properties":{"stage":{"type":"string","title":"Stage","description":"`open`, `explore` or `exfiltrate`; empty for events that are not leaks."},"type":{"type":"string","title":"Type","description":"Kind of leak, for example `configuration`; empty for events that are not leaks."},"severity":{"type":"string","title":"Severity","description":"`critical`, `high`, `medium`, `low` or `info`; empty for events that are not leaks."},"dataset":{"$ref":"#/$defs/dataset"}},"title":"Leak","description":"The finding, for leak events."},"dataset":{"type":"object","required":["rows","files","size","collections","infected","ransom_notes"],"properties":{"rows":{"type":"integer","title":"Rows","description":"Rows or documents exposed.","minimum":0,"maximum":9007199254740991},"files":{"type":"integer","title":"Files","description":"Files exposed.","minimum":0,"maximum":9007199254740991},"size":{"type":"integer","title":"Size","description":"Bytes exposed.","minimum":0,"maximum":9007199254740991},"collections":{"type":"integer","title":"Collections","description":"Tables, indices or collections exposed.","minimum":0,"maximum":9007199254740991},"infected":{"type":"boolean","title":"Infected","description":"A ransom note or other sign of compromise was found."},"ransom_notes":{"anyOf":[{"type":"array","items":{"type":"string"},"title":"Ransom notes","description":""},{"type":"null"}],"title":"Ransom notes","description":"Ransom notes found; null when none."}},"title":"Dataset","description":"Size of the exposed data."},"geoip":{"type":"object","required":["continent_name","region_iso_code","city_name","country_iso_code","country_name","region_name","location"],"properties":{"continent_name":{"type":"string","title":"Continent","description":"Continent name."},"region_iso_code":{"type":"string","title":"Region code","description":"ISO code of the region."},"city_name":{"type":"string","title":"City","description":"City name."},"country_iso_code":{"type":"string","title":"Country code","description":"ISO 3166 code of the country."},"country_name":{"type":"string","title":"Country","description":"Country name."},"region_name":{"type":"string","title":"Region","description":"Region name."},"location":{"$ref":"#/$defs/location"}},"title":"GeoIP","description":"Where the IP address is located."},"location":{"type":"object","required":["lat","lon"],"properties":{"lat":{"type":"number","title":"Latitude","description":"Degrees north.","minimum":-90,"maximum":90},"lon":{"type":"number","title":"Longitude","description":"Degrees east.","minimum":-180,"maximum":180}},"title":"Location","description":"Geographic coordinates."},"network":{"type":"object","required":["organization_name","asn","network"],"properties":{"organization_name":{"type":"string","title":"Organisation","description":"Organisation holding the network."},"asn":{"type":"integer","title":"ASN","description":"Autonomous system number.","minimum":0,"maximum":4294967295},"network":{"type":"string","title":"Network","description":"Network range in CIDR notation; may be empty."}},"title":"Network","description":"The network the IP address belongs to."}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.0.1/event.schema.json","title":"Event document (strict)","description":"One observation of a host, service or leak, in the common format of recon tools and the lookup API. Strict profile: the canonical form, every member present with its exact type.","type":"object","required":["event_type","event_source","event_pipeline","event_fingerprint","ip","host","reverse","port","mac","vendor","transport","protocol","http","summary","time","ssl","ssh","service","leak","tags","geoip","network"],"properties":{"event_type":{"type":"string","title":"Event type","description":"`service` or `leak` (tools also emit others, such as `synack`)."},"event_source":{"type":"string","title":"Event source","description":"Name of the plugin or tool that produced the event."},"event_pipeline":{"type":"array","items":{"type":"string"},"title":"Pipeline","description":"Tools that processed the event, in order; the last is the producer."},"event_fingerprint":{"type":"string","title":"Event fingerprint","description":"64 lower-case hex characters; empty when not computed.","pattern":"^(?:[0-9a-f]{64})?$","not":{"pattern":"[^ -~]"}},"ip":{"type":"string","title":"IP","description":"IP address of the host."},"host":{"type":"string","title":"Host","description":"Host name."},"reverse":{"type":"string","title":"Reverse","description":"Reverse (PTR) name; may be empty."},"port":{"type":"string","title":"Port","description":"Port number as a decimal string 0–65535; empty when unknown.","pattern":"^(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$","not":{"pattern":"[^ -~]"}},"mac":{"type":"string","title":"MAC","description":"MAC address; may be empty."},"vendor":{"type":"string","title":"Vendor","description":"Vendor of the MAC address; may be empty."},"transport":{"type":"array","items":{"type":"string"},"title":"Transport","description":"Layers used, for example `tcp`, `tls`, `http`."},"protocol":{"type":"string","title":"Protocol","description":"Application protocol, for example `https`."},"http":{"$ref":"#/$defs/http"},"summary":{"type":"string","title":"Summary","description":"Free text: response headers, title and body excerpt, or a description of the finding."},"time":{"type":"string","title":"Time","description":"When the event was seen: canonical UTC time; `0001-01-01T00:00:00Z` when unset.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$","not":{"pattern":"[^ -~]"}},"ssl":{"$ref":"#/$defs/ssl"},"ssh":{"$ref":"#/$defs/ssh"},"service":{"$ref":"#/$defs/service"},"leak":{"$ref":"#/$defs/leak"},"tags":{"type":"array","items":{"type":"string"},"title":"Tags","description":"Labels; may be empty."},"geoip":{"$ref":"#/$defs/geoip"},"network":{"$ref":"#/$defs/network"}},"$defs":{"http":{"type":"object","required":["root","url","status","length","header","title","favicon_hash"],"properties":{"root":{"type":"string","title":"Root","description":"Path root of the finding; empty when none."},"url":{"type":"string","title":"URL path","description":"Path of the finding; empty when none."},"status":{"type":"integer","title":"Status","description":"HTTP status code; 0 when unset.","minimum":0,"maximum":999},"length":{"type":"integer","title":"Length","description":"Body length in bytes; 0 when unset.","minimum":0,"maximum":9007199254740991},"header":{"type":"object","additionalProperties":{"type":"string"},"title":"Headers","description":"Header name to value. Name case is kept as the producer wrote it."},"title":{"type":"string","title":"Title","description":"Page title."},"favicon_hash":{"type":"string","title":"Favicon hash","description":"Hash of the favicon; may be empty."}},"title":"HTTP","description":"What an HTTP exchange with the service showed."},"ssl":{"type":"object","required":["detected","enabled","jarm","cypher_suite","version","certificate"],"properties":{"detected":{"type":"boolean","title":"Detected","description":"TLS was detected on the port."},"enabled":{"type":"boolean","title":"Enabled","description":"TLS is enabled on the port."},"jarm":{"type":"string","title":"JARM","description":"JARM TLS fingerprint, hexadecimal text."},"cypher_suite":{"type":"string","title":"Cipher suite","description":"Negotiated cipher suite name, for example `TLS_AES_128_GCM_SHA256`."},"version":{"type":"string","title":"Version","description":"Negotiated protocol version, for example `TLSv1.3`."},"certificate":{"$ref":"#/$defs/certificate"}},"title":"SSL","description":"TLS layer of the service."},"certificate":{"type":"object","required":["cn","domain","fingerprint","key_algo","key_size","issuer_name","not_before","not_after","valid"],"properties":{"cn":{"type":"string","title":"Common name","description":"Subject common name."},"domain":{"type":"array","items":{"type":"string"},"title":"Domains","description":"Names the certificate covers."},"fingerprint":{"type":"string","title":"Fingerprint","description":"SHA-256 of the DER certificate, 64 lower-case hex; empty when unknown.","pattern":"^(?:[0-9a-f]{64})?$","not":{"pattern":"[^ -~]"}},"key_algo":{"type":"string","title":"Key algorithm","description":"Public key algorithm, for example `RSA` or `ECDSA`."},"key_size":{"type":"integer","title":"Key size","description":"Public key size in bits.","minimum":0,"maximum":9007199254740991},"issuer_name":{"type":"string","title":"Issuer","description":"Issuer common name."},"not_before":{"type":"string","title":"Not before","description":"Start of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$","not":{"pattern":"[^ -~]"}},"not_after":{"type":"string","title":"Not after","description":"End of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$","not":{"pattern":"[^ -~]"}},"valid":{"type":"boolean","title":"Valid","description":"Whether the certificate matched the host name."}},"title":"Certificate","description":"The server certificate seen during the TLS handshake."},"ssh":{"type":"object","required":["fingerprint","version","banner","motd"],"properties":{"fingerprint":{"type":"string","title":"Fingerprint","description":"Host key fingerprint, for example `SHA256:<base64>`."},"version":{"type":"integer","title":"Version","description":"SSH protocol major version.","minimum":0,"maximum":9007199254740991},"banner":{"type":"string","title":"Banner","description":"Identification string sent by the server."},"motd":{"type":"string","title":"Message of the day","description":"Text shown after login, if any."}},"title":"SSH","description":"SSH layer of the service."},"service":{"type":"object","required":["credentials","software"],"properties":{"credentials":{"$ref":"#/$defs/credentials"},"software":{"$ref":"#/$defs/software"}},"title":"Service","description":"What is known of the service behind the port."},"credentials":{"type":"object","required":["noauth","username","password","key","raw"],"properties":{"noauth":{"type":"boolean","title":"No authentication","description":"The service grants access without credentials."},"username":{"type":"string","title":"User name","description":"User name that worked."},"password":{"type":"string","title":"Password","description":"Password that worked."},"key":{"type":"string","title":"Key","description":"Key or token that worked."},"raw":{"anyOf":[{"type":"string","title":"Raw","description":""},{"type":"null"}],"title":"Raw","description":"Raw credential bytes as base64 text; null when none."}},"title":"Credentials","description":"Credentials the service accepted."},"software":{"type":"object","required":["name","version","os","modules"],"properties":{"name":{"type":"string","title":"Name","description":"Software name."},"version":{"type":"string","title":"Version","description":"Software version."},"os":{"type":"string","title":"OS","description":"Operating system."},"modules":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/module"}},{"type":"null"}],"title":"Modules","description":"Modules of the software; null when none."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the software and version; may be empty or omitted."}},"title":"Software","description":"Software identified behind the port."},"module":{"type":"object","required":["name","version","fingerprint"],"properties":{"name":{"type":"string","title":"Name","description":"Module name."},"version":{"type":"string","title":"Version","description":"Module version."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the module and version."}},"title":"Module","description":"A module or plug-in of the software."},"leak":{"type":"object","required":["stage","type","severity","dataset"],"properties":{"stage":{"type":"string","title":"Stage","description":"`open`, `explore` or `exfiltrate`; empty for events that are not leaks."},"type":{"type":"string","title":"Type","description":"Kind of leak, for example `configuration`; empty for events that are not leaks."},"severity":{"type":"string","title":"Severity","description":"`critical`, `high`, `medium`, `low` or `info`; empty for events that are not leaks."},"dataset":{"$ref":"#/$defs/dataset"}},"title":"Leak","description":"The finding, for leak events."},"dataset":{"type":"object","required":["rows","files","size","collections","infected","ransom_notes"],"properties":{"rows":{"type":"integer","title":"Rows","description":"Rows or documents exposed.","minimum":0,"maximum":9007199254740991},"files":{"type":"integer","title":"Files","description":"Files exposed.","minimum":0,"maximum":9007199254740991},"size":{"type":"integer","title":"Size","description":"Bytes exposed.","minimum":0,"maximum":9007199254740991},"collections":{"type":"integer","title":"Collections","description":"Tables, indices or collections exposed.","minimum":0,"maximum":9007199254740991},"infected":{"type":"boolean","title":"Infected","description":"A ransom note or other sign of compromise was found."},"ransom_notes":{"anyOf":[{"type":"array","items":{"type":"string"},"title":"Ransom notes","description":""},{"type":"null"}],"title":"Ransom notes","description":"Ransom notes found; null when none."}},"title":"Dataset","description":"Size of the exposed data."},"geoip":{"type":"object","required":["continent_name","region_iso_code","city_name","country_iso_code","country_name","region_name","location"],"properties":{"continent_name":{"type":"string","title":"Continent","description":"Continent name."},"region_iso_code":{"type":"string","title":"Region code","description":"ISO code of the region."},"city_name":{"type":"string","title":"City","description":"City name."},"country_iso_code":{"type":"string","title":"Country code","description":"ISO 3166 code of the country."},"country_name":{"type":"string","title":"Country","description":"Country name."},"region_name":{"type":"string","title":"Region","description":"Region name."},"location":{"$ref":"#/$defs/location"}},"title":"GeoIP","description":"Where the IP address is located."},"location":{"type":"object","required":["lat","lon"],"properties":{"lat":{"type":"number","title":"Latitude","description":"Degrees north.","minimum":-90,"maximum":90},"lon":{"type":"number","title":"Longitude","description":"Degrees east.","minimum":-180,"maximum":180}},"title":"Location","description":"Geographic coordinates."},"network":{"type":"object","required":["organization_name","asn","network"],"properties":{"organization_name":{"type":"string","title":"Organisation","description":"Organisation holding the network."},"asn":{"type":"integer","title":"ASN","description":"Autonomous system number.","minimum":0,"maximum":4294967295},"network":{"type":"string","title":"Network","description":"Network range in CIDR notation; may be empty."}},"title":"Network","description":"The network the IP address belongs to."}}};
 const schema32 = {"type":"object","required":["root","url","status","length","header","title","favicon_hash"],"properties":{"root":{"type":"string","title":"Root","description":"Path root of the finding; empty when none."},"url":{"type":"string","title":"URL path","description":"Path of the finding; empty when none."},"status":{"type":"integer","title":"Status","description":"HTTP status code; 0 when unset.","minimum":0,"maximum":999},"length":{"type":"integer","title":"Length","description":"Body length in bytes; 0 when unset.","minimum":0,"maximum":9007199254740991},"header":{"type":"object","additionalProperties":{"type":"string"},"title":"Headers","description":"Header name to value. Name case is kept as the producer wrote it."},"title":{"type":"string","title":"Title","description":"Page title."},"favicon_hash":{"type":"string","title":"Favicon hash","description":"Hash of the favicon; may be empty."}},"title":"HTTP","description":"What an HTTP exchange with the service showed."};
 const schema35 = {"type":"object","required":["fingerprint","version","banner","motd"],"properties":{"fingerprint":{"type":"string","title":"Fingerprint","description":"Host key fingerprint, for example `SHA256:<base64>`."},"version":{"type":"integer","title":"Version","description":"SSH protocol major version.","minimum":0,"maximum":9007199254740991},"banner":{"type":"string","title":"Banner","description":"Identification string sent by the server."},"motd":{"type":"string","title":"Message of the day","description":"Text shown after login, if any."}},"title":"SSH","description":"SSH layer of the service."};
 const schema44 = {"type":"object","required":["organization_name","asn","network"],"properties":{"organization_name":{"type":"string","title":"Organisation","description":"Organisation holding the network."},"asn":{"type":"integer","title":"ASN","description":"Autonomous system number.","minimum":0,"maximum":4294967295},"network":{"type":"string","title":"Network","description":"Network range in CIDR notation; may be empty."}},"title":"Network","description":"The network the IP address belongs to."};
-const pattern4 = new RegExp("^(?:[0-9a-f]{64})?$", "");
-const pattern5 = new RegExp("^(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$", "");
-const pattern6 = new RegExp("^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$", "");
+const pattern4 = new RegExp("[^ -~]", "");
+const pattern5 = new RegExp("^(?:[0-9a-f]{64})?$", "");
+const pattern7 = new RegExp("^(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$", "");
+const pattern9 = new RegExp("^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$", "");
 const schema33 = {"type":"object","required":["detected","enabled","jarm","cypher_suite","version","certificate"],"properties":{"detected":{"type":"boolean","title":"Detected","description":"TLS was detected on the port."},"enabled":{"type":"boolean","title":"Enabled","description":"TLS is enabled on the port."},"jarm":{"type":"string","title":"JARM","description":"JARM TLS fingerprint, hexadecimal text."},"cypher_suite":{"type":"string","title":"Cipher suite","description":"Negotiated cipher suite name, for example `TLS_AES_128_GCM_SHA256`."},"version":{"type":"string","title":"Version","description":"Negotiated protocol version, for example `TLSv1.3`."},"certificate":{"$ref":"#/$defs/certificate"}},"title":"SSL","description":"TLS layer of the service."};
-const schema34 = {"type":"object","required":["cn","domain","fingerprint","key_algo","key_size","issuer_name","not_before","not_after","valid"],"properties":{"cn":{"type":"string","title":"Common name","description":"Subject common name."},"domain":{"type":"array","items":{"type":"string"},"title":"Domains","description":"Names the certificate covers."},"fingerprint":{"type":"string","title":"Fingerprint","description":"SHA-256 of the DER certificate, 64 lower-case hex; empty when unknown.","pattern":"^(?:[0-9a-f]{64})?$"},"key_algo":{"type":"string","title":"Key algorithm","description":"Public key algorithm, for example `RSA` or `ECDSA`."},"key_size":{"type":"integer","title":"Key size","description":"Public key size in bits.","minimum":0,"maximum":9007199254740991},"issuer_name":{"type":"string","title":"Issuer","description":"Issuer common name."},"not_before":{"type":"string","title":"Not before","description":"Start of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"},"not_after":{"type":"string","title":"Not after","description":"End of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"},"valid":{"type":"boolean","title":"Valid","description":"Whether the certificate matched the host name."}},"title":"Certificate","description":"The server certificate seen during the TLS handshake."};
+const schema34 = {"type":"object","required":["cn","domain","fingerprint","key_algo","key_size","issuer_name","not_before","not_after","valid"],"properties":{"cn":{"type":"string","title":"Common name","description":"Subject common name."},"domain":{"type":"array","items":{"type":"string"},"title":"Domains","description":"Names the certificate covers."},"fingerprint":{"type":"string","title":"Fingerprint","description":"SHA-256 of the DER certificate, 64 lower-case hex; empty when unknown.","pattern":"^(?:[0-9a-f]{64})?$","not":{"pattern":"[^ -~]"}},"key_algo":{"type":"string","title":"Key algorithm","description":"Public key algorithm, for example `RSA` or `ECDSA`."},"key_size":{"type":"integer","title":"Key size","description":"Public key size in bits.","minimum":0,"maximum":9007199254740991},"issuer_name":{"type":"string","title":"Issuer","description":"Issuer common name."},"not_before":{"type":"string","title":"Not before","description":"Start of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$","not":{"pattern":"[^ -~]"}},"not_after":{"type":"string","title":"Not after","description":"End of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$","not":{"pattern":"[^ -~]"}},"valid":{"type":"boolean","title":"Valid","description":"Whether the certificate matched the host name."}},"title":"Certificate","description":"The server certificate seen during the TLS handshake."};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -285,9 +286,11 @@ errors++;
 }
 if(data5.fingerprint !== undefined){
 let data9 = data5.fingerprint;
+const _errs22 = errors;
+const _errs23 = errors;
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-const err23 = {instancePath:instancePath+"/certificate/fingerprint",schemaPath:"#/$defs/certificate/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9a-f]{64})?$"},message:"must match pattern \""+"^(?:[0-9a-f]{64})?$"+"\"",schema:"^(?:[0-9a-f]{64})?$",parentSchema:schema34.properties.fingerprint,data:data9};
+const err23 = {};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -297,8 +300,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/certificate/fingerprint",schemaPath:"#/$defs/certificate/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.fingerprint.type,parentSchema:schema34.properties.fingerprint,data:data9};
+var valid5 = _errs23 === errors;
+if(valid5){
+const err24 = {instancePath:instancePath+"/certificate/fingerprint",schemaPath:"#/$defs/certificate/properties/fingerprint/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema34.properties.fingerprint.not,parentSchema:schema34.properties.fingerprint,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -307,11 +311,20 @@ vErrors.push(err24);
 }
 errors++;
 }
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
 }
-if(data5.key_algo !== undefined){
-let data10 = data5.key_algo;
-if(typeof data10 !== "string"){
-const err25 = {instancePath:instancePath+"/certificate/key_algo",schemaPath:"#/$defs/certificate/properties/key_algo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.key_algo.type,parentSchema:schema34.properties.key_algo,data:data10};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data9 === "string"){
+if(!pattern5.test(data9)){
+const err25 = {instancePath:instancePath+"/certificate/fingerprint",schemaPath:"#/$defs/certificate/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9a-f]{64})?$"},message:"must match pattern \""+"^(?:[0-9a-f]{64})?$"+"\"",schema:"^(?:[0-9a-f]{64})?$",parentSchema:schema34.properties.fingerprint,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -321,10 +334,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data5.key_size !== undefined){
-let data11 = data5.key_size;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err26 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.properties.key_size.type,parentSchema:schema34.properties.key_size,data:data11};
+else {
+const err26 = {instancePath:instancePath+"/certificate/fingerprint",schemaPath:"#/$defs/certificate/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.fingerprint.type,parentSchema:schema34.properties.fingerprint,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -333,9 +344,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 9007199254740991 || isNaN(data11)){
-const err27 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema34.properties.key_size,data:data11};
+}
+if(data5.key_algo !== undefined){
+let data10 = data5.key_algo;
+if(typeof data10 !== "string"){
+const err27 = {instancePath:instancePath+"/certificate/key_algo",schemaPath:"#/$defs/certificate/properties/key_algo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.key_algo.type,parentSchema:schema34.properties.key_algo,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -344,8 +357,11 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data11 < 0 || isNaN(data11)){
-const err28 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.key_size,data:data11};
+}
+if(data5.key_size !== undefined){
+let data11 = data5.key_size;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err28 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.properties.key_size.type,parentSchema:schema34.properties.key_size,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -354,12 +370,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-if(data5.issuer_name !== undefined){
-let data12 = data5.issuer_name;
-if(typeof data12 !== "string"){
-const err29 = {instancePath:instancePath+"/certificate/issuer_name",schemaPath:"#/$defs/certificate/properties/issuer_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.issuer_name.type,parentSchema:schema34.properties.issuer_name,data:data12};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 9007199254740991 || isNaN(data11)){
+const err29 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema34.properties.key_size,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -368,12 +381,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data5.not_before !== undefined){
-let data13 = data5.not_before;
-if(typeof data13 === "string"){
-if(!pattern6.test(data13)){
-const err30 = {instancePath:instancePath+"/certificate/not_before",schemaPath:"#/$defs/certificate/properties/not_before/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$",parentSchema:schema34.properties.not_before,data:data13};
+if(data11 < 0 || isNaN(data11)){
+const err30 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.key_size,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -383,8 +392,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/certificate/not_before",schemaPath:"#/$defs/certificate/properties/not_before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.not_before.type,parentSchema:schema34.properties.not_before,data:data13};
+}
+if(data5.issuer_name !== undefined){
+let data12 = data5.issuer_name;
+if(typeof data12 !== "string"){
+const err31 = {instancePath:instancePath+"/certificate/issuer_name",schemaPath:"#/$defs/certificate/properties/issuer_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.issuer_name.type,parentSchema:schema34.properties.issuer_name,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -394,11 +406,13 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data5.not_after !== undefined){
-let data14 = data5.not_after;
-if(typeof data14 === "string"){
-if(!pattern6.test(data14)){
-const err32 = {instancePath:instancePath+"/certificate/not_after",schemaPath:"#/$defs/certificate/properties/not_after/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$",parentSchema:schema34.properties.not_after,data:data14};
+if(data5.not_before !== undefined){
+let data13 = data5.not_before;
+const _errs32 = errors;
+const _errs33 = errors;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -408,8 +422,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-else {
-const err33 = {instancePath:instancePath+"/certificate/not_after",schemaPath:"#/$defs/certificate/properties/not_after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.not_after.type,parentSchema:schema34.properties.not_after,data:data14};
+var valid6 = _errs33 === errors;
+if(valid6){
+const err33 = {instancePath:instancePath+"/certificate/not_before",schemaPath:"#/$defs/certificate/properties/not_before/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema34.properties.not_before.not,parentSchema:schema34.properties.not_before,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -418,11 +433,20 @@ vErrors.push(err33);
 }
 errors++;
 }
+else {
+errors = _errs32;
+if(vErrors !== null){
+if(_errs32){
+vErrors.length = _errs32;
 }
-if(data5.valid !== undefined){
-let data15 = data5.valid;
-if(typeof data15 !== "boolean"){
-const err34 = {instancePath:instancePath+"/certificate/valid",schemaPath:"#/$defs/certificate/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema34.properties.valid.type,parentSchema:schema34.properties.valid,data:data15};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data13 === "string"){
+if(!pattern9.test(data13)){
+const err34 = {instancePath:instancePath+"/certificate/not_before",schemaPath:"#/$defs/certificate/properties/not_before/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$",parentSchema:schema34.properties.not_before,data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -432,9 +456,8 @@ vErrors.push(err34);
 errors++;
 }
 }
-}
 else {
-const err35 = {instancePath:instancePath+"/certificate",schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data:data5};
+const err35 = {instancePath:instancePath+"/certificate/not_before",schemaPath:"#/$defs/certificate/properties/not_before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.not_before.type,parentSchema:schema34.properties.not_before,data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -444,14 +467,100 @@ vErrors.push(err35);
 errors++;
 }
 }
-}
-else {
-const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
+if(data5.not_after !== undefined){
+let data14 = data5.not_after;
+const _errs36 = errors;
+const _errs37 = errors;
+if(typeof data14 === "string"){
+if(!pattern4.test(data14)){
+const err36 = {};
 if(vErrors === null){
 vErrors = [err36];
 }
 else {
 vErrors.push(err36);
+}
+errors++;
+}
+}
+var valid7 = _errs37 === errors;
+if(valid7){
+const err37 = {instancePath:instancePath+"/certificate/not_after",schemaPath:"#/$defs/certificate/properties/not_after/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema34.properties.not_after.not,parentSchema:schema34.properties.not_after,data:data14};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+else {
+errors = _errs36;
+if(vErrors !== null){
+if(_errs36){
+vErrors.length = _errs36;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data14 === "string"){
+if(!pattern9.test(data14)){
+const err38 = {instancePath:instancePath+"/certificate/not_after",schemaPath:"#/$defs/certificate/properties/not_after/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$",parentSchema:schema34.properties.not_after,data:data14};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/certificate/not_after",schemaPath:"#/$defs/certificate/properties/not_after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.not_after.type,parentSchema:schema34.properties.not_after,data:data14};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data5.valid !== undefined){
+let data15 = data5.valid;
+if(typeof data15 !== "boolean"){
+const err40 = {instancePath:instancePath+"/certificate/valid",schemaPath:"#/$defs/certificate/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema34.properties.valid.type,parentSchema:schema34.properties.valid,data:data15};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/certificate",schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data:data5};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
 }
 errors++;
 }
@@ -1636,7 +1745,7 @@ validate29.evaluated = {"props":{"continent_name":true,"region_iso_code":true,"c
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://l9kit.dev/schema/1.0.0/event.schema.json" */;
+/*# sourceURL="https://l9kit.dev/schema/1.0.1/event.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate20.evaluated;
@@ -1924,9 +2033,11 @@ errors++;
 }
 if(data.event_fingerprint !== undefined){
 let data4 = data.event_fingerprint;
+const _errs11 = errors;
+const _errs12 = errors;
 if(typeof data4 === "string"){
 if(!pattern4.test(data4)){
-const err26 = {instancePath:instancePath+"/event_fingerprint",schemaPath:"#/properties/event_fingerprint/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9a-f]{64})?$"},message:"must match pattern \""+"^(?:[0-9a-f]{64})?$"+"\"",schema:"^(?:[0-9a-f]{64})?$",parentSchema:schema31.properties.event_fingerprint,data:data4};
+const err26 = {};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1936,8 +2047,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath:instancePath+"/event_fingerprint",schemaPath:"#/properties/event_fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.event_fingerprint.type,parentSchema:schema31.properties.event_fingerprint,data:data4};
+var valid3 = _errs12 === errors;
+if(valid3){
+const err27 = {instancePath:instancePath+"/event_fingerprint",schemaPath:"#/properties/event_fingerprint/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.event_fingerprint.not,parentSchema:schema31.properties.event_fingerprint,data:data4};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1946,11 +2058,20 @@ vErrors.push(err27);
 }
 errors++;
 }
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
 }
-if(data.ip !== undefined){
-let data5 = data.ip;
-if(typeof data5 !== "string"){
-const err28 = {instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.ip.type,parentSchema:schema31.properties.ip,data:data5};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data4 === "string"){
+if(!pattern5.test(data4)){
+const err28 = {instancePath:instancePath+"/event_fingerprint",schemaPath:"#/properties/event_fingerprint/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9a-f]{64})?$"},message:"must match pattern \""+"^(?:[0-9a-f]{64})?$"+"\"",schema:"^(?:[0-9a-f]{64})?$",parentSchema:schema31.properties.event_fingerprint,data:data4};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1960,10 +2081,8 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.host !== undefined){
-let data6 = data.host;
-if(typeof data6 !== "string"){
-const err29 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.host.type,parentSchema:schema31.properties.host,data:data6};
+else {
+const err29 = {instancePath:instancePath+"/event_fingerprint",schemaPath:"#/properties/event_fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.event_fingerprint.type,parentSchema:schema31.properties.event_fingerprint,data:data4};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1973,10 +2092,10 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.reverse !== undefined){
-let data7 = data.reverse;
-if(typeof data7 !== "string"){
-const err30 = {instancePath:instancePath+"/reverse",schemaPath:"#/properties/reverse/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.reverse.type,parentSchema:schema31.properties.reverse,data:data7};
+if(data.ip !== undefined){
+let data5 = data.ip;
+if(typeof data5 !== "string"){
+const err30 = {instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.ip.type,parentSchema:schema31.properties.ip,data:data5};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1986,11 +2105,10 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.port !== undefined){
-let data8 = data.port;
-if(typeof data8 === "string"){
-if(!pattern5.test(data8)){
-const err31 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/pattern",keyword:"pattern",params:{pattern: "^(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$"},message:"must match pattern \""+"^(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$"+"\"",schema:"^(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$",parentSchema:schema31.properties.port,data:data8};
+if(data.host !== undefined){
+let data6 = data.host;
+if(typeof data6 !== "string"){
+const err31 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.host.type,parentSchema:schema31.properties.host,data:data6};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2000,8 +2118,10 @@ vErrors.push(err31);
 errors++;
 }
 }
-else {
-const err32 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.port.type,parentSchema:schema31.properties.port,data:data8};
+if(data.reverse !== undefined){
+let data7 = data.reverse;
+if(typeof data7 !== "string"){
+const err32 = {instancePath:instancePath+"/reverse",schemaPath:"#/properties/reverse/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.reverse.type,parentSchema:schema31.properties.reverse,data:data7};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2011,10 +2131,13 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data.mac !== undefined){
-let data9 = data.mac;
-if(typeof data9 !== "string"){
-const err33 = {instancePath:instancePath+"/mac",schemaPath:"#/properties/mac/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.mac.type,parentSchema:schema31.properties.mac,data:data9};
+if(data.port !== undefined){
+let data8 = data.port;
+const _errs21 = errors;
+const _errs22 = errors;
+if(typeof data8 === "string"){
+if(!pattern4.test(data8)){
+const err33 = {};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2024,15 +2147,73 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.vendor !== undefined){
-let data10 = data.vendor;
-if(typeof data10 !== "string"){
-const err34 = {instancePath:instancePath+"/vendor",schemaPath:"#/properties/vendor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vendor.type,parentSchema:schema31.properties.vendor,data:data10};
+var valid4 = _errs22 === errors;
+if(valid4){
+const err34 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.port.not,parentSchema:schema31.properties.port,data:data8};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 vErrors.push(err34);
+}
+errors++;
+}
+else {
+errors = _errs21;
+if(vErrors !== null){
+if(_errs21){
+vErrors.length = _errs21;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data8 === "string"){
+if(!pattern7.test(data8)){
+const err35 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/pattern",keyword:"pattern",params:{pattern: "^(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$"},message:"must match pattern \""+"^(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$"+"\"",schema:"^(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$",parentSchema:schema31.properties.port,data:data8};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.port.type,parentSchema:schema31.properties.port,data:data8};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.mac !== undefined){
+let data9 = data.mac;
+if(typeof data9 !== "string"){
+const err37 = {instancePath:instancePath+"/mac",schemaPath:"#/properties/mac/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.mac.type,parentSchema:schema31.properties.mac,data:data9};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.vendor !== undefined){
+let data10 = data.vendor;
+if(typeof data10 !== "string"){
+const err38 = {instancePath:instancePath+"/vendor",schemaPath:"#/properties/vendor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vendor.type,parentSchema:schema31.properties.vendor,data:data10};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
 }
 errors++;
 }
@@ -2044,56 +2225,7 @@ const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 let data12 = data11[i1];
 if(typeof data12 !== "string"){
-const err35 = {instancePath:instancePath+"/transport/" + i1,schemaPath:"#/properties/transport/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.transport.items.type,parentSchema:schema31.properties.transport.items,data:data12};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.transport.type,parentSchema:schema31.properties.transport,data:data11};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-if(data.protocol !== undefined){
-let data13 = data.protocol;
-if(typeof data13 !== "string"){
-const err37 = {instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.protocol.type,parentSchema:schema31.properties.protocol,data:data13};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-if(data.http !== undefined){
-let data14 = data.http;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.root === undefined){
-const err38 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "root"},message:"must have required property '"+"root"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if(data14.url === undefined){
-const err39 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
+const err39 = {instancePath:instancePath+"/transport/" + i1,schemaPath:"#/properties/transport/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.transport.items.type,parentSchema:schema31.properties.transport.items,data:data12};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2102,8 +2234,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data14.status === undefined){
-const err40 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.transport.type,parentSchema:schema31.properties.transport,data:data11};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2112,8 +2246,11 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data14.length === undefined){
-const err41 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "length"},message:"must have required property '"+"length"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
+}
+if(data.protocol !== undefined){
+let data13 = data.protocol;
+if(typeof data13 !== "string"){
+const err41 = {instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.protocol.type,parentSchema:schema31.properties.protocol,data:data13};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2122,8 +2259,12 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data14.header === undefined){
-const err42 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "header"},message:"must have required property '"+"header"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
+}
+if(data.http !== undefined){
+let data14 = data.http;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.root === undefined){
+const err42 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "root"},message:"must have required property '"+"root"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2132,8 +2273,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data14.title === undefined){
-const err43 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
+if(data14.url === undefined){
+const err43 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2142,8 +2283,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data14.favicon_hash === undefined){
-const err44 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "favicon_hash"},message:"must have required property '"+"favicon_hash"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
+if(data14.status === undefined){
+const err44 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2152,10 +2293,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data14.root !== undefined){
-let data15 = data14.root;
-if(typeof data15 !== "string"){
-const err45 = {instancePath:instancePath+"/http/root",schemaPath:"#/$defs/http/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.root.type,parentSchema:schema32.properties.root,data:data15};
+if(data14.length === undefined){
+const err45 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "length"},message:"must have required property '"+"length"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2164,11 +2303,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data14.url !== undefined){
-let data16 = data14.url;
-if(typeof data16 !== "string"){
-const err46 = {instancePath:instancePath+"/http/url",schemaPath:"#/$defs/http/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.url.type,parentSchema:schema32.properties.url,data:data16};
+if(data14.header === undefined){
+const err46 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "header"},message:"must have required property '"+"header"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2177,11 +2313,8 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data14.status !== undefined){
-let data17 = data14.status;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err47 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.status.type,parentSchema:schema32.properties.status,data:data17};
+if(data14.title === undefined){
+const err47 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2190,9 +2323,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 > 999 || isNaN(data17)){
-const err48 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema32.properties.status,data:data17};
+if(data14.favicon_hash === undefined){
+const err48 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/required",keyword:"required",params:{missingProperty: "favicon_hash"},message:"must have required property '"+"favicon_hash"+"'",schema:schema32.required,parentSchema:schema32,data:data14};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2201,8 +2333,10 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(data17 < 0 || isNaN(data17)){
-const err49 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.status,data:data17};
+if(data14.root !== undefined){
+let data15 = data14.root;
+if(typeof data15 !== "string"){
+const err49 = {instancePath:instancePath+"/http/root",schemaPath:"#/$defs/http/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.root.type,parentSchema:schema32.properties.root,data:data15};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2212,11 +2346,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-}
-if(data14.length !== undefined){
-let data18 = data14.length;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err50 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.length.type,parentSchema:schema32.properties.length,data:data18};
+if(data14.url !== undefined){
+let data16 = data14.url;
+if(typeof data16 !== "string"){
+const err50 = {instancePath:instancePath+"/http/url",schemaPath:"#/$defs/http/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.url.type,parentSchema:schema32.properties.url,data:data16};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -2225,9 +2358,11 @@ vErrors.push(err50);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 > 9007199254740991 || isNaN(data18)){
-const err51 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema32.properties.length,data:data18};
+}
+if(data14.status !== undefined){
+let data17 = data14.status;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err51 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.status.type,parentSchema:schema32.properties.status,data:data17};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -2236,13 +2371,59 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data18 < 0 || isNaN(data18)){
-const err52 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.length,data:data18};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 999 || isNaN(data17)){
+const err52 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema32.properties.status,data:data17};
 if(vErrors === null){
 vErrors = [err52];
 }
 else {
 vErrors.push(err52);
+}
+errors++;
+}
+if(data17 < 0 || isNaN(data17)){
+const err53 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.status,data:data17};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+if(data14.length !== undefined){
+let data18 = data14.length;
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err54 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.length.type,parentSchema:schema32.properties.length,data:data18};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 9007199254740991 || isNaN(data18)){
+const err55 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema32.properties.length,data:data18};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(data18 < 0 || isNaN(data18)){
+const err56 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.length,data:data18};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
 }
 errors++;
 }
@@ -2254,57 +2435,7 @@ if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 for(const key0 in data19){
 let data20 = data19[key0];
 if(typeof data20 !== "string"){
-const err53 = {instancePath:instancePath+"/http/header/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/http/properties/header/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.header.additionalProperties.type,parentSchema:schema32.properties.header.additionalProperties,data:data20};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/http/header",schemaPath:"#/$defs/http/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.header.type,parentSchema:schema32.properties.header,data:data19};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-if(data14.title !== undefined){
-let data21 = data14.title;
-if(typeof data21 !== "string"){
-const err55 = {instancePath:instancePath+"/http/title",schemaPath:"#/$defs/http/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.title.type,parentSchema:schema32.properties.title,data:data21};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-if(data14.favicon_hash !== undefined){
-let data22 = data14.favicon_hash;
-if(typeof data22 !== "string"){
-const err56 = {instancePath:instancePath+"/http/favicon_hash",schemaPath:"#/$defs/http/properties/favicon_hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.favicon_hash.type,parentSchema:schema32.properties.favicon_hash,data:data22};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data:data14};
+const err57 = {instancePath:instancePath+"/http/header/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/http/properties/header/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.header.additionalProperties.type,parentSchema:schema32.properties.header.additionalProperties,data:data20};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2314,10 +2445,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data23 = data.summary;
-if(typeof data23 !== "string"){
-const err58 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data23};
+}
+else {
+const err58 = {instancePath:instancePath+"/http/header",schemaPath:"#/$defs/http/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.header.type,parentSchema:schema32.properties.header,data:data19};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2327,11 +2457,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data.time !== undefined){
-let data24 = data.time;
-if(typeof data24 === "string"){
-if(!pattern6.test(data24)){
-const err59 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$",parentSchema:schema31.properties.time,data:data24};
+if(data14.title !== undefined){
+let data21 = data14.title;
+if(typeof data21 !== "string"){
+const err59 = {instancePath:instancePath+"/http/title",schemaPath:"#/$defs/http/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.title.type,parentSchema:schema32.properties.title,data:data21};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2341,13 +2470,101 @@ vErrors.push(err59);
 errors++;
 }
 }
-else {
-const err60 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.time.type,parentSchema:schema31.properties.time,data:data24};
+if(data14.favicon_hash !== undefined){
+let data22 = data14.favicon_hash;
+if(typeof data22 !== "string"){
+const err60 = {instancePath:instancePath+"/http/favicon_hash",schemaPath:"#/$defs/http/properties/favicon_hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.favicon_hash.type,parentSchema:schema32.properties.favicon_hash,data:data22};
 if(vErrors === null){
 vErrors = [err60];
 }
 else {
 vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data:data14};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data.summary !== undefined){
+let data23 = data.summary;
+if(typeof data23 !== "string"){
+const err62 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data23};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.time !== undefined){
+let data24 = data.time;
+const _errs57 = errors;
+const _errs58 = errors;
+if(typeof data24 === "string"){
+if(!pattern4.test(data24)){
+const err63 = {};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+var valid10 = _errs58 === errors;
+if(valid10){
+const err64 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.time.not,parentSchema:schema31.properties.time,data:data24};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+else {
+errors = _errs57;
+if(vErrors !== null){
+if(_errs57){
+vErrors.length = _errs57;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data24 === "string"){
+if(!pattern9.test(data24)){
+const err65 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{0,8}[1-9])?Z$",parentSchema:schema31.properties.time,data:data24};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.time.type,parentSchema:schema31.properties.time,data:data24};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
 }
 errors++;
 }
@@ -2362,73 +2579,7 @@ if(data.ssh !== undefined){
 let data26 = data.ssh;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.fingerprint === undefined){
-const err61 = {instancePath:instancePath+"/ssh",schemaPath:"#/$defs/ssh/required",keyword:"required",params:{missingProperty: "fingerprint"},message:"must have required property '"+"fingerprint"+"'",schema:schema35.required,parentSchema:schema35,data:data26};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-if(data26.version === undefined){
-const err62 = {instancePath:instancePath+"/ssh",schemaPath:"#/$defs/ssh/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'",schema:schema35.required,parentSchema:schema35,data:data26};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-if(data26.banner === undefined){
-const err63 = {instancePath:instancePath+"/ssh",schemaPath:"#/$defs/ssh/required",keyword:"required",params:{missingProperty: "banner"},message:"must have required property '"+"banner"+"'",schema:schema35.required,parentSchema:schema35,data:data26};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-if(data26.motd === undefined){
-const err64 = {instancePath:instancePath+"/ssh",schemaPath:"#/$defs/ssh/required",keyword:"required",params:{missingProperty: "motd"},message:"must have required property '"+"motd"+"'",schema:schema35.required,parentSchema:schema35,data:data26};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-if(data26.fingerprint !== undefined){
-let data27 = data26.fingerprint;
-if(typeof data27 !== "string"){
-const err65 = {instancePath:instancePath+"/ssh/fingerprint",schemaPath:"#/$defs/ssh/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.fingerprint.type,parentSchema:schema35.properties.fingerprint,data:data27};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-if(data26.version !== undefined){
-let data28 = data26.version;
-if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err66 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.properties.version.type,parentSchema:schema35.properties.version,data:data28};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 > 9007199254740991 || isNaN(data28)){
-const err67 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema35.properties.version,data:data28};
+const err67 = {instancePath:instancePath+"/ssh",schemaPath:"#/$defs/ssh/required",keyword:"required",params:{missingProperty: "fingerprint"},message:"must have required property '"+"fingerprint"+"'",schema:schema35.required,parentSchema:schema35,data:data26};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -2437,8 +2588,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data28 < 0 || isNaN(data28)){
-const err68 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.version,data:data28};
+if(data26.version === undefined){
+const err68 = {instancePath:instancePath+"/ssh",schemaPath:"#/$defs/ssh/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'",schema:schema35.required,parentSchema:schema35,data:data26};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -2447,12 +2598,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-if(data26.banner !== undefined){
-let data29 = data26.banner;
-if(typeof data29 !== "string"){
-const err69 = {instancePath:instancePath+"/ssh/banner",schemaPath:"#/$defs/ssh/properties/banner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.banner.type,parentSchema:schema35.properties.banner,data:data29};
+if(data26.banner === undefined){
+const err69 = {instancePath:instancePath+"/ssh",schemaPath:"#/$defs/ssh/required",keyword:"required",params:{missingProperty: "banner"},message:"must have required property '"+"banner"+"'",schema:schema35.required,parentSchema:schema35,data:data26};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -2461,11 +2608,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-if(data26.motd !== undefined){
-let data30 = data26.motd;
-if(typeof data30 !== "string"){
-const err70 = {instancePath:instancePath+"/ssh/motd",schemaPath:"#/$defs/ssh/properties/motd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.motd.type,parentSchema:schema35.properties.motd,data:data30};
+if(data26.motd === undefined){
+const err70 = {instancePath:instancePath+"/ssh",schemaPath:"#/$defs/ssh/required",keyword:"required",params:{missingProperty: "motd"},message:"must have required property '"+"motd"+"'",schema:schema35.required,parentSchema:schema35,data:data26};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -2474,15 +2618,88 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-}
-else {
-const err71 = {instancePath:instancePath+"/ssh",schemaPath:"#/$defs/ssh/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data26};
+if(data26.fingerprint !== undefined){
+let data27 = data26.fingerprint;
+if(typeof data27 !== "string"){
+const err71 = {instancePath:instancePath+"/ssh/fingerprint",schemaPath:"#/$defs/ssh/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.fingerprint.type,parentSchema:schema35.properties.fingerprint,data:data27};
 if(vErrors === null){
 vErrors = [err71];
 }
 else {
 vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data26.version !== undefined){
+let data28 = data26.version;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err72 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.properties.version.type,parentSchema:schema35.properties.version,data:data28};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 > 9007199254740991 || isNaN(data28)){
+const err73 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema35.properties.version,data:data28};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+if(data28 < 0 || isNaN(data28)){
+const err74 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.version,data:data28};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+if(data26.banner !== undefined){
+let data29 = data26.banner;
+if(typeof data29 !== "string"){
+const err75 = {instancePath:instancePath+"/ssh/banner",schemaPath:"#/$defs/ssh/properties/banner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.banner.type,parentSchema:schema35.properties.banner,data:data29};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+if(data26.motd !== undefined){
+let data30 = data26.motd;
+if(typeof data30 !== "string"){
+const err76 = {instancePath:instancePath+"/ssh/motd",schemaPath:"#/$defs/ssh/properties/motd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.motd.type,parentSchema:schema35.properties.motd,data:data30};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/ssh",schemaPath:"#/$defs/ssh/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data26};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
 }
 errors++;
 }
@@ -2506,24 +2723,24 @@ const len2 = data33.length;
 for(let i2=0; i2<len2; i2++){
 let data34 = data33[i2];
 if(typeof data34 !== "string"){
-const err72 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tags.items.type,parentSchema:schema31.properties.tags.items,data:data34};
+const err78 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tags.items.type,parentSchema:schema31.properties.tags.items,data:data34};
 if(vErrors === null){
-vErrors = [err72];
+vErrors = [err78];
 }
 else {
-vErrors.push(err72);
+vErrors.push(err78);
 }
 errors++;
 }
 }
 }
 else {
-const err73 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.tags.type,parentSchema:schema31.properties.tags,data:data33};
+const err79 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.tags.type,parentSchema:schema31.properties.tags,data:data33};
 if(vErrors === null){
-vErrors = [err73];
+vErrors = [err79];
 }
 else {
-vErrors.push(err73);
+vErrors.push(err79);
 }
 errors++;
 }
@@ -2538,73 +2755,7 @@ if(data.network !== undefined){
 let data36 = data.network;
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 if(data36.organization_name === undefined){
-const err74 = {instancePath:instancePath+"/network",schemaPath:"#/$defs/network/required",keyword:"required",params:{missingProperty: "organization_name"},message:"must have required property '"+"organization_name"+"'",schema:schema44.required,parentSchema:schema44,data:data36};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-if(data36.asn === undefined){
-const err75 = {instancePath:instancePath+"/network",schemaPath:"#/$defs/network/required",keyword:"required",params:{missingProperty: "asn"},message:"must have required property '"+"asn"+"'",schema:schema44.required,parentSchema:schema44,data:data36};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-if(data36.network === undefined){
-const err76 = {instancePath:instancePath+"/network",schemaPath:"#/$defs/network/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'",schema:schema44.required,parentSchema:schema44,data:data36};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-if(data36.organization_name !== undefined){
-let data37 = data36.organization_name;
-if(typeof data37 !== "string"){
-const err77 = {instancePath:instancePath+"/network/organization_name",schemaPath:"#/$defs/network/properties/organization_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.organization_name.type,parentSchema:schema44.properties.organization_name,data:data37};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-}
-if(data36.asn !== undefined){
-let data38 = data36.asn;
-if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err78 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema44.properties.asn.type,parentSchema:schema44.properties.asn,data:data38};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 > 4294967295 || isNaN(data38)){
-const err79 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295",schema:4294967295,parentSchema:schema44.properties.asn,data:data38};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-if(data38 < 0 || isNaN(data38)){
-const err80 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.asn,data:data38};
+const err80 = {instancePath:instancePath+"/network",schemaPath:"#/$defs/network/required",keyword:"required",params:{missingProperty: "organization_name"},message:"must have required property '"+"organization_name"+"'",schema:schema44.required,parentSchema:schema44,data:data36};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -2613,12 +2764,8 @@ vErrors.push(err80);
 }
 errors++;
 }
-}
-}
-if(data36.network !== undefined){
-let data39 = data36.network;
-if(typeof data39 !== "string"){
-const err81 = {instancePath:instancePath+"/network/network",schemaPath:"#/$defs/network/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.network.type,parentSchema:schema44.properties.network,data:data39};
+if(data36.asn === undefined){
+const err81 = {instancePath:instancePath+"/network",schemaPath:"#/$defs/network/required",keyword:"required",params:{missingProperty: "asn"},message:"must have required property '"+"asn"+"'",schema:schema44.required,parentSchema:schema44,data:data36};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -2627,10 +2774,8 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-}
-else {
-const err82 = {instancePath:instancePath+"/network",schemaPath:"#/$defs/network/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data36};
+if(data36.network === undefined){
+const err82 = {instancePath:instancePath+"/network",schemaPath:"#/$defs/network/required",keyword:"required",params:{missingProperty: "network"},message:"must have required property '"+"network"+"'",schema:schema44.required,parentSchema:schema44,data:data36};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -2639,15 +2784,87 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-}
-else {
-const err83 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data36.organization_name !== undefined){
+let data37 = data36.organization_name;
+if(typeof data37 !== "string"){
+const err83 = {instancePath:instancePath+"/network/organization_name",schemaPath:"#/$defs/network/properties/organization_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.organization_name.type,parentSchema:schema44.properties.organization_name,data:data37};
 if(vErrors === null){
 vErrors = [err83];
 }
 else {
 vErrors.push(err83);
+}
+errors++;
+}
+}
+if(data36.asn !== undefined){
+let data38 = data36.asn;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err84 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema44.properties.asn.type,parentSchema:schema44.properties.asn,data:data38};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 > 4294967295 || isNaN(data38)){
+const err85 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295",schema:4294967295,parentSchema:schema44.properties.asn,data:data38};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if(data38 < 0 || isNaN(data38)){
+const err86 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.asn,data:data38};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+if(data36.network !== undefined){
+let data39 = data36.network;
+if(typeof data39 !== "string"){
+const err87 = {instancePath:instancePath+"/network/network",schemaPath:"#/$defs/network/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.network.type,parentSchema:schema44.properties.network,data:data39};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/network",schemaPath:"#/$defs/network/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data36};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+}
+else {
+const err89 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
 }
 errors++;
 }

@@ -2,16 +2,17 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.0.0/event.lenient.schema.json","title":"Event document (lenient)","description":"One observation of a host, service or leak, in the common format of recon tools and the lookup API. Lenient profile: what real tools emit (missing members, null arrays and maps, numbers as strings, any time offset).","type":"object","properties":{"event_type":{"type":"string","title":"Event type","description":"`service` or `leak` (tools also emit others, such as `synack`)."},"event_source":{"type":"string","title":"Event source","description":"Name of the plugin or tool that produced the event."},"event_pipeline":{"title":"Pipeline","description":"Tools that processed the event, in order; the last is the producer.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"event_fingerprint":{"type":"string","title":"Event fingerprint","description":"64 lower-case hex characters; empty when not computed.","pattern":"^(?:[0-9a-fA-F]{64})?$"},"ip":{"type":"string","title":"IP","description":"IP address of the host."},"host":{"type":"string","title":"Host","description":"Host name."},"reverse":{"type":"string","title":"Reverse","description":"Reverse (PTR) name; may be empty."},"port":{"title":"Port","description":"Port number as a decimal string 0–65535; empty when unknown.","anyOf":[{"type":"string","pattern":"^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$"},{"type":"integer","minimum":0,"maximum":65535}]},"mac":{"type":"string","title":"MAC","description":"MAC address; may be empty."},"vendor":{"type":"string","title":"Vendor","description":"Vendor of the MAC address; may be empty."},"transport":{"title":"Transport","description":"Layers used, for example `tcp`, `tls`, `http`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"protocol":{"type":"string","title":"Protocol","description":"Application protocol, for example `https`."},"http":{"$ref":"#/$defs/http"},"summary":{"type":"string","title":"Summary","description":"Free text: response headers, title and body excerpt, or a description of the finding."},"time":{"type":"string","title":"Time","description":"When the event was seen: canonical UTC time; `0001-01-01T00:00:00Z` when unset.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"},"ssl":{"$ref":"#/$defs/ssl"},"ssh":{"$ref":"#/$defs/ssh"},"service":{"$ref":"#/$defs/service"},"leak":{"$ref":"#/$defs/leak"},"tags":{"title":"Tags","description":"Labels; may be empty.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"geoip":{"$ref":"#/$defs/geoip"},"network":{"$ref":"#/$defs/network"}},"$defs":{"http":{"type":"object","properties":{"root":{"type":"string","title":"Root","description":"Path root of the finding; empty when none."},"url":{"type":"string","title":"URL path","description":"Path of the finding; empty when none."},"status":{"title":"Status","description":"HTTP status code; 0 when unset.","anyOf":[{"type":"integer","minimum":0,"maximum":999},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"length":{"title":"Length","description":"Body length in bytes; 0 when unset.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"header":{"title":"Headers","description":"Header name to value. Name case is kept as the producer wrote it.","anyOf":[{"type":"object","additionalProperties":{"type":"string"}},{"type":"null"}]},"title":{"type":"string","title":"Title","description":"Page title."},"favicon_hash":{"type":"string","title":"Favicon hash","description":"Hash of the favicon; may be empty."}},"title":"HTTP","description":"What an HTTP exchange with the service showed."},"ssl":{"type":"object","properties":{"detected":{"type":"boolean","title":"Detected","description":"TLS was detected on the port."},"enabled":{"type":"boolean","title":"Enabled","description":"TLS is enabled on the port."},"jarm":{"type":"string","title":"JARM","description":"JARM TLS fingerprint, hexadecimal text."},"cypher_suite":{"type":"string","title":"Cipher suite","description":"Negotiated cipher suite name, for example `TLS_AES_128_GCM_SHA256`."},"version":{"type":"string","title":"Version","description":"Negotiated protocol version, for example `TLSv1.3`."},"certificate":{"$ref":"#/$defs/certificate"}},"title":"SSL","description":"TLS layer of the service."},"certificate":{"type":"object","properties":{"cn":{"type":"string","title":"Common name","description":"Subject common name."},"domain":{"title":"Domains","description":"Names the certificate covers.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"fingerprint":{"type":"string","title":"Fingerprint","description":"SHA-256 of the DER certificate, 64 lower-case hex; empty when unknown.","pattern":"^(?:[0-9a-fA-F]{64})?$"},"key_algo":{"type":"string","title":"Key algorithm","description":"Public key algorithm, for example `RSA` or `ECDSA`."},"key_size":{"title":"Key size","description":"Public key size in bits.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"issuer_name":{"type":"string","title":"Issuer","description":"Issuer common name."},"not_before":{"type":"string","title":"Not before","description":"Start of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"},"not_after":{"type":"string","title":"Not after","description":"End of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"},"valid":{"type":"boolean","title":"Valid","description":"Whether the certificate matched the host name."}},"title":"Certificate","description":"The server certificate seen during the TLS handshake."},"ssh":{"type":"object","properties":{"fingerprint":{"type":"string","title":"Fingerprint","description":"Host key fingerprint, for example `SHA256:<base64>`."},"version":{"title":"Version","description":"SSH protocol major version.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"banner":{"type":"string","title":"Banner","description":"Identification string sent by the server."},"motd":{"type":"string","title":"Message of the day","description":"Text shown after login, if any."}},"title":"SSH","description":"SSH layer of the service."},"service":{"type":"object","properties":{"credentials":{"$ref":"#/$defs/credentials"},"software":{"$ref":"#/$defs/software"}},"title":"Service","description":"What is known of the service behind the port."},"credentials":{"type":"object","properties":{"noauth":{"type":"boolean","title":"No authentication","description":"The service grants access without credentials."},"username":{"type":"string","title":"User name","description":"User name that worked."},"password":{"type":"string","title":"Password","description":"Password that worked."},"key":{"type":"string","title":"Key","description":"Key or token that worked."},"raw":{"anyOf":[{"type":"string","title":"Raw","description":""},{"type":"null"}],"title":"Raw","description":"Raw credential bytes as base64 text; null when none."}},"title":"Credentials","description":"Credentials the service accepted."},"software":{"type":"object","properties":{"name":{"type":"string","title":"Name","description":"Software name."},"version":{"type":"string","title":"Version","description":"Software version."},"os":{"type":"string","title":"OS","description":"Operating system."},"modules":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/module"}},{"type":"null"}],"title":"Modules","description":"Modules of the software; null when none."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the software and version; may be empty or omitted."}},"title":"Software","description":"Software identified behind the port."},"module":{"type":"object","properties":{"name":{"type":"string","title":"Name","description":"Module name."},"version":{"type":"string","title":"Version","description":"Module version."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the module and version."}},"title":"Module","description":"A module or plug-in of the software."},"leak":{"type":"object","properties":{"stage":{"type":"string","title":"Stage","description":"`open`, `explore` or `exfiltrate`; empty for events that are not leaks."},"type":{"type":"string","title":"Type","description":"Kind of leak, for example `configuration`; empty for events that are not leaks."},"severity":{"type":"string","title":"Severity","description":"`critical`, `high`, `medium`, `low` or `info`; empty for events that are not leaks."},"dataset":{"$ref":"#/$defs/dataset"}},"title":"Leak","description":"The finding, for leak events."},"dataset":{"type":"object","properties":{"rows":{"title":"Rows","description":"Rows or documents exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"files":{"title":"Files","description":"Files exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"size":{"title":"Size","description":"Bytes exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"collections":{"title":"Collections","description":"Tables, indices or collections exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"infected":{"type":"boolean","title":"Infected","description":"A ransom note or other sign of compromise was found."},"ransom_notes":{"anyOf":[{"type":"array","items":{"type":"string"},"title":"Ransom notes","description":""},{"type":"null"}],"title":"Ransom notes","description":"Ransom notes found; null when none."}},"title":"Dataset","description":"Size of the exposed data."},"geoip":{"type":"object","properties":{"continent_name":{"type":"string","title":"Continent","description":"Continent name."},"region_iso_code":{"type":"string","title":"Region code","description":"ISO code of the region."},"city_name":{"type":"string","title":"City","description":"City name."},"country_iso_code":{"type":"string","title":"Country code","description":"ISO 3166 code of the country."},"country_name":{"type":"string","title":"Country","description":"Country name."},"region_name":{"type":"string","title":"Region","description":"Region name."},"location":{"$ref":"#/$defs/location"}},"title":"GeoIP","description":"Where the IP address is located."},"location":{"type":"object","properties":{"lat":{"title":"Latitude","description":"Degrees north.","anyOf":[{"type":"number","minimum":-90,"maximum":90},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"}]},"lon":{"title":"Longitude","description":"Degrees east.","anyOf":[{"type":"number","minimum":-180,"maximum":180},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"}]}},"title":"Location","description":"Geographic coordinates."},"network":{"type":"object","properties":{"organization_name":{"type":"string","title":"Organisation","description":"Organisation holding the network."},"asn":{"title":"ASN","description":"Autonomous system number.","anyOf":[{"type":"integer","minimum":0,"maximum":4294967295},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"network":{"type":"string","title":"Network","description":"Network range in CIDR notation; may be empty."}},"title":"Network","description":"The network the IP address belongs to."}}};
-const schema32 = {"type":"object","properties":{"root":{"type":"string","title":"Root","description":"Path root of the finding; empty when none."},"url":{"type":"string","title":"URL path","description":"Path of the finding; empty when none."},"status":{"title":"Status","description":"HTTP status code; 0 when unset.","anyOf":[{"type":"integer","minimum":0,"maximum":999},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"length":{"title":"Length","description":"Body length in bytes; 0 when unset.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"header":{"title":"Headers","description":"Header name to value. Name case is kept as the producer wrote it.","anyOf":[{"type":"object","additionalProperties":{"type":"string"}},{"type":"null"}]},"title":{"type":"string","title":"Title","description":"Page title."},"favicon_hash":{"type":"string","title":"Favicon hash","description":"Hash of the favicon; may be empty."}},"title":"HTTP","description":"What an HTTP exchange with the service showed."};
-const schema35 = {"type":"object","properties":{"fingerprint":{"type":"string","title":"Fingerprint","description":"Host key fingerprint, for example `SHA256:<base64>`."},"version":{"title":"Version","description":"SSH protocol major version.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"banner":{"type":"string","title":"Banner","description":"Identification string sent by the server."},"motd":{"type":"string","title":"Message of the day","description":"Text shown after login, if any."}},"title":"SSH","description":"SSH layer of the service."};
-const schema44 = {"type":"object","properties":{"organization_name":{"type":"string","title":"Organisation","description":"Organisation holding the network."},"asn":{"title":"ASN","description":"Autonomous system number.","anyOf":[{"type":"integer","minimum":0,"maximum":4294967295},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"network":{"type":"string","title":"Network","description":"Network range in CIDR notation; may be empty."}},"title":"Network","description":"The network the IP address belongs to."};
-const pattern4 = new RegExp("^(?:[0-9a-fA-F]{64})?$", "");
-const pattern5 = new RegExp("^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$", "");
-const pattern6 = new RegExp("^[+-]?[0-9]+$", "");
-const pattern8 = new RegExp("^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$", "");
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.0.1/event.lenient.schema.json","title":"Event document (lenient)","description":"One observation of a host, service or leak, in the common format of recon tools and the lookup API. Lenient profile: what real tools emit (missing members, null arrays and maps, numbers as strings, any time offset).","type":"object","properties":{"event_type":{"type":"string","title":"Event type","description":"`service` or `leak` (tools also emit others, such as `synack`)."},"event_source":{"type":"string","title":"Event source","description":"Name of the plugin or tool that produced the event."},"event_pipeline":{"title":"Pipeline","description":"Tools that processed the event, in order; the last is the producer.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"event_fingerprint":{"type":"string","title":"Event fingerprint","description":"64 lower-case hex characters; empty when not computed.","pattern":"^(?:[0-9a-fA-F]{64})?$","not":{"pattern":"[^ -~]"}},"ip":{"type":"string","title":"IP","description":"IP address of the host."},"host":{"type":"string","title":"Host","description":"Host name."},"reverse":{"type":"string","title":"Reverse","description":"Reverse (PTR) name; may be empty."},"port":{"title":"Port","description":"Port number as a decimal string 0–65535; empty when unknown.","anyOf":[{"type":"string","pattern":"^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":65535}]},"mac":{"type":"string","title":"MAC","description":"MAC address; may be empty."},"vendor":{"type":"string","title":"Vendor","description":"Vendor of the MAC address; may be empty."},"transport":{"title":"Transport","description":"Layers used, for example `tcp`, `tls`, `http`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"protocol":{"type":"string","title":"Protocol","description":"Application protocol, for example `https`."},"http":{"$ref":"#/$defs/http"},"summary":{"type":"string","title":"Summary","description":"Free text: response headers, title and body excerpt, or a description of the finding."},"time":{"type":"string","title":"Time","description":"When the event was seen: canonical UTC time; `0001-01-01T00:00:00Z` when unset.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$","not":{"pattern":"[^ -~]"}},"ssl":{"$ref":"#/$defs/ssl"},"ssh":{"$ref":"#/$defs/ssh"},"service":{"$ref":"#/$defs/service"},"leak":{"$ref":"#/$defs/leak"},"tags":{"title":"Tags","description":"Labels; may be empty.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"geoip":{"$ref":"#/$defs/geoip"},"network":{"$ref":"#/$defs/network"}},"$defs":{"http":{"type":"object","properties":{"root":{"type":"string","title":"Root","description":"Path root of the finding; empty when none."},"url":{"type":"string","title":"URL path","description":"Path of the finding; empty when none."},"status":{"title":"Status","description":"HTTP status code; 0 when unset.","anyOf":[{"type":"integer","minimum":0,"maximum":999},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"length":{"title":"Length","description":"Body length in bytes; 0 when unset.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"header":{"title":"Headers","description":"Header name to value. Name case is kept as the producer wrote it.","anyOf":[{"type":"object","additionalProperties":{"type":"string"}},{"type":"null"}]},"title":{"type":"string","title":"Title","description":"Page title."},"favicon_hash":{"type":"string","title":"Favicon hash","description":"Hash of the favicon; may be empty."}},"title":"HTTP","description":"What an HTTP exchange with the service showed."},"ssl":{"type":"object","properties":{"detected":{"type":"boolean","title":"Detected","description":"TLS was detected on the port."},"enabled":{"type":"boolean","title":"Enabled","description":"TLS is enabled on the port."},"jarm":{"type":"string","title":"JARM","description":"JARM TLS fingerprint, hexadecimal text."},"cypher_suite":{"type":"string","title":"Cipher suite","description":"Negotiated cipher suite name, for example `TLS_AES_128_GCM_SHA256`."},"version":{"type":"string","title":"Version","description":"Negotiated protocol version, for example `TLSv1.3`."},"certificate":{"$ref":"#/$defs/certificate"}},"title":"SSL","description":"TLS layer of the service."},"certificate":{"type":"object","properties":{"cn":{"type":"string","title":"Common name","description":"Subject common name."},"domain":{"title":"Domains","description":"Names the certificate covers.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"fingerprint":{"type":"string","title":"Fingerprint","description":"SHA-256 of the DER certificate, 64 lower-case hex; empty when unknown.","pattern":"^(?:[0-9a-fA-F]{64})?$","not":{"pattern":"[^ -~]"}},"key_algo":{"type":"string","title":"Key algorithm","description":"Public key algorithm, for example `RSA` or `ECDSA`."},"key_size":{"title":"Key size","description":"Public key size in bits.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"issuer_name":{"type":"string","title":"Issuer","description":"Issuer common name."},"not_before":{"type":"string","title":"Not before","description":"Start of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$","not":{"pattern":"[^ -~]"}},"not_after":{"type":"string","title":"Not after","description":"End of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$","not":{"pattern":"[^ -~]"}},"valid":{"type":"boolean","title":"Valid","description":"Whether the certificate matched the host name."}},"title":"Certificate","description":"The server certificate seen during the TLS handshake."},"ssh":{"type":"object","properties":{"fingerprint":{"type":"string","title":"Fingerprint","description":"Host key fingerprint, for example `SHA256:<base64>`."},"version":{"title":"Version","description":"SSH protocol major version.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"banner":{"type":"string","title":"Banner","description":"Identification string sent by the server."},"motd":{"type":"string","title":"Message of the day","description":"Text shown after login, if any."}},"title":"SSH","description":"SSH layer of the service."},"service":{"type":"object","properties":{"credentials":{"$ref":"#/$defs/credentials"},"software":{"$ref":"#/$defs/software"}},"title":"Service","description":"What is known of the service behind the port."},"credentials":{"type":"object","properties":{"noauth":{"type":"boolean","title":"No authentication","description":"The service grants access without credentials."},"username":{"type":"string","title":"User name","description":"User name that worked."},"password":{"type":"string","title":"Password","description":"Password that worked."},"key":{"type":"string","title":"Key","description":"Key or token that worked."},"raw":{"anyOf":[{"type":"string","title":"Raw","description":""},{"type":"null"}],"title":"Raw","description":"Raw credential bytes as base64 text; null when none."}},"title":"Credentials","description":"Credentials the service accepted."},"software":{"type":"object","properties":{"name":{"type":"string","title":"Name","description":"Software name."},"version":{"type":"string","title":"Version","description":"Software version."},"os":{"type":"string","title":"OS","description":"Operating system."},"modules":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/module"}},{"type":"null"}],"title":"Modules","description":"Modules of the software; null when none."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the software and version; may be empty or omitted."}},"title":"Software","description":"Software identified behind the port."},"module":{"type":"object","properties":{"name":{"type":"string","title":"Name","description":"Module name."},"version":{"type":"string","title":"Version","description":"Module version."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the module and version."}},"title":"Module","description":"A module or plug-in of the software."},"leak":{"type":"object","properties":{"stage":{"type":"string","title":"Stage","description":"`open`, `explore` or `exfiltrate`; empty for events that are not leaks."},"type":{"type":"string","title":"Type","description":"Kind of leak, for example `configuration`; empty for events that are not leaks."},"severity":{"type":"string","title":"Severity","description":"`critical`, `high`, `medium`, `low` or `info`; empty for events that are not leaks."},"dataset":{"$ref":"#/$defs/dataset"}},"title":"Leak","description":"The finding, for leak events."},"dataset":{"type":"object","properties":{"rows":{"title":"Rows","description":"Rows or documents exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"files":{"title":"Files","description":"Files exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"size":{"title":"Size","description":"Bytes exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"collections":{"title":"Collections","description":"Tables, indices or collections exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"infected":{"type":"boolean","title":"Infected","description":"A ransom note or other sign of compromise was found."},"ransom_notes":{"anyOf":[{"type":"array","items":{"type":"string"},"title":"Ransom notes","description":""},{"type":"null"}],"title":"Ransom notes","description":"Ransom notes found; null when none."}},"title":"Dataset","description":"Size of the exposed data."},"geoip":{"type":"object","properties":{"continent_name":{"type":"string","title":"Continent","description":"Continent name."},"region_iso_code":{"type":"string","title":"Region code","description":"ISO code of the region."},"city_name":{"type":"string","title":"City","description":"City name."},"country_iso_code":{"type":"string","title":"Country code","description":"ISO 3166 code of the country."},"country_name":{"type":"string","title":"Country","description":"Country name."},"region_name":{"type":"string","title":"Region","description":"Region name."},"location":{"$ref":"#/$defs/location"}},"title":"GeoIP","description":"Where the IP address is located."},"location":{"type":"object","properties":{"lat":{"title":"Latitude","description":"Degrees north.","anyOf":[{"type":"number","minimum":-90,"maximum":90},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$","not":{"pattern":"[^ -~]"}}]},"lon":{"title":"Longitude","description":"Degrees east.","anyOf":[{"type":"number","minimum":-180,"maximum":180},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$","not":{"pattern":"[^ -~]"}}]}},"title":"Location","description":"Geographic coordinates."},"network":{"type":"object","properties":{"organization_name":{"type":"string","title":"Organisation","description":"Organisation holding the network."},"asn":{"title":"ASN","description":"Autonomous system number.","anyOf":[{"type":"integer","minimum":0,"maximum":4294967295},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"network":{"type":"string","title":"Network","description":"Network range in CIDR notation; may be empty."}},"title":"Network","description":"The network the IP address belongs to."}}};
+const schema32 = {"type":"object","properties":{"root":{"type":"string","title":"Root","description":"Path root of the finding; empty when none."},"url":{"type":"string","title":"URL path","description":"Path of the finding; empty when none."},"status":{"title":"Status","description":"HTTP status code; 0 when unset.","anyOf":[{"type":"integer","minimum":0,"maximum":999},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"length":{"title":"Length","description":"Body length in bytes; 0 when unset.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"header":{"title":"Headers","description":"Header name to value. Name case is kept as the producer wrote it.","anyOf":[{"type":"object","additionalProperties":{"type":"string"}},{"type":"null"}]},"title":{"type":"string","title":"Title","description":"Page title."},"favicon_hash":{"type":"string","title":"Favicon hash","description":"Hash of the favicon; may be empty."}},"title":"HTTP","description":"What an HTTP exchange with the service showed."};
+const schema35 = {"type":"object","properties":{"fingerprint":{"type":"string","title":"Fingerprint","description":"Host key fingerprint, for example `SHA256:<base64>`."},"version":{"title":"Version","description":"SSH protocol major version.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"banner":{"type":"string","title":"Banner","description":"Identification string sent by the server."},"motd":{"type":"string","title":"Message of the day","description":"Text shown after login, if any."}},"title":"SSH","description":"SSH layer of the service."};
+const schema44 = {"type":"object","properties":{"organization_name":{"type":"string","title":"Organisation","description":"Organisation holding the network."},"asn":{"title":"ASN","description":"Autonomous system number.","anyOf":[{"type":"integer","minimum":0,"maximum":4294967295},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"network":{"type":"string","title":"Network","description":"Network range in CIDR notation; may be empty."}},"title":"Network","description":"The network the IP address belongs to."};
+const pattern4 = new RegExp("[^ -~]", "");
+const pattern5 = new RegExp("^(?:[0-9a-fA-F]{64})?$", "");
+const pattern7 = new RegExp("^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$", "");
+const pattern9 = new RegExp("^[+-]?[0-9]+$", "");
+const pattern13 = new RegExp("^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$", "");
 const schema33 = {"type":"object","properties":{"detected":{"type":"boolean","title":"Detected","description":"TLS was detected on the port."},"enabled":{"type":"boolean","title":"Enabled","description":"TLS is enabled on the port."},"jarm":{"type":"string","title":"JARM","description":"JARM TLS fingerprint, hexadecimal text."},"cypher_suite":{"type":"string","title":"Cipher suite","description":"Negotiated cipher suite name, for example `TLS_AES_128_GCM_SHA256`."},"version":{"type":"string","title":"Version","description":"Negotiated protocol version, for example `TLSv1.3`."},"certificate":{"$ref":"#/$defs/certificate"}},"title":"SSL","description":"TLS layer of the service."};
-const schema34 = {"type":"object","properties":{"cn":{"type":"string","title":"Common name","description":"Subject common name."},"domain":{"title":"Domains","description":"Names the certificate covers.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"fingerprint":{"type":"string","title":"Fingerprint","description":"SHA-256 of the DER certificate, 64 lower-case hex; empty when unknown.","pattern":"^(?:[0-9a-fA-F]{64})?$"},"key_algo":{"type":"string","title":"Key algorithm","description":"Public key algorithm, for example `RSA` or `ECDSA`."},"key_size":{"title":"Key size","description":"Public key size in bits.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"issuer_name":{"type":"string","title":"Issuer","description":"Issuer common name."},"not_before":{"type":"string","title":"Not before","description":"Start of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"},"not_after":{"type":"string","title":"Not after","description":"End of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"},"valid":{"type":"boolean","title":"Valid","description":"Whether the certificate matched the host name."}},"title":"Certificate","description":"The server certificate seen during the TLS handshake."};
+const schema34 = {"type":"object","properties":{"cn":{"type":"string","title":"Common name","description":"Subject common name."},"domain":{"title":"Domains","description":"Names the certificate covers.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"fingerprint":{"type":"string","title":"Fingerprint","description":"SHA-256 of the DER certificate, 64 lower-case hex; empty when unknown.","pattern":"^(?:[0-9a-fA-F]{64})?$","not":{"pattern":"[^ -~]"}},"key_algo":{"type":"string","title":"Key algorithm","description":"Public key algorithm, for example `RSA` or `ECDSA`."},"key_size":{"title":"Key size","description":"Public key size in bits.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"issuer_name":{"type":"string","title":"Issuer","description":"Issuer common name."},"not_before":{"type":"string","title":"Not before","description":"Start of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$","not":{"pattern":"[^ -~]"}},"not_after":{"type":"string","title":"Not after","description":"End of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$","not":{"pattern":"[^ -~]"}},"valid":{"type":"boolean","title":"Valid","description":"Whether the certificate matched the host name."}},"title":"Certificate","description":"The server certificate seen during the TLS handshake."};
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -175,9 +176,11 @@ vErrors = null;
 }
 if(data5.fingerprint !== undefined){
 let data9 = data5.fingerprint;
+const _errs26 = errors;
+const _errs27 = errors;
 if(typeof data9 === "string"){
 if(!pattern4.test(data9)){
-const err10 = {instancePath:instancePath+"/certificate/fingerprint",schemaPath:"#/$defs/certificate/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9a-fA-F]{64})?$"},message:"must match pattern \""+"^(?:[0-9a-fA-F]{64})?$"+"\"",schema:"^(?:[0-9a-fA-F]{64})?$",parentSchema:schema34.properties.fingerprint,data:data9};
+const err10 = {};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -187,8 +190,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/certificate/fingerprint",schemaPath:"#/$defs/certificate/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.fingerprint.type,parentSchema:schema34.properties.fingerprint,data:data9};
+var valid6 = _errs27 === errors;
+if(valid6){
+const err11 = {instancePath:instancePath+"/certificate/fingerprint",schemaPath:"#/$defs/certificate/properties/fingerprint/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema34.properties.fingerprint.not,parentSchema:schema34.properties.fingerprint,data:data9};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -197,11 +201,20 @@ vErrors.push(err11);
 }
 errors++;
 }
+else {
+errors = _errs26;
+if(vErrors !== null){
+if(_errs26){
+vErrors.length = _errs26;
 }
-if(data5.key_algo !== undefined){
-let data10 = data5.key_algo;
-if(typeof data10 !== "string"){
-const err12 = {instancePath:instancePath+"/certificate/key_algo",schemaPath:"#/$defs/certificate/properties/key_algo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.key_algo.type,parentSchema:schema34.properties.key_algo,data:data10};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data9 === "string"){
+if(!pattern5.test(data9)){
+const err12 = {instancePath:instancePath+"/certificate/fingerprint",schemaPath:"#/$defs/certificate/properties/fingerprint/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9a-fA-F]{64})?$"},message:"must match pattern \""+"^(?:[0-9a-fA-F]{64})?$"+"\"",schema:"^(?:[0-9a-fA-F]{64})?$",parentSchema:schema34.properties.fingerprint,data:data9};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -211,13 +224,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data5.key_size !== undefined){
-let data11 = data5.key_size;
-const _errs29 = errors;
-let valid6 = false;
-const _errs30 = errors;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err13 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.properties.key_size.anyOf[0].type,parentSchema:schema34.properties.key_size.anyOf[0],data:data11};
+else {
+const err13 = {instancePath:instancePath+"/certificate/fingerprint",schemaPath:"#/$defs/certificate/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.fingerprint.type,parentSchema:schema34.properties.fingerprint,data:data9};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -226,9 +234,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 9007199254740991 || isNaN(data11)){
-const err14 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema34.properties.key_size.anyOf[0],data:data11};
+}
+if(data5.key_algo !== undefined){
+let data10 = data5.key_algo;
+if(typeof data10 !== "string"){
+const err14 = {instancePath:instancePath+"/certificate/key_algo",schemaPath:"#/$defs/certificate/properties/key_algo/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.key_algo.type,parentSchema:schema34.properties.key_algo,data:data10};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -237,8 +247,14 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data11 < 0 || isNaN(data11)){
-const err15 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.key_size.anyOf[0],data:data11};
+}
+if(data5.key_size !== undefined){
+let data11 = data5.key_size;
+const _errs31 = errors;
+let valid7 = false;
+const _errs32 = errors;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err15 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.properties.key_size.anyOf[0].type,parentSchema:schema34.properties.key_size.anyOf[0],data:data11};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -247,13 +263,9 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-var _valid1 = _errs30 === errors;
-valid6 = valid6 || _valid1;
-const _errs32 = errors;
-if(typeof data11 === "string"){
-if(!pattern6.test(data11)){
-const err16 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema34.properties.key_size.anyOf[1],data:data11};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 9007199254740991 || isNaN(data11)){
+const err16 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema34.properties.key_size.anyOf[0],data:data11};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -262,9 +274,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.key_size.anyOf[1].type,parentSchema:schema34.properties.key_size.anyOf[1],data:data11};
+if(data11 < 0 || isNaN(data11)){
+const err17 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.key_size.anyOf[0],data:data11};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -273,10 +284,15 @@ vErrors.push(err17);
 }
 errors++;
 }
+}
 var _valid1 = _errs32 === errors;
-valid6 = valid6 || _valid1;
-if(!valid6){
-const err18 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema34.properties.key_size.anyOf,parentSchema:schema34.properties.key_size,data:data11};
+valid7 = valid7 || _valid1;
+const _errs34 = errors;
+const _errs36 = errors;
+const _errs37 = errors;
+if(typeof data11 === "string"){
+if(!pattern4.test(data11)){
+const err18 = {};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -285,22 +301,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-else {
-errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data5.issuer_name !== undefined){
-let data12 = data5.issuer_name;
-if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/certificate/issuer_name",schemaPath:"#/$defs/certificate/properties/issuer_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.issuer_name.type,parentSchema:schema34.properties.issuer_name,data:data12};
+var valid8 = _errs37 === errors;
+if(valid8){
+const err19 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema34.properties.key_size.anyOf[1].not,parentSchema:schema34.properties.key_size.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -309,12 +313,20 @@ vErrors.push(err19);
 }
 errors++;
 }
+else {
+errors = _errs36;
+if(vErrors !== null){
+if(_errs36){
+vErrors.length = _errs36;
 }
-if(data5.not_before !== undefined){
-let data13 = data5.not_before;
-if(typeof data13 === "string"){
-if(!pattern8.test(data13)){
-const err20 = {instancePath:instancePath+"/certificate/not_before",schemaPath:"#/$defs/certificate/properties/not_before/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$",parentSchema:schema34.properties.not_before,data:data13};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data11 === "string"){
+if(!pattern9.test(data11)){
+const err20 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema34.properties.key_size.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -325,7 +337,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/certificate/not_before",schemaPath:"#/$defs/certificate/properties/not_before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.not_before.type,parentSchema:schema34.properties.not_before,data:data13};
+const err21 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.key_size.anyOf[1].type,parentSchema:schema34.properties.key_size.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -334,12 +346,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data5.not_after !== undefined){
-let data14 = data5.not_after;
-if(typeof data14 === "string"){
-if(!pattern8.test(data14)){
-const err22 = {instancePath:instancePath+"/certificate/not_after",schemaPath:"#/$defs/certificate/properties/not_after/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$",parentSchema:schema34.properties.not_after,data:data14};
+var _valid1 = _errs34 === errors;
+valid7 = valid7 || _valid1;
+if(!valid7){
+const err22 = {instancePath:instancePath+"/certificate/key_size",schemaPath:"#/$defs/certificate/properties/key_size/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema34.properties.key_size.anyOf,parentSchema:schema34.properties.key_size,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -348,9 +358,22 @@ vErrors.push(err22);
 }
 errors++;
 }
+else {
+errors = _errs31;
+if(vErrors !== null){
+if(_errs31){
+vErrors.length = _errs31;
 }
 else {
-const err23 = {instancePath:instancePath+"/certificate/not_after",schemaPath:"#/$defs/certificate/properties/not_after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.not_after.type,parentSchema:schema34.properties.not_after,data:data14};
+vErrors = null;
+}
+}
+}
+}
+if(data5.issuer_name !== undefined){
+let data12 = data5.issuer_name;
+if(typeof data12 !== "string"){
+const err23 = {instancePath:instancePath+"/certificate/issuer_name",schemaPath:"#/$defs/certificate/properties/issuer_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.issuer_name.type,parentSchema:schema34.properties.issuer_name,data:data12};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -360,10 +383,13 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data5.valid !== undefined){
-let data15 = data5.valid;
-if(typeof data15 !== "boolean"){
-const err24 = {instancePath:instancePath+"/certificate/valid",schemaPath:"#/$defs/certificate/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema34.properties.valid.type,parentSchema:schema34.properties.valid,data:data15};
+if(data5.not_before !== undefined){
+let data13 = data5.not_before;
+const _errs42 = errors;
+const _errs43 = errors;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -373,9 +399,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/certificate",schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data:data5};
+var valid9 = _errs43 === errors;
+if(valid9){
+const err25 = {instancePath:instancePath+"/certificate/not_before",schemaPath:"#/$defs/certificate/properties/not_before/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema34.properties.not_before.not,parentSchema:schema34.properties.not_before,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -384,15 +410,134 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
+else {
+errors = _errs42;
+if(vErrors !== null){
+if(_errs42){
+vErrors.length = _errs42;
 }
 else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
+vErrors = null;
+}
+}
+}
+if(typeof data13 === "string"){
+if(!pattern13.test(data13)){
+const err26 = {instancePath:instancePath+"/certificate/not_before",schemaPath:"#/$defs/certificate/properties/not_before/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$",parentSchema:schema34.properties.not_before,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
 else {
 vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/certificate/not_before",schemaPath:"#/$defs/certificate/properties/not_before/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.not_before.type,parentSchema:schema34.properties.not_before,data:data13};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data5.not_after !== undefined){
+let data14 = data5.not_after;
+const _errs46 = errors;
+const _errs47 = errors;
+if(typeof data14 === "string"){
+if(!pattern4.test(data14)){
+const err28 = {};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+var valid10 = _errs47 === errors;
+if(valid10){
+const err29 = {instancePath:instancePath+"/certificate/not_after",schemaPath:"#/$defs/certificate/properties/not_after/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema34.properties.not_after.not,parentSchema:schema34.properties.not_after,data:data14};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+else {
+errors = _errs46;
+if(vErrors !== null){
+if(_errs46){
+vErrors.length = _errs46;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data14 === "string"){
+if(!pattern13.test(data14)){
+const err30 = {instancePath:instancePath+"/certificate/not_after",schemaPath:"#/$defs/certificate/properties/not_after/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$",parentSchema:schema34.properties.not_after,data:data14};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/certificate/not_after",schemaPath:"#/$defs/certificate/properties/not_after/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.not_after.type,parentSchema:schema34.properties.not_after,data:data14};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data5.valid !== undefined){
+let data15 = data5.valid;
+if(typeof data15 !== "boolean"){
+const err32 = {instancePath:instancePath+"/certificate/valid",schemaPath:"#/$defs/certificate/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema34.properties.valid.type,parentSchema:schema34.properties.valid,data:data15};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/certificate",schemaPath:"#/$defs/certificate/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data:data5};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
 }
 errors++;
 }
@@ -748,7 +893,7 @@ return errors === 0;
 validate23.evaluated = {"props":{"credentials":true,"software":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema40 = {"type":"object","properties":{"stage":{"type":"string","title":"Stage","description":"`open`, `explore` or `exfiltrate`; empty for events that are not leaks."},"type":{"type":"string","title":"Type","description":"Kind of leak, for example `configuration`; empty for events that are not leaks."},"severity":{"type":"string","title":"Severity","description":"`critical`, `high`, `medium`, `low` or `info`; empty for events that are not leaks."},"dataset":{"$ref":"#/$defs/dataset"}},"title":"Leak","description":"The finding, for leak events."};
-const schema41 = {"type":"object","properties":{"rows":{"title":"Rows","description":"Rows or documents exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"files":{"title":"Files","description":"Files exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"size":{"title":"Size","description":"Bytes exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"collections":{"title":"Collections","description":"Tables, indices or collections exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$"}]},"infected":{"type":"boolean","title":"Infected","description":"A ransom note or other sign of compromise was found."},"ransom_notes":{"anyOf":[{"type":"array","items":{"type":"string"},"title":"Ransom notes","description":""},{"type":"null"}],"title":"Ransom notes","description":"Ransom notes found; null when none."}},"title":"Dataset","description":"Size of the exposed data."};
+const schema41 = {"type":"object","properties":{"rows":{"title":"Rows","description":"Rows or documents exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"files":{"title":"Files","description":"Files exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"size":{"title":"Size","description":"Bytes exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"collections":{"title":"Collections","description":"Tables, indices or collections exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"infected":{"type":"boolean","title":"Infected","description":"A ransom note or other sign of compromise was found."},"ransom_notes":{"anyOf":[{"type":"array","items":{"type":"string"},"title":"Ransom notes","description":""},{"type":"null"}],"title":"Ransom notes","description":"Ransom notes found; null when none."}},"title":"Dataset","description":"Size of the exposed data."};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -843,9 +988,11 @@ errors++;
 var _valid0 = _errs12 === errors;
 valid3 = valid3 || _valid0;
 const _errs14 = errors;
+const _errs16 = errors;
+const _errs17 = errors;
 if(typeof data4 === "string"){
-if(!pattern6.test(data4)){
-const err6 = {instancePath:instancePath+"/dataset/rows",schemaPath:"#/$defs/dataset/properties/rows/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.rows.anyOf[1],data:data4};
+if(!pattern4.test(data4)){
+const err6 = {};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -855,8 +1002,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-else {
-const err7 = {instancePath:instancePath+"/dataset/rows",schemaPath:"#/$defs/dataset/properties/rows/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.rows.anyOf[1].type,parentSchema:schema41.properties.rows.anyOf[1],data:data4};
+var valid4 = _errs17 === errors;
+if(valid4){
+const err7 = {instancePath:instancePath+"/dataset/rows",schemaPath:"#/$defs/dataset/properties/rows/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.rows.anyOf[1].not,parentSchema:schema41.properties.rows.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -865,15 +1013,48 @@ vErrors.push(err7);
 }
 errors++;
 }
-var _valid0 = _errs14 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const err8 = {instancePath:instancePath+"/dataset/rows",schemaPath:"#/$defs/dataset/properties/rows/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.rows.anyOf,parentSchema:schema41.properties.rows,data:data4};
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data4 === "string"){
+if(!pattern9.test(data4)){
+const err8 = {instancePath:instancePath+"/dataset/rows",schemaPath:"#/$defs/dataset/properties/rows/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.rows.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/dataset/rows",schemaPath:"#/$defs/dataset/properties/rows/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.rows.anyOf[1].type,parentSchema:schema41.properties.rows.anyOf[1],data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs14 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err10 = {instancePath:instancePath+"/dataset/rows",schemaPath:"#/$defs/dataset/properties/rows/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.rows.anyOf,parentSchema:schema41.properties.rows,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
@@ -891,32 +1072,11 @@ vErrors = null;
 }
 if(data3.files !== undefined){
 let data5 = data3.files;
-const _errs17 = errors;
-let valid4 = false;
-const _errs18 = errors;
+const _errs19 = errors;
+let valid5 = false;
+const _errs20 = errors;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err9 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.files.anyOf[0].type,parentSchema:schema41.properties.files.anyOf[0],data:data5};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 9007199254740991 || isNaN(data5)){
-const err10 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.files.anyOf[0],data:data5};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data5 < 0 || isNaN(data5)){
-const err11 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.files.anyOf[0],data:data5};
+const err11 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.files.anyOf[0].type,parentSchema:schema41.properties.files.anyOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -925,13 +1085,9 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-var _valid1 = _errs18 === errors;
-valid4 = valid4 || _valid1;
-const _errs20 = errors;
-if(typeof data5 === "string"){
-if(!pattern6.test(data5)){
-const err12 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.files.anyOf[1],data:data5};
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 9007199254740991 || isNaN(data5)){
+const err12 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.files.anyOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -940,9 +1096,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.files.anyOf[1].type,parentSchema:schema41.properties.files.anyOf[1],data:data5};
+if(data5 < 0 || isNaN(data5)){
+const err13 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.files.anyOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -951,10 +1106,15 @@ vErrors.push(err13);
 }
 errors++;
 }
+}
 var _valid1 = _errs20 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const err14 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.files.anyOf,parentSchema:schema41.properties.files,data:data5};
+valid5 = valid5 || _valid1;
+const _errs22 = errors;
+const _errs24 = errors;
+const _errs25 = errors;
+if(typeof data5 === "string"){
+if(!pattern4.test(data5)){
+const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -963,11 +1123,68 @@ vErrors.push(err14);
 }
 errors++;
 }
+}
+var valid6 = _errs25 === errors;
+if(valid6){
+const err15 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.files.anyOf[1].not,parentSchema:schema41.properties.files.anyOf[1],data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
 else {
-errors = _errs17;
+vErrors.push(err15);
+}
+errors++;
+}
+else {
+errors = _errs24;
 if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
+if(_errs24){
+vErrors.length = _errs24;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data5 === "string"){
+if(!pattern9.test(data5)){
+const err16 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.files.anyOf[1],data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.files.anyOf[1].type,parentSchema:schema41.properties.files.anyOf[1],data:data5};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+var _valid1 = _errs22 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err18 = {instancePath:instancePath+"/dataset/files",schemaPath:"#/$defs/dataset/properties/files/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.files.anyOf,parentSchema:schema41.properties.files,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+else {
+errors = _errs19;
+if(vErrors !== null){
+if(_errs19){
+vErrors.length = _errs19;
 }
 else {
 vErrors = null;
@@ -977,58 +1194,11 @@ vErrors = null;
 }
 if(data3.size !== undefined){
 let data6 = data3.size;
-const _errs23 = errors;
-let valid5 = false;
-const _errs24 = errors;
+const _errs27 = errors;
+let valid7 = false;
+const _errs28 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err15 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.size.anyOf[0].type,parentSchema:schema41.properties.size.anyOf[0],data:data6};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 9007199254740991 || isNaN(data6)){
-const err16 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.size.anyOf[0],data:data6};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data6 < 0 || isNaN(data6)){
-const err17 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.size.anyOf[0],data:data6};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-var _valid2 = _errs24 === errors;
-valid5 = valid5 || _valid2;
-const _errs26 = errors;
-if(typeof data6 === "string"){
-if(!pattern6.test(data6)){
-const err18 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.size.anyOf[1],data:data6};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.size.anyOf[1].type,parentSchema:schema41.properties.size.anyOf[1],data:data6};
+const err19 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.size.anyOf[0].type,parentSchema:schema41.properties.size.anyOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1037,10 +1207,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-var _valid2 = _errs26 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const err20 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.size.anyOf,parentSchema:schema41.properties.size,data:data6};
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 9007199254740991 || isNaN(data6)){
+const err20 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.size.anyOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1049,25 +1218,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-else {
-errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data3.collections !== undefined){
-let data7 = data3.collections;
-const _errs29 = errors;
-let valid6 = false;
-const _errs30 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err21 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.collections.anyOf[0].type,parentSchema:schema41.properties.collections.anyOf[0],data:data7};
+if(data6 < 0 || isNaN(data6)){
+const err21 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.size.anyOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1076,9 +1228,15 @@ vErrors.push(err21);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 9007199254740991 || isNaN(data7)){
-const err22 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.collections.anyOf[0],data:data7};
+}
+var _valid2 = _errs28 === errors;
+valid7 = valid7 || _valid2;
+const _errs30 = errors;
+const _errs32 = errors;
+const _errs33 = errors;
+if(typeof data6 === "string"){
+if(!pattern4.test(data6)){
+const err22 = {};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1087,8 +1245,10 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data7 < 0 || isNaN(data7)){
-const err23 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.collections.anyOf[0],data:data7};
+}
+var valid8 = _errs33 === errors;
+if(valid8){
+const err23 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.size.anyOf[1].not,parentSchema:schema41.properties.size.anyOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1097,13 +1257,20 @@ vErrors.push(err23);
 }
 errors++;
 }
+else {
+errors = _errs32;
+if(vErrors !== null){
+if(_errs32){
+vErrors.length = _errs32;
 }
-var _valid3 = _errs30 === errors;
-valid6 = valid6 || _valid3;
-const _errs32 = errors;
-if(typeof data7 === "string"){
-if(!pattern6.test(data7)){
-const err24 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.collections.anyOf[1],data:data7};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data6 === "string"){
+if(!pattern9.test(data6)){
+const err24 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.size.anyOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1114,7 +1281,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.collections.anyOf[1].type,parentSchema:schema41.properties.collections.anyOf[1],data:data7};
+const err25 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.size.anyOf[1].type,parentSchema:schema41.properties.size.anyOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1123,10 +1290,10 @@ vErrors.push(err25);
 }
 errors++;
 }
-var _valid3 = _errs32 === errors;
-valid6 = valid6 || _valid3;
-if(!valid6){
-const err26 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.collections.anyOf,parentSchema:schema41.properties.collections,data:data7};
+var _valid2 = _errs30 === errors;
+valid7 = valid7 || _valid2;
+if(!valid7){
+const err26 = {instancePath:instancePath+"/dataset/size",schemaPath:"#/$defs/dataset/properties/size/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.size.anyOf,parentSchema:schema41.properties.size,data:data6};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1136,10 +1303,132 @@ vErrors.push(err26);
 errors++;
 }
 else {
-errors = _errs29;
+errors = _errs27;
 if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
+if(_errs27){
+vErrors.length = _errs27;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data3.collections !== undefined){
+let data7 = data3.collections;
+const _errs35 = errors;
+let valid9 = false;
+const _errs36 = errors;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err27 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.collections.anyOf[0].type,parentSchema:schema41.properties.collections.anyOf[0],data:data7};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 9007199254740991 || isNaN(data7)){
+const err28 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.collections.anyOf[0],data:data7};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data7 < 0 || isNaN(data7)){
+const err29 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.collections.anyOf[0],data:data7};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+var _valid3 = _errs36 === errors;
+valid9 = valid9 || _valid3;
+const _errs38 = errors;
+const _errs40 = errors;
+const _errs41 = errors;
+if(typeof data7 === "string"){
+if(!pattern4.test(data7)){
+const err30 = {};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+var valid10 = _errs41 === errors;
+if(valid10){
+const err31 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.collections.anyOf[1].not,parentSchema:schema41.properties.collections.anyOf[1],data:data7};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+else {
+errors = _errs40;
+if(vErrors !== null){
+if(_errs40){
+vErrors.length = _errs40;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data7 === "string"){
+if(!pattern9.test(data7)){
+const err32 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.collections.anyOf[1],data:data7};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.collections.anyOf[1].type,parentSchema:schema41.properties.collections.anyOf[1],data:data7};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+var _valid3 = _errs38 === errors;
+valid9 = valid9 || _valid3;
+if(!valid9){
+const err34 = {instancePath:instancePath+"/dataset/collections",schemaPath:"#/$defs/dataset/properties/collections/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.collections.anyOf,parentSchema:schema41.properties.collections,data:data7};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+else {
+errors = _errs35;
+if(vErrors !== null){
+if(_errs35){
+vErrors.length = _errs35;
 }
 else {
 vErrors = null;
@@ -1150,77 +1439,77 @@ vErrors = null;
 if(data3.infected !== undefined){
 let data8 = data3.infected;
 if(typeof data8 !== "boolean"){
-const err27 = {instancePath:instancePath+"/dataset/infected",schemaPath:"#/$defs/dataset/properties/infected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema41.properties.infected.type,parentSchema:schema41.properties.infected,data:data8};
+const err35 = {instancePath:instancePath+"/dataset/infected",schemaPath:"#/$defs/dataset/properties/infected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema41.properties.infected.type,parentSchema:schema41.properties.infected,data:data8};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err35];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err35);
 }
 errors++;
 }
 }
 if(data3.ransom_notes !== undefined){
 let data9 = data3.ransom_notes;
-const _errs37 = errors;
-let valid7 = false;
-const _errs38 = errors;
+const _errs45 = errors;
+let valid11 = false;
+const _errs46 = errors;
 if(Array.isArray(data9)){
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
 let data10 = data9[i0];
 if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/dataset/ransom_notes/" + i0,schemaPath:"#/$defs/dataset/properties/ransom_notes/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.ransom_notes.anyOf[0].items.type,parentSchema:schema41.properties.ransom_notes.anyOf[0].items,data:data10};
+const err36 = {instancePath:instancePath+"/dataset/ransom_notes/" + i0,schemaPath:"#/$defs/dataset/properties/ransom_notes/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.ransom_notes.anyOf[0].items.type,parentSchema:schema41.properties.ransom_notes.anyOf[0].items,data:data10};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err36];
 }
 else {
-vErrors.push(err28);
+vErrors.push(err36);
 }
 errors++;
 }
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/dataset/ransom_notes",schemaPath:"#/$defs/dataset/properties/ransom_notes/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema41.properties.ransom_notes.anyOf[0].type,parentSchema:schema41.properties.ransom_notes.anyOf[0],data:data9};
+const err37 = {instancePath:instancePath+"/dataset/ransom_notes",schemaPath:"#/$defs/dataset/properties/ransom_notes/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema41.properties.ransom_notes.anyOf[0].type,parentSchema:schema41.properties.ransom_notes.anyOf[0],data:data9};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err37];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err37);
 }
 errors++;
 }
-var _valid4 = _errs38 === errors;
-valid7 = valid7 || _valid4;
-const _errs42 = errors;
+var _valid4 = _errs46 === errors;
+valid11 = valid11 || _valid4;
+const _errs50 = errors;
 if(data9 !== null){
-const err30 = {instancePath:instancePath+"/dataset/ransom_notes",schemaPath:"#/$defs/dataset/properties/ransom_notes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.ransom_notes.anyOf[1].type,parentSchema:schema41.properties.ransom_notes.anyOf[1],data:data9};
+const err38 = {instancePath:instancePath+"/dataset/ransom_notes",schemaPath:"#/$defs/dataset/properties/ransom_notes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.ransom_notes.anyOf[1].type,parentSchema:schema41.properties.ransom_notes.anyOf[1],data:data9};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err38];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err38);
 }
 errors++;
 }
-var _valid4 = _errs42 === errors;
-valid7 = valid7 || _valid4;
-if(!valid7){
-const err31 = {instancePath:instancePath+"/dataset/ransom_notes",schemaPath:"#/$defs/dataset/properties/ransom_notes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.ransom_notes.anyOf,parentSchema:schema41.properties.ransom_notes,data:data9};
+var _valid4 = _errs50 === errors;
+valid11 = valid11 || _valid4;
+if(!valid11){
+const err39 = {instancePath:instancePath+"/dataset/ransom_notes",schemaPath:"#/$defs/dataset/properties/ransom_notes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.ransom_notes.anyOf,parentSchema:schema41.properties.ransom_notes,data:data9};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err39];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err39);
 }
 errors++;
 }
 else {
-errors = _errs37;
+errors = _errs45;
 if(vErrors !== null){
-if(_errs37){
-vErrors.length = _errs37;
+if(_errs45){
+vErrors.length = _errs45;
 }
 else {
 vErrors = null;
@@ -1230,24 +1519,24 @@ vErrors = null;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/dataset",schemaPath:"#/$defs/dataset/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data3};
+const err40 = {instancePath:instancePath+"/dataset",schemaPath:"#/$defs/dataset/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data3};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err40];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err40);
 }
 errors++;
 }
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err41];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err41);
 }
 errors++;
 }
@@ -1257,8 +1546,8 @@ return errors === 0;
 validate27.evaluated = {"props":{"stage":true,"type":true,"severity":true,"dataset":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema42 = {"type":"object","properties":{"continent_name":{"type":"string","title":"Continent","description":"Continent name."},"region_iso_code":{"type":"string","title":"Region code","description":"ISO code of the region."},"city_name":{"type":"string","title":"City","description":"City name."},"country_iso_code":{"type":"string","title":"Country code","description":"ISO 3166 code of the country."},"country_name":{"type":"string","title":"Country","description":"Country name."},"region_name":{"type":"string","title":"Region","description":"Region name."},"location":{"$ref":"#/$defs/location"}},"title":"GeoIP","description":"Where the IP address is located."};
-const schema43 = {"type":"object","properties":{"lat":{"title":"Latitude","description":"Degrees north.","anyOf":[{"type":"number","minimum":-90,"maximum":90},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"}]},"lon":{"title":"Longitude","description":"Degrees east.","anyOf":[{"type":"number","minimum":-180,"maximum":180},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"}]}},"title":"Location","description":"Geographic coordinates."};
-const pattern18 = new RegExp("^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$", "");
+const schema43 = {"type":"object","properties":{"lat":{"title":"Latitude","description":"Degrees north.","anyOf":[{"type":"number","minimum":-90,"maximum":90},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$","not":{"pattern":"[^ -~]"}}]},"lon":{"title":"Longitude","description":"Degrees east.","anyOf":[{"type":"number","minimum":-180,"maximum":180},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$","not":{"pattern":"[^ -~]"}}]}},"title":"Location","description":"Geographic coordinates."};
+const pattern33 = new RegExp("^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$", "");
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1392,9 +1681,11 @@ errors++;
 var _valid0 = _errs18 === errors;
 valid3 = valid3 || _valid0;
 const _errs20 = errors;
+const _errs22 = errors;
+const _errs23 = errors;
 if(typeof data7 === "string"){
-if(!pattern18.test(data7)){
-const err9 = {instancePath:instancePath+"/location/lat",schemaPath:"#/$defs/location/properties/lat/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"},message:"must match pattern \""+"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"+"\"",schema:"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$",parentSchema:schema43.properties.lat.anyOf[1],data:data7};
+if(!pattern4.test(data7)){
+const err9 = {};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1404,8 +1695,9 @@ vErrors.push(err9);
 errors++;
 }
 }
-else {
-const err10 = {instancePath:instancePath+"/location/lat",schemaPath:"#/$defs/location/properties/lat/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.lat.anyOf[1].type,parentSchema:schema43.properties.lat.anyOf[1],data:data7};
+var valid4 = _errs23 === errors;
+if(valid4){
+const err10 = {instancePath:instancePath+"/location/lat",schemaPath:"#/$defs/location/properties/lat/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema43.properties.lat.anyOf[1].not,parentSchema:schema43.properties.lat.anyOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1414,15 +1706,48 @@ vErrors.push(err10);
 }
 errors++;
 }
-var _valid0 = _errs20 === errors;
-valid3 = valid3 || _valid0;
-if(!valid3){
-const err11 = {instancePath:instancePath+"/location/lat",schemaPath:"#/$defs/location/properties/lat/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.lat.anyOf,parentSchema:schema43.properties.lat,data:data7};
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data7 === "string"){
+if(!pattern33.test(data7)){
+const err11 = {instancePath:instancePath+"/location/lat",schemaPath:"#/$defs/location/properties/lat/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"},message:"must match pattern \""+"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"+"\"",schema:"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$",parentSchema:schema43.properties.lat.anyOf[1],data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/location/lat",schemaPath:"#/$defs/location/properties/lat/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.lat.anyOf[1].type,parentSchema:schema43.properties.lat.anyOf[1],data:data7};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid0 = _errs20 === errors;
+valid3 = valid3 || _valid0;
+if(!valid3){
+const err13 = {instancePath:instancePath+"/location/lat",schemaPath:"#/$defs/location/properties/lat/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.lat.anyOf,parentSchema:schema43.properties.lat,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
 }
 errors++;
 }
@@ -1440,33 +1765,12 @@ vErrors = null;
 }
 if(data6.lon !== undefined){
 let data8 = data6.lon;
-const _errs23 = errors;
-let valid4 = false;
-const _errs24 = errors;
+const _errs25 = errors;
+let valid5 = false;
+const _errs26 = errors;
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 > 180 || isNaN(data8)){
-const err12 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema43.properties.lon.anyOf[0],data:data8};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data8 < -180 || isNaN(data8)){
-const err13 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema43.properties.lon.anyOf[0],data:data8};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema43.properties.lon.anyOf[0].type,parentSchema:schema43.properties.lon.anyOf[0],data:data8};
+const err14 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema43.properties.lon.anyOf[0],data:data8};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1475,12 +1779,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-var _valid1 = _errs24 === errors;
-valid4 = valid4 || _valid1;
-const _errs26 = errors;
-if(typeof data8 === "string"){
-if(!pattern18.test(data8)){
-const err15 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"},message:"must match pattern \""+"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"+"\"",schema:"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$",parentSchema:schema43.properties.lon.anyOf[1],data:data8};
+if(data8 < -180 || isNaN(data8)){
+const err15 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema43.properties.lon.anyOf[0],data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1491,7 +1791,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.lon.anyOf[1].type,parentSchema:schema43.properties.lon.anyOf[1],data:data8};
+const err16 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema43.properties.lon.anyOf[0].type,parentSchema:schema43.properties.lon.anyOf[0],data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1501,9 +1801,13 @@ vErrors.push(err16);
 errors++;
 }
 var _valid1 = _errs26 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const err17 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.lon.anyOf,parentSchema:schema43.properties.lon,data:data8};
+valid5 = valid5 || _valid1;
+const _errs28 = errors;
+const _errs30 = errors;
+const _errs31 = errors;
+if(typeof data8 === "string"){
+if(!pattern4.test(data8)){
+const err17 = {};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1512,11 +1816,68 @@ vErrors.push(err17);
 }
 errors++;
 }
+}
+var valid6 = _errs31 === errors;
+if(valid6){
+const err18 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema43.properties.lon.anyOf[1].not,parentSchema:schema43.properties.lon.anyOf[1],data:data8};
+if(vErrors === null){
+vErrors = [err18];
+}
 else {
-errors = _errs23;
+vErrors.push(err18);
+}
+errors++;
+}
+else {
+errors = _errs30;
 if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
+if(_errs30){
+vErrors.length = _errs30;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data8 === "string"){
+if(!pattern33.test(data8)){
+const err19 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"},message:"must match pattern \""+"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"+"\"",schema:"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$",parentSchema:schema43.properties.lon.anyOf[1],data:data8};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.lon.anyOf[1].type,parentSchema:schema43.properties.lon.anyOf[1],data:data8};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+var _valid1 = _errs28 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err21 = {instancePath:instancePath+"/location/lon",schemaPath:"#/$defs/location/properties/lon/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.lon.anyOf,parentSchema:schema43.properties.lon,data:data8};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+else {
+errors = _errs25;
+if(vErrors !== null){
+if(_errs25){
+vErrors.length = _errs25;
 }
 else {
 vErrors = null;
@@ -1526,24 +1887,24 @@ vErrors = null;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/location/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data:data6};
+const err22 = {instancePath:instancePath+"/location",schemaPath:"#/$defs/location/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data:data6};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err22];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err22);
 }
 errors++;
 }
 }
 }
 else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err23];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err23);
 }
 errors++;
 }
@@ -1554,7 +1915,7 @@ validate29.evaluated = {"props":{"continent_name":true,"region_iso_code":true,"c
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://l9kit.dev/schema/1.0.0/event.lenient.schema.json" */;
+/*# sourceURL="https://l9kit.dev/schema/1.0.1/event.lenient.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate20.evaluated;
@@ -1661,9 +2022,11 @@ vErrors = null;
 }
 if(data.event_fingerprint !== undefined){
 let data4 = data.event_fingerprint;
+const _errs15 = errors;
+const _errs16 = errors;
 if(typeof data4 === "string"){
 if(!pattern4.test(data4)){
-const err6 = {instancePath:instancePath+"/event_fingerprint",schemaPath:"#/properties/event_fingerprint/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9a-fA-F]{64})?$"},message:"must match pattern \""+"^(?:[0-9a-fA-F]{64})?$"+"\"",schema:"^(?:[0-9a-fA-F]{64})?$",parentSchema:schema31.properties.event_fingerprint,data:data4};
+const err6 = {};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1673,8 +2036,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-else {
-const err7 = {instancePath:instancePath+"/event_fingerprint",schemaPath:"#/properties/event_fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.event_fingerprint.type,parentSchema:schema31.properties.event_fingerprint,data:data4};
+var valid4 = _errs16 === errors;
+if(valid4){
+const err7 = {instancePath:instancePath+"/event_fingerprint",schemaPath:"#/properties/event_fingerprint/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.event_fingerprint.not,parentSchema:schema31.properties.event_fingerprint,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1683,11 +2047,20 @@ vErrors.push(err7);
 }
 errors++;
 }
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
 }
-if(data.ip !== undefined){
-let data5 = data.ip;
-if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.ip.type,parentSchema:schema31.properties.ip,data:data5};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data4 === "string"){
+if(!pattern5.test(data4)){
+const err8 = {instancePath:instancePath+"/event_fingerprint",schemaPath:"#/properties/event_fingerprint/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9a-fA-F]{64})?$"},message:"must match pattern \""+"^(?:[0-9a-fA-F]{64})?$"+"\"",schema:"^(?:[0-9a-fA-F]{64})?$",parentSchema:schema31.properties.event_fingerprint,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1697,10 +2070,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.host !== undefined){
-let data6 = data.host;
-if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.host.type,parentSchema:schema31.properties.host,data:data6};
+else {
+const err9 = {instancePath:instancePath+"/event_fingerprint",schemaPath:"#/properties/event_fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.event_fingerprint.type,parentSchema:schema31.properties.event_fingerprint,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1710,10 +2081,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.reverse !== undefined){
-let data7 = data.reverse;
-if(typeof data7 !== "string"){
-const err10 = {instancePath:instancePath+"/reverse",schemaPath:"#/properties/reverse/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.reverse.type,parentSchema:schema31.properties.reverse,data:data7};
+if(data.ip !== undefined){
+let data5 = data.ip;
+if(typeof data5 !== "string"){
+const err10 = {instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.ip.type,parentSchema:schema31.properties.ip,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1723,14 +2094,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.port !== undefined){
-let data8 = data.port;
-const _errs22 = errors;
-let valid4 = false;
-const _errs23 = errors;
-if(typeof data8 === "string"){
-if(!pattern5.test(data8)){
-const err11 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$"},message:"must match pattern \""+"^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$"+"\"",schema:"^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$",parentSchema:schema31.properties.port.anyOf[0],data:data8};
+if(data.host !== undefined){
+let data6 = data.host;
+if(typeof data6 !== "string"){
+const err11 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.host.type,parentSchema:schema31.properties.host,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1740,8 +2107,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.port.anyOf[0].type,parentSchema:schema31.properties.port.anyOf[0],data:data8};
+if(data.reverse !== undefined){
+let data7 = data.reverse;
+if(typeof data7 !== "string"){
+const err12 = {instancePath:instancePath+"/reverse",schemaPath:"#/properties/reverse/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.reverse.type,parentSchema:schema31.properties.reverse,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1750,11 +2119,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-var _valid1 = _errs23 === errors;
-valid4 = valid4 || _valid1;
+}
+if(data.port !== undefined){
+let data8 = data.port;
+const _errs24 = errors;
+let valid5 = false;
 const _errs25 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err13 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.port.anyOf[1].type,parentSchema:schema31.properties.port.anyOf[1],data:data8};
+const _errs27 = errors;
+const _errs28 = errors;
+if(typeof data8 === "string"){
+if(!pattern4.test(data8)){
+const err13 = {};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1763,9 +2138,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 65535 || isNaN(data8)){
-const err14 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema31.properties.port.anyOf[1],data:data8};
+}
+var valid6 = _errs28 === errors;
+if(valid6){
+const err14 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.port.anyOf[0].not,parentSchema:schema31.properties.port.anyOf[0],data:data8};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1774,8 +2150,20 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data8 < 0 || isNaN(data8)){
-const err15 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.port.anyOf[1],data:data8};
+else {
+errors = _errs27;
+if(vErrors !== null){
+if(_errs27){
+vErrors.length = _errs27;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data8 === "string"){
+if(!pattern7.test(data8)){
+const err15 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf/0/pattern",keyword:"pattern",params:{pattern: "^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$"},message:"must match pattern \""+"^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$"+"\"",schema:"^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$",parentSchema:schema31.properties.port.anyOf[0],data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1785,10 +2173,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-var _valid1 = _errs25 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const err16 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.port.anyOf,parentSchema:schema31.properties.port,data:data8};
+else {
+const err16 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.port.anyOf[0].type,parentSchema:schema31.properties.port.anyOf[0],data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1797,11 +2183,58 @@ vErrors.push(err16);
 }
 errors++;
 }
+var _valid1 = _errs25 === errors;
+valid5 = valid5 || _valid1;
+const _errs29 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err17 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf/1/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.port.anyOf[1].type,parentSchema:schema31.properties.port.anyOf[1],data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
 else {
-errors = _errs22;
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 65535 || isNaN(data8)){
+const err18 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf/1/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema31.properties.port.anyOf[1],data:data8};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err19 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf/1/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.port.anyOf[1],data:data8};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+var _valid1 = _errs29 === errors;
+valid5 = valid5 || _valid1;
+if(!valid5){
+const err20 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.port.anyOf,parentSchema:schema31.properties.port,data:data8};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+else {
+errors = _errs24;
 if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
+if(_errs24){
+vErrors.length = _errs24;
 }
 else {
 vErrors = null;
@@ -1812,65 +2245,7 @@ vErrors = null;
 if(data.mac !== undefined){
 let data9 = data.mac;
 if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/mac",schemaPath:"#/properties/mac/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.mac.type,parentSchema:schema31.properties.mac,data:data9};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.vendor !== undefined){
-let data10 = data.vendor;
-if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/vendor",schemaPath:"#/properties/vendor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vendor.type,parentSchema:schema31.properties.vendor,data:data10};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.transport !== undefined){
-let data11 = data.transport;
-const _errs32 = errors;
-let valid5 = false;
-const _errs33 = errors;
-if(Array.isArray(data11)){
-const len1 = data11.length;
-for(let i1=0; i1<len1; i1++){
-let data12 = data11[i1];
-if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/transport/" + i1,schemaPath:"#/properties/transport/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.transport.anyOf[0].items.type,parentSchema:schema31.properties.transport.anyOf[0].items,data:data12};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.transport.anyOf[0].type,parentSchema:schema31.properties.transport.anyOf[0],data:data11};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-var _valid2 = _errs33 === errors;
-valid5 = valid5 || _valid2;
-const _errs37 = errors;
-if(data11 !== null){
-const err21 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema31.properties.transport.anyOf[1].type,parentSchema:schema31.properties.transport.anyOf[1],data:data11};
+const err21 = {instancePath:instancePath+"/mac",schemaPath:"#/properties/mac/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.mac.type,parentSchema:schema31.properties.mac,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1879,10 +2254,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-var _valid2 = _errs37 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const err22 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.transport.anyOf,parentSchema:schema31.properties.transport,data:data11};
+}
+if(data.vendor !== undefined){
+let data10 = data.vendor;
+if(typeof data10 !== "string"){
+const err22 = {instancePath:instancePath+"/vendor",schemaPath:"#/properties/vendor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.vendor.type,parentSchema:schema31.properties.vendor,data:data10};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1891,11 +2267,68 @@ vErrors.push(err22);
 }
 errors++;
 }
+}
+if(data.transport !== undefined){
+let data11 = data.transport;
+const _errs36 = errors;
+let valid7 = false;
+const _errs37 = errors;
+if(Array.isArray(data11)){
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+if(typeof data12 !== "string"){
+const err23 = {instancePath:instancePath+"/transport/" + i1,schemaPath:"#/properties/transport/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.transport.anyOf[0].items.type,parentSchema:schema31.properties.transport.anyOf[0].items,data:data12};
+if(vErrors === null){
+vErrors = [err23];
+}
 else {
-errors = _errs32;
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.transport.anyOf[0].type,parentSchema:schema31.properties.transport.anyOf[0],data:data11};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+var _valid2 = _errs37 === errors;
+valid7 = valid7 || _valid2;
+const _errs41 = errors;
+if(data11 !== null){
+const err25 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema31.properties.transport.anyOf[1].type,parentSchema:schema31.properties.transport.anyOf[1],data:data11};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+var _valid2 = _errs41 === errors;
+valid7 = valid7 || _valid2;
+if(!valid7){
+const err26 = {instancePath:instancePath+"/transport",schemaPath:"#/properties/transport/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.transport.anyOf,parentSchema:schema31.properties.transport,data:data11};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+else {
+errors = _errs36;
 if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
+if(_errs36){
+vErrors.length = _errs36;
 }
 else {
 vErrors = null;
@@ -1906,12 +2339,12 @@ vErrors = null;
 if(data.protocol !== undefined){
 let data13 = data.protocol;
 if(typeof data13 !== "string"){
-const err23 = {instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.protocol.type,parentSchema:schema31.properties.protocol,data:data13};
+const err27 = {instancePath:instancePath+"/protocol",schemaPath:"#/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.protocol.type,parentSchema:schema31.properties.protocol,data:data13};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err27];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err27);
 }
 errors++;
 }
@@ -1922,57 +2355,7 @@ if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.root !== undefined){
 let data15 = data14.root;
 if(typeof data15 !== "string"){
-const err24 = {instancePath:instancePath+"/http/root",schemaPath:"#/$defs/http/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.root.type,parentSchema:schema32.properties.root,data:data15};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data14.url !== undefined){
-let data16 = data14.url;
-if(typeof data16 !== "string"){
-const err25 = {instancePath:instancePath+"/http/url",schemaPath:"#/$defs/http/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.url.type,parentSchema:schema32.properties.url,data:data16};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data14.status !== undefined){
-let data17 = data14.status;
-const _errs49 = errors;
-let valid10 = false;
-const _errs50 = errors;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err26 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.status.anyOf[0].type,parentSchema:schema32.properties.status.anyOf[0],data:data17};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 > 999 || isNaN(data17)){
-const err27 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema32.properties.status.anyOf[0],data:data17};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data17 < 0 || isNaN(data17)){
-const err28 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.status.anyOf[0],data:data17};
+const err28 = {instancePath:instancePath+"/http/root",schemaPath:"#/$defs/http/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.root.type,parentSchema:schema32.properties.root,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1982,12 +2365,10 @@ vErrors.push(err28);
 errors++;
 }
 }
-var _valid3 = _errs50 === errors;
-valid10 = valid10 || _valid3;
-const _errs52 = errors;
-if(typeof data17 === "string"){
-if(!pattern6.test(data17)){
-const err29 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema32.properties.status.anyOf[1],data:data17};
+if(data14.url !== undefined){
+let data16 = data14.url;
+if(typeof data16 !== "string"){
+const err29 = {instancePath:instancePath+"/http/url",schemaPath:"#/$defs/http/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.url.type,parentSchema:schema32.properties.url,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1997,8 +2378,13 @@ vErrors.push(err29);
 errors++;
 }
 }
-else {
-const err30 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.status.anyOf[1].type,parentSchema:schema32.properties.status.anyOf[1],data:data17};
+if(data14.status !== undefined){
+let data17 = data14.status;
+const _errs53 = errors;
+let valid12 = false;
+const _errs54 = errors;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err30 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.status.anyOf[0].type,parentSchema:schema32.properties.status.anyOf[0],data:data17};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2007,10 +2393,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-var _valid3 = _errs52 === errors;
-valid10 = valid10 || _valid3;
-if(!valid10){
-const err31 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema32.properties.status.anyOf,parentSchema:schema32.properties.status,data:data17};
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 999 || isNaN(data17)){
+const err31 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema32.properties.status.anyOf[0],data:data17};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2019,25 +2404,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-else {
-errors = _errs49;
-if(vErrors !== null){
-if(_errs49){
-vErrors.length = _errs49;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data14.length !== undefined){
-let data18 = data14.length;
-const _errs55 = errors;
-let valid11 = false;
-const _errs56 = errors;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err32 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.length.anyOf[0].type,parentSchema:schema32.properties.length.anyOf[0],data:data18};
+if(data17 < 0 || isNaN(data17)){
+const err32 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.status.anyOf[0],data:data17};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2046,9 +2414,15 @@ vErrors.push(err32);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 > 9007199254740991 || isNaN(data18)){
-const err33 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema32.properties.length.anyOf[0],data:data18};
+}
+var _valid3 = _errs54 === errors;
+valid12 = valid12 || _valid3;
+const _errs56 = errors;
+const _errs58 = errors;
+const _errs59 = errors;
+if(typeof data17 === "string"){
+if(!pattern4.test(data17)){
+const err33 = {};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2057,8 +2431,10 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data18 < 0 || isNaN(data18)){
-const err34 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.length.anyOf[0],data:data18};
+}
+var valid13 = _errs59 === errors;
+if(valid13){
+const err34 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema32.properties.status.anyOf[1].not,parentSchema:schema32.properties.status.anyOf[1],data:data17};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2067,13 +2443,20 @@ vErrors.push(err34);
 }
 errors++;
 }
+else {
+errors = _errs58;
+if(vErrors !== null){
+if(_errs58){
+vErrors.length = _errs58;
 }
-var _valid4 = _errs56 === errors;
-valid11 = valid11 || _valid4;
-const _errs58 = errors;
-if(typeof data18 === "string"){
-if(!pattern6.test(data18)){
-const err35 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema32.properties.length.anyOf[1],data:data18};
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data17 === "string"){
+if(!pattern9.test(data17)){
+const err35 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema32.properties.status.anyOf[1],data:data17};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2084,7 +2467,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.length.anyOf[1].type,parentSchema:schema32.properties.length.anyOf[1],data:data18};
+const err36 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.status.anyOf[1].type,parentSchema:schema32.properties.status.anyOf[1],data:data17};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2093,10 +2476,10 @@ vErrors.push(err36);
 }
 errors++;
 }
-var _valid4 = _errs58 === errors;
-valid11 = valid11 || _valid4;
-if(!valid11){
-const err37 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema32.properties.length.anyOf,parentSchema:schema32.properties.length,data:data18};
+var _valid3 = _errs56 === errors;
+valid12 = valid12 || _valid3;
+if(!valid12){
+const err37 = {instancePath:instancePath+"/http/status",schemaPath:"#/$defs/http/properties/status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema32.properties.status.anyOf,parentSchema:schema32.properties.status,data:data17};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2106,10 +2489,10 @@ vErrors.push(err37);
 errors++;
 }
 else {
-errors = _errs55;
+errors = _errs53;
 if(vErrors !== null){
-if(_errs55){
-vErrors.length = _errs55;
+if(_errs53){
+vErrors.length = _errs53;
 }
 else {
 vErrors = null;
@@ -2117,16 +2500,13 @@ vErrors = null;
 }
 }
 }
-if(data14.header !== undefined){
-let data19 = data14.header;
+if(data14.length !== undefined){
+let data18 = data14.length;
 const _errs61 = errors;
-let valid12 = false;
+let valid14 = false;
 const _errs62 = errors;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key0 in data19){
-let data20 = data19[key0];
-if(typeof data20 !== "string"){
-const err38 = {instancePath:instancePath+"/http/header/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/http/properties/header/anyOf/0/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.header.anyOf[0].additionalProperties.type,parentSchema:schema32.properties.header.anyOf[0].additionalProperties,data:data20};
+if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
+const err38 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.length.anyOf[0].type,parentSchema:schema32.properties.length.anyOf[0],data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2135,10 +2515,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/http/header",schemaPath:"#/$defs/http/properties/header/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.header.anyOf[0].type,parentSchema:schema32.properties.header.anyOf[0],data:data19};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 > 9007199254740991 || isNaN(data18)){
+const err39 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema32.properties.length.anyOf[0],data:data18};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2147,11 +2526,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-var _valid5 = _errs62 === errors;
-valid12 = valid12 || _valid5;
-const _errs67 = errors;
-if(data19 !== null){
-const err40 = {instancePath:instancePath+"/http/header",schemaPath:"#/$defs/http/properties/header/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema32.properties.header.anyOf[1].type,parentSchema:schema32.properties.header.anyOf[1],data:data19};
+if(data18 < 0 || isNaN(data18)){
+const err40 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.length.anyOf[0],data:data18};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2160,15 +2536,77 @@ vErrors.push(err40);
 }
 errors++;
 }
-var _valid5 = _errs67 === errors;
-valid12 = valid12 || _valid5;
-if(!valid12){
-const err41 = {instancePath:instancePath+"/http/header",schemaPath:"#/$defs/http/properties/header/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema32.properties.header.anyOf,parentSchema:schema32.properties.header,data:data19};
+}
+var _valid4 = _errs62 === errors;
+valid14 = valid14 || _valid4;
+const _errs64 = errors;
+const _errs66 = errors;
+const _errs67 = errors;
+if(typeof data18 === "string"){
+if(!pattern4.test(data18)){
+const err41 = {};
 if(vErrors === null){
 vErrors = [err41];
 }
 else {
 vErrors.push(err41);
+}
+errors++;
+}
+}
+var valid15 = _errs67 === errors;
+if(valid15){
+const err42 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema32.properties.length.anyOf[1].not,parentSchema:schema32.properties.length.anyOf[1],data:data18};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+else {
+errors = _errs66;
+if(vErrors !== null){
+if(_errs66){
+vErrors.length = _errs66;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data18 === "string"){
+if(!pattern9.test(data18)){
+const err43 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema32.properties.length.anyOf[1],data:data18};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.length.anyOf[1].type,parentSchema:schema32.properties.length.anyOf[1],data:data18};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+var _valid4 = _errs64 === errors;
+valid14 = valid14 || _valid4;
+if(!valid14){
+const err45 = {instancePath:instancePath+"/http/length",schemaPath:"#/$defs/http/properties/length/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema32.properties.length.anyOf,parentSchema:schema32.properties.length,data:data18};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
 }
 errors++;
 }
@@ -2184,62 +2622,16 @@ vErrors = null;
 }
 }
 }
-if(data14.title !== undefined){
-let data21 = data14.title;
-if(typeof data21 !== "string"){
-const err42 = {instancePath:instancePath+"/http/title",schemaPath:"#/$defs/http/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.title.type,parentSchema:schema32.properties.title,data:data21};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-if(data14.favicon_hash !== undefined){
-let data22 = data14.favicon_hash;
-if(typeof data22 !== "string"){
-const err43 = {instancePath:instancePath+"/http/favicon_hash",schemaPath:"#/$defs/http/properties/favicon_hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.favicon_hash.type,parentSchema:schema32.properties.favicon_hash,data:data22};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data:data14};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-if(data.summary !== undefined){
-let data23 = data.summary;
-if(typeof data23 !== "string"){
-const err45 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data23};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-if(data.time !== undefined){
-let data24 = data.time;
-if(typeof data24 === "string"){
-if(!pattern8.test(data24)){
-const err46 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$",parentSchema:schema31.properties.time,data:data24};
+if(data14.header !== undefined){
+let data19 = data14.header;
+const _errs69 = errors;
+let valid16 = false;
+const _errs70 = errors;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key0 in data19){
+let data20 = data19[key0];
+if(typeof data20 !== "string"){
+const err46 = {instancePath:instancePath+"/http/header/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/http/properties/header/anyOf/0/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.header.anyOf[0].additionalProperties.type,parentSchema:schema32.properties.header.anyOf[0].additionalProperties,data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2249,13 +2641,162 @@ vErrors.push(err46);
 errors++;
 }
 }
+}
 else {
-const err47 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.time.type,parentSchema:schema31.properties.time,data:data24};
+const err47 = {instancePath:instancePath+"/http/header",schemaPath:"#/$defs/http/properties/header/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.header.anyOf[0].type,parentSchema:schema32.properties.header.anyOf[0],data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
 else {
 vErrors.push(err47);
+}
+errors++;
+}
+var _valid5 = _errs70 === errors;
+valid16 = valid16 || _valid5;
+const _errs75 = errors;
+if(data19 !== null){
+const err48 = {instancePath:instancePath+"/http/header",schemaPath:"#/$defs/http/properties/header/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema32.properties.header.anyOf[1].type,parentSchema:schema32.properties.header.anyOf[1],data:data19};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+var _valid5 = _errs75 === errors;
+valid16 = valid16 || _valid5;
+if(!valid16){
+const err49 = {instancePath:instancePath+"/http/header",schemaPath:"#/$defs/http/properties/header/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema32.properties.header.anyOf,parentSchema:schema32.properties.header,data:data19};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+else {
+errors = _errs69;
+if(vErrors !== null){
+if(_errs69){
+vErrors.length = _errs69;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data14.title !== undefined){
+let data21 = data14.title;
+if(typeof data21 !== "string"){
+const err50 = {instancePath:instancePath+"/http/title",schemaPath:"#/$defs/http/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.title.type,parentSchema:schema32.properties.title,data:data21};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data14.favicon_hash !== undefined){
+let data22 = data14.favicon_hash;
+if(typeof data22 !== "string"){
+const err51 = {instancePath:instancePath+"/http/favicon_hash",schemaPath:"#/$defs/http/properties/favicon_hash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.favicon_hash.type,parentSchema:schema32.properties.favicon_hash,data:data22};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data:data14};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.summary !== undefined){
+let data23 = data.summary;
+if(typeof data23 !== "string"){
+const err53 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.summary.type,parentSchema:schema31.properties.summary,data:data23};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data.time !== undefined){
+let data24 = data.time;
+const _errs85 = errors;
+const _errs86 = errors;
+if(typeof data24 === "string"){
+if(!pattern4.test(data24)){
+const err54 = {};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+var valid18 = _errs86 === errors;
+if(valid18){
+const err55 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.time.not,parentSchema:schema31.properties.time,data:data24};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+else {
+errors = _errs85;
+if(vErrors !== null){
+if(_errs85){
+vErrors.length = _errs85;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data24 === "string"){
+if(!pattern13.test(data24)){
+const err56 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$",parentSchema:schema31.properties.time,data:data24};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.time.type,parentSchema:schema31.properties.time,data:data24};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
 }
 errors++;
 }
@@ -2272,95 +2813,131 @@ if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.fingerprint !== undefined){
 let data27 = data26.fingerprint;
 if(typeof data27 !== "string"){
-const err48 = {instancePath:instancePath+"/ssh/fingerprint",schemaPath:"#/$defs/ssh/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.fingerprint.type,parentSchema:schema35.properties.fingerprint,data:data27};
+const err58 = {instancePath:instancePath+"/ssh/fingerprint",schemaPath:"#/$defs/ssh/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.fingerprint.type,parentSchema:schema35.properties.fingerprint,data:data27};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err58];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err58);
 }
 errors++;
 }
 }
 if(data26.version !== undefined){
 let data28 = data26.version;
-const _errs84 = errors;
-let valid16 = false;
-const _errs85 = errors;
+const _errs94 = errors;
+let valid21 = false;
+const _errs95 = errors;
 if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err49 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.properties.version.anyOf[0].type,parentSchema:schema35.properties.version.anyOf[0],data:data28};
+const err59 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.properties.version.anyOf[0].type,parentSchema:schema35.properties.version.anyOf[0],data:data28};
 if(vErrors === null){
-vErrors = [err49];
+vErrors = [err59];
 }
 else {
-vErrors.push(err49);
+vErrors.push(err59);
 }
 errors++;
 }
 if((typeof data28 == "number") && (isFinite(data28))){
 if(data28 > 9007199254740991 || isNaN(data28)){
-const err50 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema35.properties.version.anyOf[0],data:data28};
+const err60 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema35.properties.version.anyOf[0],data:data28};
 if(vErrors === null){
-vErrors = [err50];
+vErrors = [err60];
 }
 else {
-vErrors.push(err50);
+vErrors.push(err60);
 }
 errors++;
 }
 if(data28 < 0 || isNaN(data28)){
-const err51 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.version.anyOf[0],data:data28};
+const err61 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.version.anyOf[0],data:data28};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err61];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err61);
 }
 errors++;
 }
 }
-var _valid6 = _errs85 === errors;
-valid16 = valid16 || _valid6;
-const _errs87 = errors;
+var _valid6 = _errs95 === errors;
+valid21 = valid21 || _valid6;
+const _errs97 = errors;
+const _errs99 = errors;
+const _errs100 = errors;
 if(typeof data28 === "string"){
-if(!pattern6.test(data28)){
-const err52 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema35.properties.version.anyOf[1],data:data28};
+if(!pattern4.test(data28)){
+const err62 = {};
 if(vErrors === null){
-vErrors = [err52];
+vErrors = [err62];
 }
 else {
-vErrors.push(err52);
+vErrors.push(err62);
 }
 errors++;
 }
 }
-else {
-const err53 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.version.anyOf[1].type,parentSchema:schema35.properties.version.anyOf[1],data:data28};
+var valid22 = _errs100 === errors;
+if(valid22){
+const err63 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema35.properties.version.anyOf[1].not,parentSchema:schema35.properties.version.anyOf[1],data:data28};
 if(vErrors === null){
-vErrors = [err53];
+vErrors = [err63];
 }
 else {
-vErrors.push(err53);
-}
-errors++;
-}
-var _valid6 = _errs87 === errors;
-valid16 = valid16 || _valid6;
-if(!valid16){
-const err54 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema35.properties.version.anyOf,parentSchema:schema35.properties.version,data:data28};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
+vErrors.push(err63);
 }
 errors++;
 }
 else {
-errors = _errs84;
+errors = _errs99;
 if(vErrors !== null){
-if(_errs84){
-vErrors.length = _errs84;
+if(_errs99){
+vErrors.length = _errs99;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data28 === "string"){
+if(!pattern9.test(data28)){
+const err64 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema35.properties.version.anyOf[1],data:data28};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.version.anyOf[1].type,parentSchema:schema35.properties.version.anyOf[1],data:data28};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+var _valid6 = _errs97 === errors;
+valid21 = valid21 || _valid6;
+if(!valid21){
+const err66 = {instancePath:instancePath+"/ssh/version",schemaPath:"#/$defs/ssh/properties/version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema35.properties.version.anyOf,parentSchema:schema35.properties.version,data:data28};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+else {
+errors = _errs94;
+if(vErrors !== null){
+if(_errs94){
+vErrors.length = _errs94;
 }
 else {
 vErrors = null;
@@ -2371,12 +2948,12 @@ vErrors = null;
 if(data26.banner !== undefined){
 let data29 = data26.banner;
 if(typeof data29 !== "string"){
-const err55 = {instancePath:instancePath+"/ssh/banner",schemaPath:"#/$defs/ssh/properties/banner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.banner.type,parentSchema:schema35.properties.banner,data:data29};
+const err67 = {instancePath:instancePath+"/ssh/banner",schemaPath:"#/$defs/ssh/properties/banner/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.banner.type,parentSchema:schema35.properties.banner,data:data29};
 if(vErrors === null){
-vErrors = [err55];
+vErrors = [err67];
 }
 else {
-vErrors.push(err55);
+vErrors.push(err67);
 }
 errors++;
 }
@@ -2384,24 +2961,24 @@ errors++;
 if(data26.motd !== undefined){
 let data30 = data26.motd;
 if(typeof data30 !== "string"){
-const err56 = {instancePath:instancePath+"/ssh/motd",schemaPath:"#/$defs/ssh/properties/motd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.motd.type,parentSchema:schema35.properties.motd,data:data30};
+const err68 = {instancePath:instancePath+"/ssh/motd",schemaPath:"#/$defs/ssh/properties/motd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.motd.type,parentSchema:schema35.properties.motd,data:data30};
 if(vErrors === null){
-vErrors = [err56];
+vErrors = [err68];
 }
 else {
-vErrors.push(err56);
+vErrors.push(err68);
 }
 errors++;
 }
 }
 }
 else {
-const err57 = {instancePath:instancePath+"/ssh",schemaPath:"#/$defs/ssh/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data26};
+const err69 = {instancePath:instancePath+"/ssh",schemaPath:"#/$defs/ssh/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data26};
 if(vErrors === null){
-vErrors = [err57];
+vErrors = [err69];
 }
 else {
-vErrors.push(err57);
+vErrors.push(err69);
 }
 errors++;
 }
@@ -2420,65 +2997,65 @@ errors = vErrors.length;
 }
 if(data.tags !== undefined){
 let data33 = data.tags;
-const _errs96 = errors;
-let valid17 = false;
-const _errs97 = errors;
+const _errs108 = errors;
+let valid23 = false;
+const _errs109 = errors;
 if(Array.isArray(data33)){
 const len2 = data33.length;
 for(let i2=0; i2<len2; i2++){
 let data34 = data33[i2];
 if(typeof data34 !== "string"){
-const err58 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tags.anyOf[0].items.type,parentSchema:schema31.properties.tags.anyOf[0].items,data:data34};
+const err70 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tags.anyOf[0].items.type,parentSchema:schema31.properties.tags.anyOf[0].items,data:data34};
 if(vErrors === null){
-vErrors = [err58];
+vErrors = [err70];
 }
 else {
-vErrors.push(err58);
+vErrors.push(err70);
 }
 errors++;
 }
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.tags.anyOf[0].type,parentSchema:schema31.properties.tags.anyOf[0],data:data33};
+const err71 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.tags.anyOf[0].type,parentSchema:schema31.properties.tags.anyOf[0],data:data33};
 if(vErrors === null){
-vErrors = [err59];
+vErrors = [err71];
 }
 else {
-vErrors.push(err59);
+vErrors.push(err71);
 }
 errors++;
 }
-var _valid7 = _errs97 === errors;
-valid17 = valid17 || _valid7;
-const _errs101 = errors;
+var _valid7 = _errs109 === errors;
+valid23 = valid23 || _valid7;
+const _errs113 = errors;
 if(data33 !== null){
-const err60 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema31.properties.tags.anyOf[1].type,parentSchema:schema31.properties.tags.anyOf[1],data:data33};
+const err72 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema31.properties.tags.anyOf[1].type,parentSchema:schema31.properties.tags.anyOf[1],data:data33};
 if(vErrors === null){
-vErrors = [err60];
+vErrors = [err72];
 }
 else {
-vErrors.push(err60);
+vErrors.push(err72);
 }
 errors++;
 }
-var _valid7 = _errs101 === errors;
-valid17 = valid17 || _valid7;
-if(!valid17){
-const err61 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.tags.anyOf,parentSchema:schema31.properties.tags,data:data33};
+var _valid7 = _errs113 === errors;
+valid23 = valid23 || _valid7;
+if(!valid23){
+const err73 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.tags.anyOf,parentSchema:schema31.properties.tags,data:data33};
 if(vErrors === null){
-vErrors = [err61];
+vErrors = [err73];
 }
 else {
-vErrors.push(err61);
+vErrors.push(err73);
 }
 errors++;
 }
 else {
-errors = _errs96;
+errors = _errs108;
 if(vErrors !== null){
-if(_errs96){
-vErrors.length = _errs96;
+if(_errs108){
+vErrors.length = _errs108;
 }
 else {
 vErrors = null;
@@ -2498,95 +3075,131 @@ if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 if(data36.organization_name !== undefined){
 let data37 = data36.organization_name;
 if(typeof data37 !== "string"){
-const err62 = {instancePath:instancePath+"/network/organization_name",schemaPath:"#/$defs/network/properties/organization_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.organization_name.type,parentSchema:schema44.properties.organization_name,data:data37};
+const err74 = {instancePath:instancePath+"/network/organization_name",schemaPath:"#/$defs/network/properties/organization_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.organization_name.type,parentSchema:schema44.properties.organization_name,data:data37};
 if(vErrors === null){
-vErrors = [err62];
+vErrors = [err74];
 }
 else {
-vErrors.push(err62);
+vErrors.push(err74);
 }
 errors++;
 }
 }
 if(data36.asn !== undefined){
 let data38 = data36.asn;
-const _errs110 = errors;
-let valid22 = false;
-const _errs111 = errors;
+const _errs122 = errors;
+let valid28 = false;
+const _errs123 = errors;
 if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err63 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema44.properties.asn.anyOf[0].type,parentSchema:schema44.properties.asn.anyOf[0],data:data38};
+const err75 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema44.properties.asn.anyOf[0].type,parentSchema:schema44.properties.asn.anyOf[0],data:data38};
 if(vErrors === null){
-vErrors = [err63];
+vErrors = [err75];
 }
 else {
-vErrors.push(err63);
+vErrors.push(err75);
 }
 errors++;
 }
 if((typeof data38 == "number") && (isFinite(data38))){
 if(data38 > 4294967295 || isNaN(data38)){
-const err64 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295",schema:4294967295,parentSchema:schema44.properties.asn.anyOf[0],data:data38};
+const err76 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295",schema:4294967295,parentSchema:schema44.properties.asn.anyOf[0],data:data38};
 if(vErrors === null){
-vErrors = [err64];
+vErrors = [err76];
 }
 else {
-vErrors.push(err64);
+vErrors.push(err76);
 }
 errors++;
 }
 if(data38 < 0 || isNaN(data38)){
-const err65 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.asn.anyOf[0],data:data38};
+const err77 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.asn.anyOf[0],data:data38};
 if(vErrors === null){
-vErrors = [err65];
+vErrors = [err77];
 }
 else {
-vErrors.push(err65);
+vErrors.push(err77);
 }
 errors++;
 }
 }
-var _valid8 = _errs111 === errors;
-valid22 = valid22 || _valid8;
-const _errs113 = errors;
+var _valid8 = _errs123 === errors;
+valid28 = valid28 || _valid8;
+const _errs125 = errors;
+const _errs127 = errors;
+const _errs128 = errors;
 if(typeof data38 === "string"){
-if(!pattern6.test(data38)){
-const err66 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema44.properties.asn.anyOf[1],data:data38};
+if(!pattern4.test(data38)){
+const err78 = {};
 if(vErrors === null){
-vErrors = [err66];
+vErrors = [err78];
 }
 else {
-vErrors.push(err66);
+vErrors.push(err78);
 }
 errors++;
 }
 }
-else {
-const err67 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.asn.anyOf[1].type,parentSchema:schema44.properties.asn.anyOf[1],data:data38};
+var valid29 = _errs128 === errors;
+if(valid29){
+const err79 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema44.properties.asn.anyOf[1].not,parentSchema:schema44.properties.asn.anyOf[1],data:data38};
 if(vErrors === null){
-vErrors = [err67];
+vErrors = [err79];
 }
 else {
-vErrors.push(err67);
-}
-errors++;
-}
-var _valid8 = _errs113 === errors;
-valid22 = valid22 || _valid8;
-if(!valid22){
-const err68 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.asn.anyOf,parentSchema:schema44.properties.asn,data:data38};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
+vErrors.push(err79);
 }
 errors++;
 }
 else {
-errors = _errs110;
+errors = _errs127;
 if(vErrors !== null){
-if(_errs110){
-vErrors.length = _errs110;
+if(_errs127){
+vErrors.length = _errs127;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data38 === "string"){
+if(!pattern9.test(data38)){
+const err80 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema44.properties.asn.anyOf[1],data:data38};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.asn.anyOf[1].type,parentSchema:schema44.properties.asn.anyOf[1],data:data38};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+var _valid8 = _errs125 === errors;
+valid28 = valid28 || _valid8;
+if(!valid28){
+const err82 = {instancePath:instancePath+"/network/asn",schemaPath:"#/$defs/network/properties/asn/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.asn.anyOf,parentSchema:schema44.properties.asn,data:data38};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+else {
+errors = _errs122;
+if(vErrors !== null){
+if(_errs122){
+vErrors.length = _errs122;
 }
 else {
 vErrors = null;
@@ -2597,36 +3210,36 @@ vErrors = null;
 if(data36.network !== undefined){
 let data39 = data36.network;
 if(typeof data39 !== "string"){
-const err69 = {instancePath:instancePath+"/network/network",schemaPath:"#/$defs/network/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.network.type,parentSchema:schema44.properties.network,data:data39};
+const err83 = {instancePath:instancePath+"/network/network",schemaPath:"#/$defs/network/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.network.type,parentSchema:schema44.properties.network,data:data39};
 if(vErrors === null){
-vErrors = [err69];
+vErrors = [err83];
 }
 else {
-vErrors.push(err69);
+vErrors.push(err83);
 }
 errors++;
 }
 }
 }
 else {
-const err70 = {instancePath:instancePath+"/network",schemaPath:"#/$defs/network/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data36};
+const err84 = {instancePath:instancePath+"/network",schemaPath:"#/$defs/network/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data36};
 if(vErrors === null){
-vErrors = [err70];
+vErrors = [err84];
 }
 else {
-vErrors.push(err70);
+vErrors.push(err84);
 }
 errors++;
 }
 }
 }
 else {
-const err71 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err85 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
 if(vErrors === null){
-vErrors = [err71];
+vErrors = [err85];
 }
 else {
-vErrors.push(err71);
+vErrors.push(err85);
 }
 errors++;
 }

@@ -3,12 +3,13 @@
 const ucs2length = (text) => text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.0.0/subdomains.schema.json","title":"Subdomains","description":"Answer of GET /api/subdomains/:domain.","type":"array","items":{"type":"object","required":["subdomain","distinct_ips","last_seen"],"properties":{"subdomain":{"type":"string","title":"Subdomain","description":"Fully qualified subdomain name.","minLength":1},"distinct_ips":{"type":"integer","title":"Distinct IPs","description":"Number of distinct IP addresses seen for it.","minimum":0},"last_seen":{"type":"string","title":"Last seen","description":"UTC time with exactly three fraction digits and `Z`.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"}},"title":"Subdomain entry","description":"A subdomain known for a domain."},"$defs":{}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.0.1/subdomains.schema.json","title":"Subdomains","description":"Answer of GET /api/subdomains/:domain.","type":"array","items":{"type":"object","required":["subdomain","distinct_ips","last_seen"],"properties":{"subdomain":{"type":"string","title":"Subdomain","description":"Fully qualified subdomain name.","minLength":1},"distinct_ips":{"type":"integer","title":"Distinct IPs","description":"Number of distinct IP addresses seen for it.","minimum":0},"last_seen":{"type":"string","title":"Last seen","description":"UTC time with exactly three fraction digits and `Z`.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$","not":{"pattern":"[^ -~]"}}},"title":"Subdomain entry","description":"A subdomain known for a domain."},"$defs":{}};
 const func1 = ucs2length;
-const pattern4 = new RegExp("^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$", "");
+const pattern4 = new RegExp("[^ -~]", "");
+const pattern5 = new RegExp("^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$", "");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://l9kit.dev/schema/1.0.0/subdomains.schema.json" */;
+/*# sourceURL="https://l9kit.dev/schema/1.0.1/subdomains.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate20.evaluated;
@@ -105,9 +106,11 @@ errors++;
 }
 if(data0.last_seen !== undefined){
 let data3 = data0.last_seen;
+const _errs9 = errors;
+const _errs10 = errors;
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-const err7 = {instancePath:instancePath+"/" + i0+"/last_seen",schemaPath:"#/items/properties/last_seen/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$",parentSchema:schema31.items.properties.last_seen,data:data3};
+const err7 = {};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -117,8 +120,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-else {
-const err8 = {instancePath:instancePath+"/" + i0+"/last_seen",schemaPath:"#/items/properties/last_seen/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.items.properties.last_seen.type,parentSchema:schema31.items.properties.last_seen,data:data3};
+var valid3 = _errs10 === errors;
+if(valid3){
+const err8 = {instancePath:instancePath+"/" + i0+"/last_seen",schemaPath:"#/items/properties/last_seen/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.items.properties.last_seen.not,parentSchema:schema31.items.properties.last_seen,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -127,10 +131,20 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
+else {
+errors = _errs9;
+if(vErrors !== null){
+if(_errs9){
+vErrors.length = _errs9;
 }
 else {
-const err9 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.items.type,parentSchema:schema31.items,data:data0};
+vErrors = null;
+}
+}
+}
+if(typeof data3 === "string"){
+if(!pattern5.test(data3)){
+const err9 = {instancePath:instancePath+"/" + i0+"/last_seen",schemaPath:"#/items/properties/last_seen/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"},message:"must match pattern \""+"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$"+"\"",schema:"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$",parentSchema:schema31.items.properties.last_seen,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -140,14 +154,37 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.type,parentSchema:schema31,data};
+const err10 = {instancePath:instancePath+"/" + i0+"/last_seen",schemaPath:"#/items/properties/last_seen/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.items.properties.last_seen.type,parentSchema:schema31.items.properties.last_seen,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/" + i0,schemaPath:"#/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.items.type,parentSchema:schema31.items,data:data0};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
 }
 errors++;
 }

@@ -1,0 +1,3 @@
+module l9kit.dev/l9types
+
+go 1.19

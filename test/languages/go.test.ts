@@ -1,0 +1,93 @@
+/**
+ * The Go package schema/types/go, compiled with the standard library only (no network): every
+ * corpus/valid document, made canonical by `l9kit normalize` at run time, decodes into
+ * `l9types.Event` and encodes back to the same bytes; so do 1 000 generated canonical events; and
+ * Go's `regexp` gives the verdict ECMA-262 gives for every schema pattern on every corpus string.
+ */
+import { spawnSync } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { beforeAll, expect, it } from 'vitest'
+import { fileTempDir } from '../support/temp.js'
+import {
+  canonicalLines,
+  engineMatrix,
+  generatedEvents,
+  goEscapes,
+  LANGUAGES,
+  needs,
+  PROPERTY_RUNS,
+  run,
+  validDocuments,
+  works,
+} from './support.js'
+
+const version = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' })
+const available = version.status === 0
+// Go 1.22 started writing backspace and form feed as \b and \f; before, as \u0008 and \u000c.
+const minor = Number(/^go1\.(\d+)/.exec(String(version.stdout).trim())?.[1] ?? 99)
+
+needs('Go types (schema/types/go)', available && works('go', ['version']), 'the go command (Debian golang-go)', () => {
+  const work = fileTempDir('l9kit-go-types-')
+  const binary = join(work, 'roundtrip')
+  beforeAll(async () => {
+    // Offline: no proxy, caches in the temp folder; the test module replaces l9types by the repo's copy.
+    const env = { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: join(work, 'cache'), GOPATH: join(work, 'gopath'), GOTOOLCHAIN: 'local' }
+    const built = await run('go', ['build', '-o', binary, '.'], { cwd: join(LANGUAGES, 'go'), env, timeout: 300_000 })
+    expect(built.stderr).toBe('')
+    expect(built.code).toBe(0)
+    const vet = await run('go', ['vet', './...'], { cwd: join(LANGUAGES, 'go'), env, timeout: 300_000 })
+    expect(vet.code, vet.stderr).toBe(0)
+  }, 300_000)
+
+  it('builds without writing into the repository (no go.sum, no binary)', () => {
+    expect(readdirSync(join(LANGUAGES, 'go')).sort()).toEqual(['go.mod', 'main.go'])
+  })
+
+  it('the generated package is gofmt-clean', async () => {
+    const result = await run('gofmt', ['-l', 'schema/types/go'])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toBe('')
+  })
+
+  const sameBytes = async (canonical: string[], kind = 'event') => {
+    const result = await run(binary, [kind], { input: canonical.join('\n') + '\n' })
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    const lines = result.stdout.split('\n').slice(0, -1)
+    expect(lines).toHaveLength(canonical.length)
+    return lines.map((line, i) => ({ got: line, want: goEscapes(canonical[i]!, minor < 22) })).filter((p) => p.got !== p.want)
+  }
+
+  it('every corpus/valid document: decode and encode gives the canonical bytes', async () => {
+    const docs = validDocuments()
+    const canonical = await canonicalLines(docs.map((d) => d.doc), work)
+    const different = await sameBytes(canonical)
+    expect(different).toEqual([])
+    expect(docs.length).toBeGreaterThanOrEqual(30)
+  }, 120_000)
+
+  it(`${PROPERTY_RUNS} generated canonical events: the same bytes`, async () => {
+    const canonical = await canonicalLines(generatedEvents(), work)
+    expect(await sameBytes(canonical)).toEqual([])
+  }, 120_000)
+
+  it('a lookup result and a subdomain list: the same bytes', async () => {
+    const [event] = await canonicalLines([validDocuments()[0]!.doc], work)
+    const lookup = `{"Services":[${event}],"Leaks":null}`
+    const subdomains = '[{"subdomain":"www.example.com","distinct_ips":4294967296,"last_seen":"2026-01-02T03:04:05.123Z"}]'
+    expect(await sameBytes([lookup], 'lookup')).toEqual([])
+    expect(await sameBytes([subdomains], 'subdomains')).toEqual([])
+  })
+
+  it('refuses what the types cannot hold, saying where', async () => {
+    const result = await run(binary, ['event'], { input: '{"port":443}\n{"http":{"length":"1"}}\n' })
+    expect(result.stdout).toMatch(/^error: .*Event\.port of type string\nerror: .*length of type int64\n$/)
+  })
+
+  it("Go's regexp agrees with ECMA-262 on every schema pattern and every corpus string", async () => {
+    const { rows, ecma } = await engineMatrix(binary, ['patterns'])
+    // Without the guard too: Go's `$` is the end of the text, as in ECMA-262.
+    expect(rows).toEqual(ecma)
+  })
+})

@@ -1,0 +1,67 @@
+/**
+ * The Python module schema/types/python/l9kit_types.py, run by Debian's /usr/bin/python3: every
+ * corpus/valid document and 1 000 generated canonical events decode with `from_dict` and come
+ * back from `to_dict` as the same JSON value (every member kept, unknown ones too); and
+ * `re.search`, as python-jsonschema applies `pattern`, gives ECMA-262's verdict on every schema
+ * pattern and corpus string once the printable-ASCII guard is applied (and, without the guard,
+ * differs on a trailing newline: the reason for the guard).
+ */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { fileTempDir } from '../support/temp.js'
+import {
+  engineMatrix,
+  LANGUAGES,
+  needs,
+  roundTripper,
+  sameValueTests,
+  validDocuments,
+  works,
+} from './support.js'
+
+const PYTHON = '/usr/bin/python3'
+const SCRIPT = join(LANGUAGES, 'python', 'roundtrip.py')
+
+const roundTrip = roundTripper(() => PYTHON, [SCRIPT])
+
+needs('Python types (schema/types/python)', works(PYTHON, ['--version']), `${PYTHON} (Debian python3)`, () => {
+  const work = fileTempDir('l9kit-python-types-')
+
+  sameValueTests(roundTrip, work)
+
+  it('keeps members the schema does not list, and an absent optional member stays absent', async () => {
+    const [doc] = validDocuments().filter((d) => d.name === 'service-software-fingerprint-omitted.json').map((d) => d.doc as any)
+    expect(doc.service.software).not.toHaveProperty('fingerprint')
+    const extended = { ...doc, vendor_extension: { a: [1, null] }, http: { ...doc.http, x_http: true } }
+    expect(await roundTrip('event', [JSON.stringify(extended)])).toEqual([extended])
+  })
+
+  it('a lookup result and a subdomain list: the same JSON value back', async () => {
+    const [event] = validDocuments().map((d) => d.doc)
+    const lookup = { Services: [event], Leaks: null }
+    const subdomains = [{ subdomain: 'www.example.com', distinct_ips: 4294967296, last_seen: '2026-01-02T03:04:05.123Z' }]
+    expect(await roundTrip('lookup', [JSON.stringify(lookup)])).toEqual([lookup])
+    expect(await roundTrip('subdomains', [JSON.stringify(subdomains)])).toEqual([subdomains])
+  })
+
+  it('refuses what the types cannot hold, naming the member', async () => {
+    const doc = validDocuments()[0]!.doc as any
+    const bad = [{ ...doc, port: 443 }, { ...doc, service: { ...doc.service, credentials: { ...doc.service.credentials, raw: 'not base64!' } } }, { ...doc, ssl: undefined }]
+    expect(await roundTrip('event', bad.map((d) => JSON.stringify(d)))).toEqual([
+      'error: /port: expected a string, found int',
+      expect.stringMatching(/^error: \/service\/credentials\/raw: expected base64 text/),
+      'error: /ssl: member is missing',
+    ])
+  })
+
+  it("re.search (python-jsonschema's `pattern`) agrees with ECMA-262 on every schema pattern and corpus string", async () => {
+    const { rawDifferences } = await engineMatrix(PYTHON, [SCRIPT, 'patterns'])
+    // Without the guard, `$` lets a final newline through: what the guard is for.
+    expect(rawDifferences).toContain('"443\\n"')
+  })
+
+  it('leaves no bytecode beside the generated module', () => {
+    expect(existsSync(join(LANGUAGES, '..', '..', 'schema', 'types', 'python', '__pycache__'))).toBe(false)
+  })
+})
