@@ -7,6 +7,7 @@
  */
 import { type Context, describe, isObject, setData } from './context.js'
 import { type Field, token } from './field.js'
+import { compareNames } from './header-order.js'
 import { checked, either, replaced, STRING, stringEnd } from './pattern.js'
 
 export type HeaderMap = Record<string, string>
@@ -81,8 +82,33 @@ export const headers: Field<HeaderMap> = {
 }
 
 function headerMap() {
-  return checked(`\\{(?:${STRING}:${STRING}(?:,${STRING}:${STRING})*)?\\}`, (t = '{}', options) => namesCanonical(t, options.headerCase === 'lower'))
+  return checked(`\\{(?:${STRING}:${STRING}(?:,${STRING}:${STRING})*)?\\}`, (t = '{}', options) =>
+    options.headerOrder === 'input' ? namesCanonical(t, options.headerCase === 'lower') : namesAscending(t, options.headerCase === 'lower'),
+  )
 }
+
+/**
+ * Names of a header map text that matched the canonical pattern, in the canonical (byte)
+ * order: each one after the one before (so distinct too), lower-case in `lower` mode. The
+ * text is written through, never parsed, so names that look like array indices are fine.
+ */
+function namesAscending(text: string, lower: boolean): boolean {
+  if (text === '{}') return true
+  let prev: string | undefined
+  let at = 1
+  for (;;) {
+    const end = stringEnd(text, at)
+    const name = text.slice(at + 1, end - 1) // still escaped, quotes left out
+    if ((lower && name !== name.toLowerCase()) || (prev !== undefined && compareText(prev, name) >= 0)) return false
+    prev = name
+    at = stringEnd(text, end + 1) + 1 // past the value and the ',' or '}'
+    if (at >= text.length) return true
+  }
+}
+
+/** Byte order of two names as canonical JSON string contents; escaped ones are decoded first. */
+const compareText = (a: string, b: string) =>
+  a.includes('\\') || b.includes('\\') ? compareNames(JSON.parse(`"${a}"`) as string, JSON.parse(`"${b}"`) as string) : compareNames(a, b)
 
 // Names JavaScript objects list first whatever their position (array indices): their order
 // in the text cannot be kept through a parse, so they never take the fast path.

@@ -1,7 +1,9 @@
 /** Compact canonical JSON of an event: members in canonical order, unknown ones after. */
 import { emptyEvent } from '../schema/empty.js'
 import type { Event } from '../schema/index.js'
-import { isObject, setData } from './context.js'
+import { type Escape, type HeaderOrder, isObject, setData, type WriteOptions } from './context.js'
+import { goEscape } from './go-escape.js'
+import { compareNames, namesSorted, sortedMapText } from './header-order.js'
 
 interface Order {
   [member: string]: Order | null
@@ -83,9 +85,48 @@ function absentFrom(value: Record<string, unknown>, names: string[], from: numbe
 
 /**
  * Compact JSON of an event, members in canonical order (unknown members after the known
- * ones, in their own order). Values are written as they are: pass normalize()'s output for
- * canonical values.
+ * ones, in their own order), header names in byte order. Values are written as they are:
+ * pass normalize()'s output for canonical values. eventSerializer() takes options.
  */
 export function serializeEvent(event: Event): string {
-  return JSON.stringify(inOrder(event, EVENT_LIST) ? event : ordered(event, EVENT_ORDER))
+  return writeCanonical(inOrder(event, EVENT_LIST) ? event : (ordered(event, EVENT_ORDER) as object), 'sorted', 'plain')
+}
+
+/**
+ * serializeEvent with write options: `headerOrder: 'input'` writes header names in the
+ * order the map lists them; `escape: 'go'` adds the escapes Go's encoder writes.
+ */
+export function eventSerializer(options: WriteOptions = {}): (event: Event) => string {
+  const headerOrder = options.headerOrder ?? 'sorted'
+  const escape = options.escape ?? 'plain'
+  return (event) => writeCanonical(inOrder(event, EVENT_LIST) ? event : (ordered(event, EVENT_ORDER) as object), headerOrder, escape)
+}
+
+/** The text of an event whose members are in canonical order already (normalize()'s output). */
+export function writeCanonical(event: object, headerOrder: HeaderOrder, escape: Escape): string {
+  const text = headerOrder === 'input' ? JSON.stringify(event) : sortedText(event)
+  return escape === 'go' ? goEscape(text) : text
+}
+
+/** JSON.stringify's text, except that the header map is written in byte order. */
+function sortedText(event: object): string {
+  const http = (event as { http?: unknown }).http
+  const header = isObject(http) ? http.header : undefined
+  if (!isObject(header) || namesSorted(header)) return JSON.stringify(event)
+  // The same map with its names inserted in order, in shallow copies of the event and http.
+  const sorted: Record<string, unknown> = Object.create(null)
+  for (const name of Object.keys(header).sort(compareNames)) setData(sorted, name, header[name])
+  if (namesSorted(sorted)) return JSON.stringify({ ...event, http: { ...(http as object), header: sorted } })
+  // Names such as "10" and "9", which an object always lists first, in numeric order: by hand.
+  return writeMembers(event, (name, value) => (name === 'http' ? writeMembers(value as Record<string, unknown>, (n, v) => (n === 'header' ? sortedMapText(header) : JSON.stringify(v))) : JSON.stringify(value)))
+}
+
+/** An object's JSON text with each member's value written by `write` (undefined: left out). */
+function writeMembers(value: object, write: (name: string, value: unknown) => string | undefined): string {
+  const parts: string[] = []
+  for (const [name, v] of Object.entries(value)) {
+    const text = write(name, v)
+    if (text !== undefined) parts.push(`${JSON.stringify(name)}:${text}`)
+  }
+  return `{${parts.join(',')}}`
 }
