@@ -77,14 +77,38 @@ export const headers: Field<HeaderMap> = {
     return out
   },
   canonical: (value, options) => isObject(value) && allStringValues(value, options.headerCase === 'lower'),
-  pattern: headerMap(),
-  lenient: either(replaced('null', '{}'), headerMap()),
+  pattern: headerMap(false),
+  lenient: either(replaced('null', '{}'), headerMap(true)),
 }
 
-function headerMap() {
-  return checked(`\\{(?:${STRING}:${STRING}(?:,${STRING}:${STRING})*)?\\}`, (t = '{}', options) =>
-    options.headerOrder === 'input' ? namesCanonical(t, options.headerCase === 'lower') : namesAscending(t, options.headerCase === 'lower'),
-  )
+/** The map's text; `rewrite`: a map whose only fault is its order is written sorted (pattern.ts, `rewrite`). */
+function headerMap(rewrite: boolean) {
+  return checked(`\\{(?:${STRING}:${STRING}(?:,${STRING}:${STRING})*)?\\}`, (t = '{}', options) => {
+    const lower = options.headerCase === 'lower'
+    if (options.headerOrder === 'input') return namesCanonical(t, lower)
+    return rewrite ? sortedText(t, lower) : namesAscending(t, lower)
+  })
+}
+
+/**
+ * Like namesAscending, but a map of distinct names out of order gives its text sorted: the
+ * pairs are moved as they are written, so a tool's map is put in order without a parse.
+ */
+function sortedText(text: string, lower: boolean): boolean | string {
+  if (namesAscending(text, lower)) return true
+  const pairs: { name: string; text: string }[] = []
+  for (let at = 1; at < text.length; ) {
+    const end = stringEnd(text, at)
+    const name = text.slice(at + 1, end - 1)
+    if (lower && name !== name.toLowerCase()) return false
+    const valueEnd = stringEnd(text, end + 1)
+    pairs.push({ name, text: text.slice(at, valueEnd) })
+    at = valueEnd + 1 // past the ',' or '}'
+  }
+  pairs.sort((a, b) => compareText(a.name, b.name))
+  // A name given twice: the value a parse keeps (the last) decides, so take the long way.
+  for (let i = 1; i < pairs.length; i++) if (compareText(pairs[i - 1]!.name, pairs[i]!.name) === 0) return false
+  return `{${pairs.map((p) => p.text).join(',')}}`
 }
 
 /**

@@ -113,12 +113,30 @@ function sortedText(event: object): string {
   const http = (event as { http?: unknown }).http
   const header = isObject(http) ? http.header : undefined
   if (!isObject(header) || namesSorted(header)) return JSON.stringify(event)
-  // The same map with its names inserted in order, in shallow copies of the event and http.
-  const sorted: Record<string, unknown> = Object.create(null)
-  for (const name of Object.keys(header).sort(compareNames)) setData(sorted, name, header[name])
-  if (namesSorted(sorted)) return JSON.stringify({ ...event, http: { ...(http as object), header: sorted } })
+  const sorted = sortedMap(header)
   // Names such as "10" and "9", which an object always lists first, in numeric order: by hand.
-  return writeMembers(event, (name, value) => (name === 'http' ? writeMembers(value as Record<string, unknown>, (n, v) => (n === 'header' ? sortedMapText(header) : JSON.stringify(v))) : JSON.stringify(value)))
+  if (!namesSorted(sorted)) {
+    return writeMembers(event, (name, value) => (name === 'http' ? writeMembers(value as object, (n, v) => (n === 'header' ? sortedMapText(header) : JSON.stringify(v))) : JSON.stringify(value)))
+  }
+  // The sorted map stands in for the caller's during the one stringify (cheaper than copying
+  // the event and http), and the caller's is put back whatever happens.
+  const target = http as Record<string, unknown>
+  if (!Reflect.set(target, 'header', sorted)) return JSON.stringify({ ...event, http: { ...target, header: sorted } })
+  try {
+    return JSON.stringify(event)
+  } finally {
+    target.header = header
+  }
+}
+
+/** The same map with its names inserted in byte order (an ordinary object: `__proto__` set as data). */
+function sortedMap(map: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const name of Object.keys(map).sort(compareNames)) {
+    if (name === '__proto__') setData(out, name, map[name])
+    else out[name] = map[name]
+  }
+  return out
 }
 
 /** An object's JSON text with each member's value written by `write` (undefined: left out). */

@@ -189,6 +189,7 @@ describe('normalizeText rewrites lenient values in place', () => {
       .replace('"event_pipeline":[]', '"event_pipeline":null')
       .replace('"asn":0', '"asn":"64496"')
       .replace('"location":{"lat":0,"lon":0}', '"location":{"lat":"48.8566","lon":"-2.50"}')
+      .replace('"header":{}', '"header":{"Server":"x","Content-Type":"a\\"b","10":"c","9":"d"}')
     expect(lenient).not.toBe(canonical)
     const parse = JSON.parse
     let parsed = 0
@@ -205,7 +206,8 @@ describe('normalizeText rewrites lenient values in place', () => {
           .replace('"status":0', '"status":404')
           .replace('"0001-01-01T00:00:00Z"', '"2024-01-02T01:04:05.5Z"')
           .replace('"asn":0', '"asn":64496')
-          .replace('"location":{"lat":0,"lon":0}', '"location":{"lat":48.8566,"lon":-2.5}'),
+          .replace('"location":{"lat":0,"lon":0}', '"location":{"lat":48.8566,"lon":-2.5}')
+          .replace('"header":{}', '"header":{"10":"c","9":"d","Content-Type":"a\\"b","Server":"x"}'),
         changed: true,
         warnings: [],
       })
