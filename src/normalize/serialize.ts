@@ -129,13 +129,24 @@ function sortedText(event: object): string {
   }
 }
 
+/** Names being sorted, kept between calls (maps are small: an insertion sort, no new array). */
+const scratch: string[] = []
+
 /** The same map with its names inserted in byte order (an ordinary object: `__proto__` set as data). */
 function sortedMap(map: Record<string, unknown>): Record<string, unknown> {
+  let n = 0
+  for (const name in map) {
+    let i = n++
+    while (i > 0 && compareNames(scratch[i - 1]!, name) > 0) scratch[i] = scratch[--i]!
+    scratch[i] = name
+  }
   const out: Record<string, unknown> = {}
-  for (const name of Object.keys(map).sort(compareNames)) {
+  for (let i = 0; i < n; i++) {
+    const name = scratch[i]!
     if (name === '__proto__') setData(out, name, map[name])
     else out[name] = map[name]
   }
+  scratch.length = 0
   return out
 }
 

@@ -50,6 +50,9 @@ describe('compareNames: byte order of the UTF-8 bytes', () => {
         expect(text).toContain(`"header":${expected},"title"`)
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(event)))
         expect(eventSerializer({ headerOrder: 'input' })(event)).toBe(JSON.stringify(event))
+        // The caller's event is left as it was: the same map, in its own order.
+        expect(event.http.header).toBe(header)
+        expect(Object.freeze(event.http) && serializeEvent(event)).toBe(text)
       }),
     )
   })
