@@ -3,7 +3,9 @@
  * object (`__proto__`, `constructor`, `prototype` are ordinary names). `keep` copies names as
  * given; `lower` lower-cases them and joins the values of names that then collide with `, `
  * (in input order) — except `set-cookie`, whose values may hold commas: those keep their own
- * spelling, one member each, with a warning.
+ * spelling, one member each, with a warning. The order names are written in is the
+ * serialiser's (byte order by default, header-order.ts); here it only decides which text is
+ * canonical, and the rewrite pattern puts a map that is out of order in order without a parse.
  */
 import { type Context, describe, isObject, setData } from './context.js'
 import { type Field, token } from './field.js'
