@@ -56,6 +56,14 @@ describe('compareNames: byte order of the UTF-8 bytes', () => {
       }),
     )
   })
+
+  it('sorts a large map too (past the small-map insertion sort)', () => {
+    const names = Array.from({ length: 100 }, (_, i) => `h-${(i * 37) % 100}`)
+    const header = Object.fromEntries(names.map((n) => [n, n]))
+    const text = serializeEvent({ ...emptyEvent(), http: { ...emptyEvent().http, header } })
+    const written = [...text.matchAll(/"(h-\d+)":/g)].map((m) => m[1])
+    expect(written).toEqual([...names].sort(utf8Order))
+  })
 })
 
 /** Go's string encoding (encoding/json, before Go 1.22), written from its rules, one code point at a time. */
