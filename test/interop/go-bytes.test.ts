@@ -11,7 +11,6 @@
  */
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { validate } from '../../src/validate/index.js'
@@ -55,8 +54,8 @@ describe.runIf(haveGo)('canonical bytes are the original Go tools’ bytes', () 
   let plain: string[]
 
   beforeAll(async () => {
-    const cache = join(tmpdir(), 'l9kit-go-build-cache') // a cache only: shared between runs is fine
-    const env = { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: cache, GOPATH: join(dir, 'gopath'), GOTOOLCHAIN: 'local', CGO_ENABLED: '0' }
+    // Caches inside the test's temp folder, removed with it (Debian's Go ships its standard library built).
+    const env = { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: join(dir, 'gocache'), GOPATH: join(dir, 'gopath'), GOTOOLCHAIN: 'local', CGO_ENABLED: '0' }
     const build = spawnSync('go', ['build', '-o', program, '.'], { cwd: join(import.meta.dirname, 'go'), env, encoding: 'utf8', timeout: 300_000 })
     if (build.status !== 0) throw new Error(`go build failed: ${build.stderr}`)
     input = join(dir, 'events.jsonl')
