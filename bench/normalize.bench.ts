@@ -54,12 +54,15 @@ async function child(input: string, output: string): Promise<void> {
   console.log(JSON.stringify(result))
 }
 
+const TOOL_ORDER = ['server', 'content-type', 'date', 'cache-control', 'x-frame-options']
+
 /** What a real tool writes for the same event: numbers as such, an offset, nulls, mixed-case names. */
 function lenientLine(event: Event, i: number): string {
   const shifted = parseTime(event.time)
   const local = shifted.ok ? formatTime(shifted.value + 7_200_000_000_000n).replace(/Z$/, '+02:00') : event.time
+  // In a server's order (not sorted), names capitalised: normalising sorts them.
   const header: Record<string, string> = {}
-  for (const [name, value] of Object.entries(event.http.header)) header[name.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase())] = value
+  for (const name of TOOL_ORDER) header[name.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase())] = event.http.header[name]!
   return JSON.stringify({
     ...event,
     port: Number(event.port),

@@ -38,11 +38,12 @@ export function benchEvent(i: number): Event {
   e.http.status = [200, 301, 403, 404, 500][i % 5]!
   e.http.length = 100 + (i % 5000)
   e.http.title = TITLES[i % TITLES.length]!
+  // Names in byte order: canonical (docs/normalize.md), so JSON.stringify of it is canonical text.
   e.http.header = {
-    server,
+    'cache-control': 'no-cache',
     'content-type': 'text/html; charset=utf-8',
     date: 'Tue, 19 Nov 2024 10:00:00 GMT',
-    'cache-control': 'no-cache',
+    server,
     'x-frame-options': 'SAMEORIGIN',
   }
   e.summary = `HTTP/1.1 ${e.http.status} OK\r\nServer: ${server}\r\nContent-Type: text/html\r\n\r\n<html><head><title>${e.http.title}</title></head><body>${'lorem ipsum dolor sit amet '.repeat(20 + (i % 30))}</body></html>`

@@ -4,7 +4,7 @@ import { EXIT, UsageError } from './command.js'
 import { commands } from './commands/index.js'
 import { REPORT_REQUEST } from '../jsonl/guard.js'
 
-const VERSION = '0.1.0'
+const VERSION = '0.2.0'
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length))

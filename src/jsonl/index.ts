@@ -4,3 +4,4 @@ export { CHUNK_BYTES, inputName, JsonlWriter, openInput, openSized } from './inp
 export { MAX_DEPTH, textTooDeep, tooDeep, valueTooDeep } from './depth.js'
 export { badJson, isJsonText, type Parsed, parseRecord } from './parse.js'
 export { guarded, internalError, REPORT_REQUEST } from './guard.js'
+export { decodeUtf8 } from './utf8.js'

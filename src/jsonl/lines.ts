@@ -4,6 +4,7 @@
  * lines longer than a bound (reported and skipped without buffering them).
  */
 import type { Issue } from '../validate/issue.js'
+import { decodeUtf8 } from './utf8.js'
 
 export interface Line {
   line: number
@@ -32,7 +33,8 @@ const EMPTY = Buffer.alloc(0)
  */
 export type LineMaker<T> = (line: number, offset: number, buf: Buffer, from: number, to: number) => T
 
-const textLine: LineMaker<Line> = (line, offset, buf, from, to) => ({ line, offset, text: buf.toString('utf8', from, to) })
+// Invalid UTF-8: one U+FFFD per bad byte, as the original tools decode (utf8.ts).
+const textLine: LineMaker<Line> = (line, offset, buf, from, to) => ({ line, offset, text: decodeUtf8(buf, from, to) })
 
 /**
  * Incremental splitter: push chunks, take the complete lines; `end()` flushes the last one.

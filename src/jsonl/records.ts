@@ -9,6 +9,7 @@ import { resyncArray } from './array-resync.js'
 import { tooDeep, valueTooDeep } from './depth.js'
 import { DEFAULT_MAX_LINE_BYTES, type LineItem, LineSplitter, toBuffer } from './lines.js'
 import { badJson, isJsonText, parseRecord } from './parse.js'
+import { decodeUtf8 } from './utf8.js'
 
 export type JsonRecord =
   | { line: number; offset: number; text: string; value: unknown }
@@ -99,7 +100,7 @@ export async function* readRecords(input: AsyncIterable<Uint8Array | string>, op
   }
   // One document over several lines.
   const buffer = Buffer.concat(held, heldBytes)
-  const text = buffer.toString('utf8').replace(/^\uFEFF/, '')
+  const text = decodeUtf8(buffer).replace(/^\uFEFF/, '')
   let value: unknown
   try {
     value = JSON.parse(text) // copes with deep nesting; each record is checked below

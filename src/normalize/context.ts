@@ -3,8 +3,24 @@ import type { Issue, IssueCode } from '../validate/issue.js'
 
 export type HeaderCase = 'keep' | 'lower'
 export type FingerprintMode = 'keep' | 'v1' | 'v2' | 'missing'
+export type HeaderOrder = 'sorted' | 'input'
+export type Escape = 'plain' | 'go'
 
-export interface NormalizeOptions {
+/** How canonical text is written (they change bytes, never values). */
+export interface WriteOptions {
+  /**
+   * `sorted` (default): header maps written with their names in byte order of their UTF-8
+   * bytes, as the original Go tools write every map; `input`: in the order the map lists them.
+   */
+  headerOrder?: HeaderOrder
+  /**
+   * `plain` (default): JSON.stringify's escapes only (UTF-8 text as it is); `go`: also the
+   * escapes Go's encoder writes (`\u003c` `\u003e` `\u0026` `\u2028` `\u2029`, `\u0008`, `\u000c`).
+   */
+  escape?: Escape
+}
+
+export interface NormalizeOptions extends WriteOptions {
   /** `keep` (default): header names as given; `lower`: lower-case them, merging names that then collide. */
   headerCase?: HeaderCase
   /**
@@ -19,6 +35,8 @@ export type Options = Required<NormalizeOptions>
 export const resolveOptions = (opts: NormalizeOptions = {}): Options => ({
   headerCase: opts.headerCase ?? 'keep',
   fingerprint: opts.fingerprint ?? 'keep',
+  headerOrder: opts.headerOrder ?? 'sorted',
+  escape: opts.escape ?? 'plain',
 })
 
 /** Collects issues while a document is normalised; errors make the result fail. */

@@ -3,10 +3,13 @@
  * object (`__proto__`, `constructor`, `prototype` are ordinary names). `keep` copies names as
  * given; `lower` lower-cases them and joins the values of names that then collide with `, `
  * (in input order) — except `set-cookie`, whose values may hold commas: those keep their own
- * spelling, one member each, with a warning.
+ * spelling, one member each, with a warning. The order names are written in is the
+ * serialiser's (byte order by default, header-order.ts); here it only decides which text is
+ * canonical, and the rewrite pattern puts a map that is out of order in order without a parse.
  */
 import { type Context, describe, isObject, setData } from './context.js'
 import { type Field, token } from './field.js'
+import { compareNames } from './header-order.js'
 import { checked, either, replaced, STRING, stringEnd } from './pattern.js'
 
 export type HeaderMap = Record<string, string>
@@ -76,13 +79,62 @@ export const headers: Field<HeaderMap> = {
     return out
   },
   canonical: (value, options) => isObject(value) && allStringValues(value, options.headerCase === 'lower'),
-  pattern: headerMap(),
-  lenient: either(replaced('null', '{}'), headerMap()),
+  pattern: headerMap(false),
+  lenient: either(replaced('null', '{}'), headerMap(true)),
 }
 
-function headerMap() {
-  return checked(`\\{(?:${STRING}:${STRING}(?:,${STRING}:${STRING})*)?\\}`, (t = '{}', options) => namesCanonical(t, options.headerCase === 'lower'))
+/** The map's text; `rewrite`: a map whose only fault is its order is written sorted (pattern.ts, `rewrite`). */
+function headerMap(rewrite: boolean) {
+  return checked(`\\{(?:${STRING}:${STRING}(?:,${STRING}:${STRING})*)?\\}`, (t = '{}', options) => {
+    const lower = options.headerCase === 'lower'
+    if (options.headerOrder === 'input') return namesCanonical(t, lower)
+    return rewrite ? sortedText(t, lower) : namesAscending(t, lower)
+  })
 }
+
+/**
+ * Like namesAscending, but a map of distinct names out of order gives its text sorted: the
+ * pairs are moved as they are written, so a tool's map is put in order without a parse.
+ */
+function sortedText(text: string, lower: boolean): boolean | string {
+  if (namesAscending(text, lower)) return true
+  const pairs: { name: string; text: string }[] = []
+  for (let at = 1; at < text.length; ) {
+    const end = stringEnd(text, at)
+    const name = text.slice(at + 1, end - 1)
+    if (lower && name !== name.toLowerCase()) return false
+    const valueEnd = stringEnd(text, end + 1)
+    pairs.push({ name, text: text.slice(at, valueEnd) })
+    at = valueEnd + 1 // past the ',' or '}'
+  }
+  pairs.sort((a, b) => compareText(a.name, b.name))
+  // A name given twice: the value a parse keeps (the last) decides, so take the long way.
+  for (let i = 1; i < pairs.length; i++) if (compareText(pairs[i - 1]!.name, pairs[i]!.name) === 0) return false
+  return `{${pairs.map((p) => p.text).join(',')}}`
+}
+
+/**
+ * Names of a header map text that matched the canonical pattern, in the canonical (byte)
+ * order: each one after the one before (so distinct too), lower-case in `lower` mode. The
+ * text is written through, never parsed, so names that look like array indices are fine.
+ */
+function namesAscending(text: string, lower: boolean): boolean {
+  if (text === '{}') return true
+  let prev: string | undefined
+  let at = 1
+  for (;;) {
+    const end = stringEnd(text, at)
+    const name = text.slice(at + 1, end - 1) // still escaped, quotes left out
+    if ((lower && name !== name.toLowerCase()) || (prev !== undefined && compareText(prev, name) >= 0)) return false
+    prev = name
+    at = stringEnd(text, end + 1) + 1 // past the value and the ',' or '}'
+    if (at >= text.length) return true
+  }
+}
+
+/** Byte order of two names as canonical JSON string contents; escaped ones are decoded first. */
+const compareText = (a: string, b: string) =>
+  a.includes('\\') || b.includes('\\') ? compareNames(JSON.parse(`"${a}"`) as string, JSON.parse(`"${b}"`) as string) : compareNames(a, b)
 
 // Names JavaScript objects list first whatever their position (array indices): their order
 // in the text cannot be kept through a parse, so they never take the fast path.

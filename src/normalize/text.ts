@@ -11,7 +11,9 @@ import type { Issue } from '../validate/issue.js'
 import { type NormalizeOptions, type Options, resolveOptions } from './context.js'
 import { wantedFingerprint } from './fingerprint.js'
 import { normalizeWith } from './normalize.js'
+import { goEscape } from './go-escape.js'
 import { compile, rewrite } from './pattern.js'
+import { writeCanonical } from './serialize.js'
 import { EVENT } from './shape.js'
 
 export type NormalizeTextResult =
@@ -23,9 +25,9 @@ let canonicalShape: ReturnType<typeof compile> | undefined
 let lenientShape: ReturnType<typeof rewrite> | undefined
 
 /**
- * True when `text` is byte for byte what normalize + serialize would write for it. `value`
- * is the text already parsed, if the caller has it (needed only for `fingerprint` other
- * than `keep`).
+ * True when `text` is byte for byte what normalize + serialize would write for it, before
+ * `escape: 'go'` (see escaped()). `value` is the text already parsed, if the caller has it
+ * (needed only for `fingerprint` other than `keep`).
  */
 export function isCanonicalText(text: string, options: Options, value?: unknown): boolean {
   canonicalShape ??= compile(EVENT.pattern)
@@ -49,16 +51,22 @@ function rewrittenText(text: string, options: Options): string | undefined {
 
 /** Normalises a record already parsed from `text` ('' when there is no text of its own). */
 export function normalizeParsed(value: unknown, text: string, options: Options): NormalizeTextResult {
-  if (text !== '' && isCanonicalText(text, options, value)) return { ok: true, text, changed: false, warnings: NO_WARNINGS }
+  if (text !== '' && isCanonicalText(text, options, value)) return written(text, text, options, NO_WARNINGS)
   return normalizeValue(value, text, options)
 }
 
 function normalizeValue(value: unknown, text: string, options: Options): NormalizeTextResult {
   const result = normalizeWith(value, options)
   if (!result.ok) return result
-  // normalize() builds members in canonical order already, so plain stringify is canonical.
-  const out = JSON.stringify(result.event)
+  // normalize() builds members in canonical order already: only header names may need sorting.
+  const out = writeCanonical(result.event, options.headerOrder, options.escape)
   return { ok: true, text: out, changed: out !== text, warnings: result.warnings }
+}
+
+/** The result for `canonical` (plain canonical text of the record `text`), escaped as asked. */
+function written(canonical: string, text: string, options: Options, warnings: Issue[]): NormalizeTextResult {
+  const out = options.escape === 'go' ? goEscape(canonical) : canonical
+  return { ok: true, text: out, changed: out !== text, warnings }
 }
 
 /**
@@ -73,9 +81,9 @@ const defaultBadJson = (error: unknown): Issue => ({ code: 'bad_json', pointer: 
 
 /** normalizeText with resolved options; `badJson` words the error of a text that is not JSON. */
 export function normalizeTextWith(text: string, options: Options, badJson: (error: unknown) => Issue = defaultBadJson): NormalizeTextResult {
-  if (isCanonicalText(text, options)) return { ok: true, text, changed: false, warnings: NO_WARNINGS }
+  if (isCanonicalText(text, options)) return written(text, text, options, NO_WARNINGS)
   const rewritten = rewrittenText(text, options)
-  if (rewritten !== undefined) return { ok: true, text: rewritten, changed: rewritten !== text, warnings: NO_WARNINGS }
+  if (rewritten !== undefined) return written(rewritten, text, options, NO_WARNINGS)
   const parsed = parseRecord(text, badJson) // refuses a record nested deeper than MAX_DEPTH
   if ('error' in parsed) return { ok: false, errors: [parsed.error] }
   return normalizeValue(parsed.value, text, options)

@@ -28,6 +28,23 @@ describe('l9kit convert', () => {
     expect(err.at(-1)).toBe('2 converted, 5 skipped')
   })
 
+  it('writes header names in byte order; --header-order input and --escape go as normalize has them; l9 output only', async () => {
+    const httpx = '{"timestamp":"2024-01-02T03:04:05Z","url":"http://192.0.2.1","host":"192.0.2.1","port":"80","status_code":200,"title":"a & b","header":{"x-b":"1","Date":"2","10":"3","9":"4"}}\n'
+    const header = (text: string) => /"header":(\{[^}]*\})/.exec(text)?.[1]
+    const sorted = await runCli(['convert', '--from', 'httpx', ...RUN_START], httpx)
+    expect(sorted.code, sorted.stderr).toBe(0)
+    const go = await runCli(['convert', '--from', 'httpx', ...RUN_START, '--escape', 'go'], httpx)
+    const input = await runCli(['convert', '--from', 'httpx', ...RUN_START, '--header-order', 'input'], httpx)
+    expect(header(sorted.stdout)).toMatch(/^\{"10":"3","9":"4","date":"2","x-b":"1"/)
+    expect(go.stdout).toBe(sorted.stdout.replaceAll('a & b', 'a \\u0026 b'))
+    expect(header(input.stdout)).not.toBe(header(sorted.stdout))
+    const normalized = await runCli(['normalize'], input.stdout)
+    expect(normalized.stdout).toBe(sorted.stdout)
+    const csv = await runCli(['convert', '--from', 'httpx', '--to', 'csv', '--escape', 'go'], httpx)
+    expect(csv).toMatchObject({ code: 2, stdout: '' })
+    expect(csv.stderr).toContain('--header-order and --escape apply to --to l9 only')
+  })
+
   it('names the XML element path of an nmap problem beside its line', async () => {
     const file = corpus('nmap-xml/damaged-truncated.xml')
     const r = await runCli(['convert', '--from', 'nmap-xml', ...RUN_START, file])

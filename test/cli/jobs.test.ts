@@ -71,6 +71,7 @@ describe('--jobs', () => {
     ['validate', ['validate', '--max-line-bytes', '100000']],
     ['validate --format json --profile lenient', ['validate', '--format', 'json', '--profile', 'lenient']],
     ['normalize', ['normalize', '--fingerprint', 'v1', '--max-line-bytes', '100000']],
+    ['normalize --check --escape go', ['normalize', '--check', '--escape', 'go']],
     ['fingerprint', ['fingerprint', '--algo', 'v2']],
   ]
   for (const [name, args] of commands) {

@@ -65,7 +65,7 @@ describe('l9kit normalize', () => {
     for (const headerCase of ['keep', 'lower']) {
       const r = await runCli(['normalize', '--header-case', headerCase], doc)
       expect(r.code).toBe(0)
-      expect(r.stdout).toContain(`"header":{"__proto__":"a","constructor":"b","${headerCase === 'keep' ? 'Prototype' : 'prototype'}":"c"}`)
+      expect(r.stdout).toContain(headerCase === 'keep' ? '"header":{"Prototype":"c","__proto__":"a","constructor":"b"}' : '"header":{"__proto__":"a","constructor":"b","prototype":"c"}')
       const check = await runCli(['validate'], r.stdout)
       expect(check).toMatchObject({ code: 0, stdout: '1 valid, 0 invalid\n' })
     }
@@ -92,10 +92,57 @@ describe('l9kit normalize', () => {
     expect(rejects.stderr).not.toContain('    at ')
   })
 
+  it('--check writes no document, names each record that is not canonical as file:line; exit 1, or 0 when all are', async () => {
+    const dir = testTempDir('l9kit-normalize-check-')
+    const file = join(dir, 'in.jsonl')
+    const unsorted = canonical.replace('"header":{}', '"header":{"b":"1","A":"2"}')
+    writeFileSync(file, `${canonical}
+${lenient}
+{oops
+${unsorted}
+`)
+    const r = await runCli(['normalize', '--check', file])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe(`${file}:2
+${file}:3
+${file}:4
+`)
+    expect(r.stderr).toMatch(new RegExp(`:3: \\(document\\): not valid JSON[^\n]*\nnormalize --check: 3 of 4 not canonical\n$`))
+    // What normalize writes passes --check, with either header order; and normalising it again changes nothing.
+    for (const order of ['sorted', 'input']) {
+      const out = await runCli(['normalize', '--header-order', order], `${canonical}\n${lenient}\n${unsorted}\n`)
+      writeFileSync(file, out.stdout)
+      expect(await runCli(['normalize', '--check', '--header-order', order, file])).toEqual({ code: 0, stdout: '', stderr: 'normalize --check: all 3 canonical\n' })
+      expect((await runCli(['normalize', '--header-order', order, file])).stdout).toBe(out.stdout)
+    }
+    // The input-order output keeps the map that is not sorted: not canonical in byte order.
+    expect(await runCli(['normalize', '--check', file])).toMatchObject({ code: 1, stdout: `${file}:3\n` })
+    // Plain canonical text with '&' is not canonical under --escape go.
+    writeFileSync(file, `${canonical.replace('"summary":""', '"summary":"a&b"')}\n`)
+    expect(await runCli(['normalize', '--check', file])).toMatchObject({ code: 0 })
+    expect(await runCli(['normalize', '--check', '--escape', 'go', file])).toMatchObject({ code: 1, stdout: `${file}:1\n` })
+    expect(await runCli(['normalize', '--check', '--rejects', join(dir, 'r.jsonl'), file])).toMatchObject({ code: 2, stdout: '' })
+  })
+
+  it('--escape go writes Go’s escapes; --header-order input keeps the input order; bad values are usage errors', async () => {
+    const doc = '{"summary":"<a href=x&y>\u2028\\b","http":{"header":{"b":"1","10":"3","9":"2","A":"4"}}}'
+    const go = await runCli(['normalize', '--escape', 'go'], doc)
+    expect(go.stdout).toContain('"summary":"\\u003ca href=x\\u0026y\\u003e\\u2028\\u0008"')
+    expect(go.stdout).toContain('"header":{"10":"3","9":"2","A":"4","b":"1"}')
+    const input = await runCli(['normalize', '--header-order', 'input'], doc)
+    // Index-like names come first whatever the order asked: JavaScript objects list them so.
+    expect(input.stdout).toContain('"header":{"9":"2","10":"3","b":"1","A":"4"}')
+    expect(input.stdout).toContain('"summary":"<a href=x&y>\u2028\\b"')
+    const bad = await runCli(['normalize', '--escape', 'html'], doc)
+    expect(bad).toMatchObject({ code: 2, stdout: '' })
+    expect(bad.stderr).toContain("--escape must be one of plain, go (got 'html')")
+    expect((await runCli(['normalize', '--header-order', 'random'], doc)).code).toBe(2)
+  })
+
   it('describes every option in --help', async () => {
     const r = await runCli(['normalize', '--help'])
     expect(r.code).toBe(0)
-    for (const option of ['--header-case', '--fingerprint', '--rejects', '--no-warnings', '--max-line-bytes', 'keep|lower', 'keep|v1|v2|missing', 'Exit status']) {
+    for (const option of ['--header-case', '--fingerprint', '--rejects', '--no-warnings', '--max-line-bytes', '--header-order', '--escape', '--check', 'keep|lower', 'keep|v1|v2|missing', 'sorted|input', 'plain|go', 'Exit status']) {
       expect(r.stdout).toContain(option)
     }
   })

@@ -66,6 +66,15 @@ const headerName = fc.constantFrom(
   'hasOwnProperty',
   'x-a/b~c',
   '',
+  // Byte order against what JavaScript objects do: index-like names, astral vs U+E000.
+  '0',
+  '10',
+  '9',
+  'Date',
+  'X-B',
+  '\ue000',
+  '\u{1f600}',
+  'a<&>\u2028',
 )
 const headers = fc.oneof(
   fc.constant(null),

@@ -1,18 +1,20 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isCanonical, normalize, type NormalizeOptions, normalizeText, resolveOptions, serializeEvent } from '../../src/normalize/index.js'
+import { eventSerializer, isCanonical, normalize, type NormalizeOptions, normalizeText, resolveOptions } from '../../src/normalize/index.js'
 import { validate } from '../../src/validate/index.js'
 import { lenientText } from './arbitraries.js'
 
 const options = fc.record({
   headerCase: fc.constantFrom('keep' as const, 'lower' as const),
+  headerOrder: fc.constantFrom('sorted' as const, 'input' as const),
+  escape: fc.constantFrom('plain' as const, 'go' as const),
   fingerprint: fc.constantFrom('keep' as const, 'v1' as const, 'v2' as const, 'missing' as const),
 })
 
 function once(text: string, opts: NormalizeOptions): string {
   const r = normalize(JSON.parse(text), opts)
   if (!r.ok) throw new Error(`lenient document failed: ${JSON.stringify(r.errors)}\n${text}`)
-  return serializeEvent(r.event)
+  return eventSerializer(opts)(r.event)
 }
 
 describe('normalize properties', () => {

@@ -18,6 +18,7 @@ import {
 } from '../../convert/index.js'
 import type { ConvertContext } from '../../convert/types.js'
 import { JsonlWriter } from '../../jsonl/index.js'
+import type { WriteOptions } from '../../normalize/index.js'
 import { canonicalTime, formatTime } from '../../time/index.js'
 import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command, Io } from '../command.js'
@@ -25,6 +26,7 @@ import { EXIT, UsageError } from '../command.js'
 import { openInputs } from '../inputs.js'
 import type { ConvertJobSettings } from '../parallel/jobs/convert.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
+import { WRITE_OPTIONS, writeOptions, writeOptionsGiven, writeOptionsHelp } from '../write-options.js'
 import { convertItem } from './convert-item.js'
 import { ProgressBar } from './convert-progress.js'
 
@@ -52,6 +54,8 @@ Options:
                          ip,port,http.status,ssl.certificate.cn (default
                          time,event_type,event_source,ip,host,port,transport,protocol,
                          http.status,http.title,leak.severity,leak.type)
+${writeOptionsHelp(25)}
+                         (both for --to l9 only)
   --fingerprint v1|v2    event_fingerprint version computed for converted events
                          (default v1)
   --run-start TIME       RFC 3339 time given to records that carry none (default: now)
@@ -96,13 +100,16 @@ export const convert: Command = {
       'run-start': { type: 'string' },
       'max-line-bytes': { type: 'string' },
       jobs: { type: 'string' },
+      ...WRITE_OPTIONS,
     })
     if (values.from === undefined) throw new UsageError(`convert: --from is required: auto or one of ${converterNames().join(', ')}`)
     const from = values.from === 'auto' ? 'auto' : converterNamed(values.from)
     if (!from) throw new UsageError(`convert: --from must be auto or one of ${converterNames().join(', ')} (got '${values.from}')`)
     const to = oneOf('convert', 'to', values.to, OUTPUT_NAMES, 'l9')
     if (values.columns !== undefined && to !== 'csv') throw new UsageError('convert: --columns applies to --to csv only')
-    const output = makeOutput(to, values.columns)
+    if (writeOptionsGiven(values) && to !== 'l9') throw new UsageError('convert: --header-order and --escape apply to --to l9 only')
+    const write = writeOptions('convert', values)
+    const output = makeOutput(to, values.columns, write)
     const fingerprint = oneOf('convert', 'fingerprint', values.fingerprint, ['v1', 'v2'] as const, 'v1')
     const ctx: ConvertContext = {
       runStart: runStart(values['run-start']),
@@ -139,7 +146,7 @@ export const convert: Command = {
         } else converter = from
         if (jobs > 1 && PARALLEL.has(converter.name)) {
           // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
-          const settings: ConvertJobSettings = { from: converter.name, to, columns, ctx }
+          const settings: ConvertJobSettings = { from: converter.name, to, columns, write, ctx }
           const toStderr = (data: string | Uint8Array) => {
             bar?.clear()
             return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
@@ -209,9 +216,9 @@ async function convertOne(
 /** JsonlWriter ends every line in `\n`; CSV rows end in `\r\n`. */
 const line = (output: Output, text: string) => (output.eol === '\r\n' ? `${text}\r` : text)
 
-function makeOutput(to: (typeof OUTPUT_NAMES)[number], columns: string | undefined): Output {
+function makeOutput(to: (typeof OUTPUT_NAMES)[number], columns: string | undefined, write: WriteOptions): Output {
   try {
-    return createOutput(to, { columns: columns === undefined ? [] : columns.split(',').map((c) => c.trim()).filter((c) => c !== '') })
+    return createOutput(to, { columns: columns === undefined ? [] : columns.split(',').map((c) => c.trim()).filter((c) => c !== ''), write })
   } catch (error) {
     if (error instanceof UnknownColumnError) throw new UsageError(`convert: --columns: ${error.message}`)
     throw error

@@ -14,7 +14,10 @@ export function normalizeLine(item: LineItem, options: Options): NormalizedRecor
   return { line: item.line, text: item.text, result: guarded(() => normalizeTextWith(item.text, options, badJson), (issue) => ({ ok: false, errors: [issue] })) }
 }
 
-/** The lines one record gives: its canonical text (stdout), its problems (stderr), its original (--rejects). */
+/**
+ * The lines one record gives: its canonical text (stdout; with --check, its name when it is
+ * not canonical), its problems (stderr), its original (--rejects).
+ */
 export interface NormalizeOutput {
   ok: boolean
   out?: string
@@ -22,13 +25,22 @@ export interface NormalizeOutput {
   reject?: string
 }
 
-export function normalizeOutput(record: NormalizedRecord, file: string, showWarnings: boolean): NormalizeOutput {
+/** How the records are written: `check` names the records that are not canonical instead. */
+export interface OutputSettings {
+  showWarnings: boolean
+  check: boolean
+}
+
+export function normalizeOutput(record: NormalizedRecord, file: string, settings: OutputSettings): NormalizeOutput {
   const { result } = record
   if (result.ok) {
-    const err = showWarnings ? result.warnings.map((w) => problemLine(file, record.line, w.pointer, `warning: ${w.message}`)) : []
-    return { ok: true, out: result.text, err }
+    const err = settings.showWarnings ? result.warnings.map((w) => problemLine(file, record.line, w.pointer, `warning: ${w.message}`)) : []
+    if (!settings.check) return { ok: true, out: result.text, err }
+    // --check: one `file:line` per record that normalising would change (as gofmt -l names files).
+    return result.changed ? { ok: false, out: `${file}:${record.line}`, err } : { ok: true, err }
   }
   const err = result.errors.map((e) => issueLine(file, record.line, e))
+  if (settings.check) return { ok: false, out: `${file}:${record.line}`, err }
   // Array elements have no text of their own: their JSON stands for them.
   const original = record.text !== '' ? record.text : record.value !== undefined ? JSON.stringify(record.value) : ''
   return original !== '' ? { ok: false, err, reject: original } : { ok: false, err }

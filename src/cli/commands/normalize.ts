@@ -5,11 +5,12 @@ import { JsonlWriter } from '../../jsonl/index.js'
 import { normalizeRecords, resolveOptions } from '../../normalize/index.js'
 import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
-import { EXIT } from '../command.js'
+import { EXIT, UsageError } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
 import { openInputs } from '../inputs.js'
 import type { NormalizeJobSettings } from '../parallel/jobs/normalize.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
+import { WRITE_OPTIONS, writeOptions, writeOptionsHelp } from '../write-options.js'
 import { normalizeOutput } from './normalize-record.js'
 
 const HELP = `Usage: l9kit normalize [FILE...] [options]
@@ -17,8 +18,9 @@ const HELP = `Usage: l9kit normalize [FILE...] [options]
 Rewrites each event document (JSON Lines, one JSON document, or a JSON array) in canonical
 form and writes it to standard output as compact JSON Lines, one document per line: every
 member present in the specification's order, times in canonical UTC, numbers and ports
-coerced, null arrays and maps filled. A record that is already canonical is written
-byte for byte as it came. No FILE, or '-', reads standard input.
+coerced, null arrays and maps filled, header names in byte order. A record that is
+already canonical is written byte for byte as it came. No FILE, or '-', reads standard
+input. With --check, writes no documents: names each record that is not canonical.
 
 Options:
   --header-case keep|lower    keep: header names as given (default); lower: lower-case
@@ -28,6 +30,10 @@ Options:
                               keep: never change event_fingerprint (default); v1 or v2:
                               recompute it with that version; missing: compute version 1
                               only where it is empty
+${writeOptionsHelp(30)}
+  --check                     write nothing but 'file:line' of each record that is not
+                              canonical (as the options above define it) or cannot be
+                              normalised; exit 1 if there is one (for CI)
   --rejects FILE              also write every record that could not be normalised,
                               unchanged, to FILE (one per line), so nothing is lost
   --no-warnings               do not report warnings (unknown members, kept apart headers)
@@ -37,7 +43,8 @@ Options:
   -h, --help                  show this help
 
 Problems go to standard error as 'file:line: pointer: message'.
-Exit status: 0 all records normalised, 1 some record failed, 2 usage or I/O error.`
+Exit status: 0 all records normalised (--check: all canonical), 1 some record failed
+(--check: or is not canonical), 2 usage or I/O error.`
 
 async function openRejects(path: string): Promise<Writable> {
   const handle = await open(path, 'w') // fails now (exit 2) if the file cannot be created
@@ -60,8 +67,13 @@ export const normalize: Command = {
       'no-warnings': { type: 'boolean' },
       'max-line-bytes': { type: 'string' },
       jobs: { type: 'string' },
+      check: { type: 'boolean' },
+      ...WRITE_OPTIONS,
     })
+    const check = values.check === true
+    if (check && values.rejects !== undefined) throw new UsageError('normalize: --check writes nothing, so --rejects cannot be used with it')
     const options = {
+      ...writeOptions('normalize', values),
       headerCase: oneOf('normalize', 'header-case', values['header-case'], ['keep', 'lower'] as const, 'keep'),
       fingerprint: oneOf('normalize', 'fingerprint', values.fingerprint, ['keep', 'v1', 'v2', 'missing'] as const, 'keep'),
       maxLineBytes: positiveInt('normalize', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
@@ -76,7 +88,7 @@ export const normalize: Command = {
     let done = 0
     let failed = 0
     await keepingOutput([out, err, rejects], async () => {
-      const settings: NormalizeJobSettings = { options: resolveOptions(options), showWarnings, rejects: rejects !== undefined }
+      const settings: NormalizeJobSettings = { options: resolveOptions(options), showWarnings, check, rejects: rejects !== undefined }
       for (const input of inputs) {
         // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
         const handled = await runJobs(input, { job: 'normalize', jobs, maxLineBytes: options.maxLineBytes, settings }, [out, err, rejects])
@@ -86,7 +98,7 @@ export const normalize: Command = {
           continue
         }
         for await (const record of normalizeRecords(handled.rest, options)) {
-          const result = normalizeOutput(record, input.name, showWarnings)
+          const result = normalizeOutput(record, input.name, settings)
           if (result.ok) done++
           else failed++
           if (result.out !== undefined) {
@@ -99,7 +111,8 @@ export const normalize: Command = {
       }
     })
     await out.flush()
-    if (failed > 0) await err.write(`normalize: ${done} normalised, ${failed} failed`)
+    if (check) await err.write(`normalize --check: ${failed === 0 ? `all ${done} canonical` : `${failed} of ${done + failed} not canonical`}`)
+    else if (failed > 0) await err.write(`normalize: ${done} normalised, ${failed} failed`)
     await err.flush()
     if (rejects && rejectsStream) {
       await rejects.flush()

@@ -2,14 +2,15 @@
 import { csvOutput } from './csv.js'
 import { hostportOutput } from './hostport.js'
 import { humanOutput } from './human.js'
-import { l9Output } from './l9.js'
+import { l9Output, l9OutputWith } from './l9.js'
+import type { WriteOptions } from '../../normalize/index.js'
 import type { Output } from './types.js'
 import { urlOutput } from './url.js'
 
 export { CSV_COLUMNS, csvField, csvOutput, DEFAULT_COLUMNS, UnknownColumnError } from './csv.js'
 export { hostportOutput } from './hostport.js'
 export { humanOutput, humanText } from './human.js'
-export { l9Output } from './l9.js'
+export { l9Output, l9OutputWith } from './l9.js'
 export { isSkip, type Output, type Skip } from './types.js'
 export { urlOutput } from './url.js'
 
@@ -17,11 +18,11 @@ export { urlOutput } from './url.js'
 export const OUTPUT_NAMES = ['l9', 'hostport', 'url', 'human', 'csv'] as const
 export type OutputName = (typeof OUTPUT_NAMES)[number]
 
-/** The output named `name`; `columns` applies to csv only. */
-export function createOutput(name: OutputName, options: { columns?: readonly string[] } = {}): Output {
+/** The output named `name`; `columns` applies to csv only, `write` to l9 only. */
+export function createOutput(name: OutputName, options: { columns?: readonly string[]; write?: WriteOptions } = {}): Output {
   switch (name) {
     case 'l9':
-      return l9Output
+      return options.write ? l9OutputWith(options.write) : l9Output
     case 'hostport':
       return hostportOutput
     case 'url':

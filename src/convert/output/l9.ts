@@ -1,5 +1,5 @@
 /** Event documents as JSON Lines, compact, in canonical member order. */
-import { serializeEvent } from '../../normalize/index.js'
+import { eventSerializer, serializeEvent, type WriteOptions } from '../../normalize/index.js'
 import type { Output } from './types.js'
 
 /** `--to l9`. */
@@ -9,3 +9,6 @@ export const l9Output: Output = {
   eol: '\n',
   format: serializeEvent,
 }
+
+/** `--to l9` with write options (`--header-order`, `--escape`). */
+export const l9OutputWith = (write: WriteOptions): Output => ({ ...l9Output, format: eventSerializer(write) })

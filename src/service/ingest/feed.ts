@@ -6,7 +6,7 @@
  * holding an object is kept as its bytes (JsonText.ofBytes): a large ingest hands them to
  * its workers and stores them without decoding them on this thread.
  */
-import { DEFAULT_MAX_LINE_BYTES, isJsonText, isRecordError, type LineMaker, type LineProblem, LineSplitter, readRecords } from '../../jsonl/index.js'
+import { decodeUtf8, DEFAULT_MAX_LINE_BYTES, isJsonText, isRecordError, type LineMaker, type LineProblem, LineSplitter, readRecords } from '../../jsonl/index.js'
 import type { Issue } from '../../validate/index.js'
 import { isUtf8 } from 'node:buffer'
 import { OffloadedIngest } from './offload.js'
@@ -164,8 +164,8 @@ function fromLine(item: ByteLine | LineProblem, items: Item[]): void {
   if ('error' in item) return void items.push({ line: item.line, error: item.error })
   const { bytes } = item
   // An object: kept as its bytes when they are valid UTF-8 (then the decoded text is exactly them).
-  if (bytes[0] === 0x7b /* { */) return void items.push({ line: item.line, doc: isUtf8(bytes) ? JsonText.ofBytes(bytes) : new JsonText(bytes.toString('utf8')) })
-  const text = bytes.toString('utf8')
+  if (bytes[0] === 0x7b /* { */) return void items.push({ line: item.line, doc: isUtf8(bytes) ? JsonText.ofBytes(bytes) : new JsonText(decodeUtf8(bytes)) })
+  const text = decodeUtf8(bytes) // invalid UTF-8: one U+FFFD per byte, as normalize reads it
   if (text.charCodeAt(0) !== 91 /* [ */ && !/^\s+\[/.test(text)) return void items.push({ line: item.line, doc: new JsonText(text, isUtf8(bytes) ? bytes : undefined) })
   let value: unknown
   try {

@@ -156,6 +156,21 @@ export function storeCases(name: string, makeStore: StoreFactory): void {
         const result = await store.ingest([event, new JsonText(serializeEvent(event)), new JsonText(JSON.stringify(event, null, 2))])
         expect(result).toMatchObject({ accepted: 1, duplicates: 2 })
       })
+
+      it('keeps header names in byte order (Go’s), whether the document came as a value or as text in its tool’s order', async () => {
+        const store = makeStore()
+        const header = { server: 'a', Date: 'b', 'X-B': 'c', '10': 'd', '9': 'e' }
+        const asValue = makeEvent({ ip: '192.0.2.72', event_fingerprint: 'f'.repeat(64) })
+        asValue.http = { ...asValue.http, header }
+        const inToolOrder = JSON.stringify(asValue).replace(/"header":\{[^}]*\}/, '"header":{"server":"a","Date":"b","X-B":"c","10":"d","9":"e"}')
+        const result = await store.ingest([asValue, new JsonText(inToolOrder.replace('192.0.2.72', '192.0.2.73'))])
+        expect(result.accepted).toBe(2)
+        for (const ip of ['192.0.2.72', '192.0.2.73']) {
+          const [stored] = (await store.host(ip))!.services.map(text)
+          expect(stored).toContain('"header":{"10":"d","9":"e","Date":"b","X-B":"c","server":"a"}')
+          expect(stored).toBe(serializeEvent(JSON.parse(stored!) as Event))
+        }
+      })
     })
 
     describe('host lookup', () => {

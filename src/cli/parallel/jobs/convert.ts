@@ -7,6 +7,7 @@
 import { converterNamed, createOutput, type OutputName } from '../../../convert/index.js'
 import type { ConvertContext } from '../../../convert/types.js'
 import { tooLong } from '../../../jsonl/lines.js'
+import type { WriteOptions } from '../../../normalize/index.js'
 import { asBuffer, OPENING, OPENING_LINES } from '../lines.js'
 import { convertItem } from '../../commands/convert-item.js'
 import type { JobFactory } from '../types.js'
@@ -15,6 +16,8 @@ export interface ConvertJobSettings {
   from: string
   to: OutputName
   columns: string[]
+  /** --header-order and --escape (l9 output). */
+  write?: WriteOptions
   ctx: ConvertContext
 }
 
@@ -26,7 +29,7 @@ export const create: JobFactory = (setup) => {
   const settings = setup.settings as ConvertJobSettings
   const converter = converterNamed(settings.from)
   if (!converter) throw new Error(`no converter ${settings.from}`)
-  const output = createOutput(settings.to, { columns: settings.columns })
+  const output = createOutput(settings.to, { columns: settings.columns, write: settings.write })
   // Blocks come from an input whose first line was one JSON value (see run.ts): JSON Lines.
   const ctx: ConvertContext = { ...settings.ctx, jsonLines: true }
   return {

@@ -6,6 +6,8 @@ import type { JobFactory } from '../types.js'
 export interface NormalizeJobSettings {
   options: Options
   showWarnings: boolean
+  /** --check: name the records that are not canonical, write no documents. */
+  check: boolean
   rejects: boolean
 }
 
@@ -13,7 +15,7 @@ export const create: JobFactory = (setup) => {
   const settings = setup.settings as NormalizeJobSettings
   return {
     line(item, out) {
-      const result = normalizeOutput(normalizeLine(item, settings.options), setup.file, settings.showWarnings)
+      const result = normalizeOutput(normalizeLine(item, settings.options), setup.file, settings)
       out.counts[result.ok ? 0 : 1]!++
       if (result.out !== undefined) out.streams[0]!.push(result.out)
       for (const line of result.err) out.streams[1]!.push(line)
