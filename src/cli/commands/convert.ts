@@ -7,8 +7,12 @@ import {
   converterNamed,
   converterNames,
   createOutput,
-  detectFormat,
+  guessedConverter,
+  guessFormat,
+  guessNote,
   isProblem,
+  likeliestFormat,
+  type Misfits,
   OUTPUT_DESCRIPTIONS,
   OUTPUT_NAMES,
   type Output,
@@ -46,7 +50,9 @@ on inputs of any size. No FILE, or '-', reads standard input.
 
 Options:
   --from FORMAT|auto     the input format (required); auto recognises it from the first
-                         4 KiB of each input and fails, naming the formats, when none fits
+                         record of each input and fails, naming the formats, when none fits;
+                         later records that do not fit the guess are reported with it
+                         ('taken as zmap from line 1; use --from sx to force another')
   --to FORMAT            the output format (default l9)
   --columns LIST         csv only: comma-separated member paths such as
                          ip,port,http.status,ssl.certificate.cn (default
@@ -126,20 +132,24 @@ export const convert: Command = {
         const bar = io.stderrIsTTY && input.size !== undefined ? new ProgressBar(io.stderr, input.name, input.size) : undefined
         let stream = bar ? bar.track(input.stream) : input.stream
         let converter: Converter
+        let guessLine: number | undefined
+        // With auto, records that do not fit the guess are reported with it (convert/guess.ts).
+        const misfits: Misfits = { count: 0, formats: new Map() }
         if (from === 'auto') {
           const peeked = await peekHead(stream)
           stream = peeked.stream
-          const found = detectFormat(peeked.head)
-          if (!found) {
+          const guess = guessFormat(peeked.head)
+          if (!guess) {
             if (peeked.head.trim() === '') continue // an empty input: nothing to convert
             await out.flush() // what earlier files gave is kept
             throw new UsageError(undetectedMessage(`convert: ${input.name}`, peeked.head))
           }
-          converter = found
+          converter = guessedConverter(guess, misfits)
+          guessLine = guess.line
         } else converter = from
         if (jobs > 1 && PARALLEL.has(converter.name)) {
           // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
-          const settings: ConvertJobSettings = { from: converter.name, to, columns, ctx }
+          const settings: ConvertJobSettings = { from: converter.name, to, columns, ctx, guessLine }
           const toStderr = (data: string | Uint8Array) => {
             bar?.clear()
             return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
@@ -158,6 +168,10 @@ export const convert: Command = {
         }
         await convertOne(converter, stream, ctx, output, input.name, out, io, counts, bar)
         bar?.clear()
+        if (misfits.count > 0 && guessLine !== undefined) {
+          const note = guessNote({ converter, line: guessLine }, likeliestFormat(misfits))
+          io.stderr.write(`${input.name}: ${misfits.count} record${misfits.count === 1 ? '' : 's'} did not fit ${converter.name} (${note})\n`)
+        }
       }
     } catch (error) {
       if (!io.stopSignal?.aborted) {

@@ -6,15 +6,14 @@
  * `tech` `technologies` and `tls` `tls-grab`.
  */
 import { emptyEvent } from '../../schema/empty.js'
-import type { Event } from '../../schema/index.js'
 import { HeaderBuilder, parseRawHeaders, snakeHeaderKey } from '../common/headers.js'
 import { httpSummaryText } from '../common/http.js'
-import { certificateCovers, ipVersion, parseUrl, portText, setAddress, unbracket, type UrlParts } from '../common/net.js'
+import { fillTlsx } from '../common/tlsx.js'
+import { ipVersion, parseUrl, portText, setAddress, unbracket, type UrlParts } from '../common/net.js'
 import type { Mapped } from '../common/records.js'
 import { productToken, techModule } from '../common/software.js'
-import { eventTime, validityTime } from '../common/time.js'
-import { tlsVersion } from '../common/tls.js'
-import { type Json, at, int, obj, pushUnique, str, strings } from '../common/values.js'
+import { eventTime } from '../common/time.js'
+import { type Json, int, obj, pushUnique, str, strings } from '../common/values.js'
 import type { ConvertContext } from '../types.js'
 
 /** One httpx record → one event (none for a failed probe), or why not. */
@@ -70,7 +69,7 @@ export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
   e.summary = httpSummaryText(statusLine || (e.http.status ? `HTTP ${e.http.status}` : 'HTTP'), headers.text(), e.http.title)
 
   if (tls) {
-    const problem = fillTls(e, tlsData, e.host)
+    const problem = fillTlsx(e, tlsData, e.host)
     if (problem) return problem
   }
   e.ssl.jarm = str(r.jarm_hash) || str(r.jarm)
@@ -110,28 +109,4 @@ function addHeaderMap(map: Json, into: HeaderBuilder): void {
     if (Array.isArray(value)) for (const v of strings(value)) into.addKey(key, v)
     else into.addKey(key, str(value))
   }
-}
-
-/** The `tls` object (tlsx's fields) into `ssl`; httpx gives no key algorithm or size. */
-function fillTls(e: Event, tls: Json | undefined, hostName: string): { reason: string } | undefined {
-  e.ssl.detected = true
-  e.ssl.enabled = true
-  if (!tls) return undefined
-  e.ssl.version = tlsVersion(str(tls.tls_version))
-  e.ssl.cypher_suite = str(tls.cipher)
-  const cert = e.ssl.certificate
-  cert.cn = str(tls.subject_cn)
-  cert.domain = strings(tls.subject_an)
-  cert.issuer_name = str(tls.issuer_cn) || /(?:^|,\s*)CN=([^,]+)/.exec(str(tls.issuer_dn))?.[1] || ''
-  const sha256 = str(at(tls, 'fingerprint_hash', 'sha256')).toLowerCase()
-  cert.fingerprint = /^[0-9a-f]{64}$/.test(sha256) ? sha256 : ''
-  const notBefore = validityTime(tls.not_before)
-  const notAfter = validityTime(tls.not_after)
-  if (!notBefore.ok) return notBefore
-  if (!notAfter.ok) return notAfter
-  cert.not_before = notBefore.value
-  cert.not_after = notAfter.value
-  // `valid` is the host-name match only (facts.md); tlsx says so itself when run with it.
-  cert.valid = typeof tls.mismatched === 'boolean' ? !tls.mismatched : certificateCovers(hostName, [cert.cn, ...cert.domain])
-  return undefined
 }

@@ -4,7 +4,7 @@
  * moved to its place in the whole input. Counts are [converted, skipped, events]; messages
  * that name an event by number carry a marker (EVENT_MARK) the main thread fills in.
  */
-import { converterNamed, createOutput, type OutputName } from '../../../convert/index.js'
+import { converterNamed, createOutput, guessedConverter, type OutputName } from '../../../convert/index.js'
 import type { ConvertContext } from '../../../convert/types.js'
 import { tooLong } from '../../../jsonl/lines.js'
 import { asBuffer, OPENING, OPENING_LINES } from '../lines.js'
@@ -16,6 +16,8 @@ export interface ConvertJobSettings {
   to: OutputName
   columns: string[]
   ctx: ConvertContext
+  /** With `--from auto`: the line the format was taken from (records that do not fit say so). */
+  guessLine?: number
 }
 
 /** Stands for "the number of event n of this block" in a message. */
@@ -24,8 +26,9 @@ export const EVENT_MARK = /\u0000(\d+)\u0000/g
 
 export const create: JobFactory = (setup) => {
   const settings = setup.settings as ConvertJobSettings
-  const converter = converterNamed(settings.from)
-  if (!converter) throw new Error(`no converter ${settings.from}`)
+  const named = converterNamed(settings.from)
+  if (!named) throw new Error(`no converter ${settings.from}`)
+  const converter = settings.guessLine === undefined ? named : guessedConverter({ converter: named, line: settings.guessLine })
   const output = createOutput(settings.to, { columns: settings.columns })
   // Blocks come from an input whose first line was one JSON value (see run.ts): JSON Lines.
   const ctx: ConvertContext = { ...settings.ctx, jsonLines: true }
