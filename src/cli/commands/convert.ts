@@ -17,7 +17,8 @@ import {
   OUTPUT_NAMES,
   type Output,
   peekHead,
-  UnknownColumnError,
+  FIELD_OUTPUTS,
+  UnknownFieldError,
   undetectedMessage,
 } from '../../convert/index.js'
 import type { ConvertContext } from '../../convert/types.js'
@@ -42,7 +43,7 @@ const pad = (names: readonly string[]) => Math.max(...names.map((n) => n.length)
 function help(): string {
   const fw = pad(converterNames())
   const ow = pad(OUTPUT_NAMES)
-  return `Usage: l9kit convert --from FORMAT|auto [--to l9|hostport|url|human|csv] [options] [FILE...]
+  return `Usage: l9kit convert --from FORMAT|auto [--to FORMAT] [--fields LIST] [options] [FILE...]
 
 Converts the output of recon tools into event documents (--to l9, the default), and event
 documents (--from l9) or any tool's output into simple formats. Streams: memory stays flat
@@ -54,10 +55,11 @@ Options:
                          later records that do not fit the guess are reported with it
                          ('taken as zmap from line 1; use --from sx to force another')
   --to FORMAT            the output format (default l9)
-  --columns LIST         csv only: comma-separated member paths such as
-                         ip,port,http.status,ssl.certificate.cn (default
-                         time,event_type,event_source,ip,host,port,transport,protocol,
-                         http.status,http.title,leak.severity,leak.type)
+  --fields LIST          csv and human: comma-separated member paths such as
+                         ip,port,http.status,ssl.certificate.cn,http.header.server
+                         (csv default time,event_type,event_source,ip,host,port,
+                         transport,protocol,http.status,http.title,leak.severity,
+                         leak.type); --columns is the older name, for csv
   --fingerprint v1|v2    event_fingerprint version computed for converted events
                          (default v1)
   --run-start TIME       RFC 3339 time given to records that carry none (default: now)
@@ -98,6 +100,7 @@ export const convert: Command = {
       from: { type: 'string' },
       to: { type: 'string' },
       columns: { type: 'string' },
+      fields: { type: 'string' },
       fingerprint: { type: 'string' },
       'run-start': { type: 'string' },
       'max-line-bytes': { type: 'string' },
@@ -108,7 +111,11 @@ export const convert: Command = {
     if (!from) throw new UsageError(`convert: --from must be auto or one of ${converterNames().join(', ')} (got '${values.from}')`)
     const to = oneOf('convert', 'to', values.to, OUTPUT_NAMES, 'l9')
     if (values.columns !== undefined && to !== 'csv') throw new UsageError('convert: --columns applies to --to csv only')
-    const output = makeOutput(to, values.columns)
+    if (values.fields !== undefined && !FIELD_OUTPUTS.includes(to)) throw new UsageError(`convert: --fields applies to --to ${FIELD_OUTPUTS.join(' and ')} only`)
+    if (values.fields !== undefined && values.columns !== undefined) throw new UsageError('convert: give --fields or --columns, not both')
+    const fieldsOption = values.fields === undefined ? '--columns' : '--fields'
+    const fields = splitList(values.fields ?? values.columns)
+    const output = makeOutput(to, fields, fieldsOption)
     const fingerprint = oneOf('convert', 'fingerprint', values.fingerprint, ['v1', 'v2'] as const, 'v1')
     const ctx: ConvertContext = {
       runStart: runStart(values['run-start']),
@@ -116,7 +123,6 @@ export const convert: Command = {
       maxLineBytes: positiveInt('convert', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
     }
     const jobs = jobsOption('convert', values.jobs, defaultJobs())
-    const columns = values.columns === undefined ? [] : values.columns.split(',').map((c) => c.trim()).filter((c) => c !== '')
     const inputs = await openInputs(positionals, io.stdin)
     const out = new JsonlWriter(io.stdout)
     const counts: Counts = { converted: 0, skipped: 0 }
@@ -149,7 +155,7 @@ export const convert: Command = {
         } else converter = from
         if (jobs > 1 && PARALLEL.has(converter.name)) {
           // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
-          const settings: ConvertJobSettings = { from: converter.name, to, columns, ctx, guessLine }
+          const settings: ConvertJobSettings = { from: converter.name, to, fields, ctx, guessLine }
           const toStderr = (data: string | Uint8Array) => {
             bar?.clear()
             return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
@@ -223,11 +229,14 @@ async function convertOne(
 /** JsonlWriter ends every line in `\n`; CSV rows end in `\r\n`. */
 const line = (output: Output, text: string) => (output.eol === '\r\n' ? `${text}\r` : text)
 
-function makeOutput(to: (typeof OUTPUT_NAMES)[number], columns: string | undefined): Output {
+/** `a, b,,c` → [a, b, c]; none → []. */
+const splitList = (text: string | undefined) => (text === undefined ? [] : text.split(',').map((c) => c.trim()).filter((c) => c !== ''))
+
+function makeOutput(to: (typeof OUTPUT_NAMES)[number], fields: readonly string[], option: string): Output {
   try {
-    return createOutput(to, { columns: columns === undefined ? [] : columns.split(',').map((c) => c.trim()).filter((c) => c !== '') })
+    return createOutput(to, { fields })
   } catch (error) {
-    if (error instanceof UnknownColumnError) throw new UsageError(`convert: --columns: ${error.message}`)
+    if (error instanceof UnknownFieldError) throw new UsageError(`convert: ${option}: ${error.message}`)
     throw error
   }
 }

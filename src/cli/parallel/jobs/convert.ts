@@ -14,7 +14,7 @@ import type { JobFactory } from '../types.js'
 export interface ConvertJobSettings {
   from: string
   to: OutputName
-  columns: string[]
+  fields: string[]
   ctx: ConvertContext
   /** With `--from auto`: the line the format was taken from (records that do not fit say so). */
   guessLine?: number
@@ -29,7 +29,7 @@ export const create: JobFactory = (setup) => {
   const named = converterNamed(settings.from)
   if (!named) throw new Error(`no converter ${settings.from}`)
   const converter = settings.guessLine === undefined ? named : guessedConverter({ converter: named, line: settings.guessLine })
-  const output = createOutput(settings.to, { columns: settings.columns })
+  const output = createOutput(settings.to, { fields: settings.fields })
   // Blocks come from an input whose first line was one JSON value (see run.ts): JSON Lines.
   const ctx: ConvertContext = { ...settings.ctx, jsonLines: true }
   return {
