@@ -6,7 +6,8 @@ import { guarded, readLines } from '../../jsonl/index.js'
 import type { Event } from '../../schema/index.js'
 import { finishEvent } from '../finish.js'
 import type { ConvertContext, Converter, Problem } from '../types.js'
-import { isUnconvertible, type Mapped, mappedItems } from './records.js'
+import { isUnconvertible, type Mapped, mappedItems, type Unconvertible } from './records.js'
+import { type Json, obj } from './values.js'
 
 /** Maps one trimmed, non-blank, non-comment line. */
 export type LineMap = (line: string, ctx: ConvertContext) => Mapped
@@ -23,6 +24,18 @@ export interface LineFormat {
    * for each input, used instead of `map`.
    */
   reader?(): LineMap
+}
+
+/** A line holding one JSON object (line formats that also have a JSON mode: ZMap, sx), or why not. */
+export function jsonLine(line: string): { json: Json } | Unconvertible {
+  let value: unknown
+  try {
+    value = JSON.parse(line)
+  } catch (error) {
+    return { reason: `not valid JSON: ${(error as Error).message}` }
+  }
+  const json = obj(value)
+  return json ? { json } : { reason: 'expected a JSON object' }
 }
 
 /** The first line of `head` that is neither blank nor a `#` comment (undefined when none). */

@@ -6,7 +6,7 @@
  * `tech` `technologies` and `tls` `tls-grab`.
  */
 import { emptyEvent } from '../../schema/empty.js'
-import { HeaderBuilder, parseRawHeaders, snakeHeaderKey } from '../common/headers.js'
+import { addSnakeHeaderMap, HeaderBuilder, parseRawHeaders } from '../common/headers.js'
 import { httpSummaryText } from '../common/http.js'
 import { fillTlsx } from '../common/tlsx.js'
 import { ipVersion, parseUrl, portText, setAddress, unbracket, type UrlParts } from '../common/net.js'
@@ -62,7 +62,7 @@ export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
   const headers = new HeaderBuilder()
   let statusLine = ''
   const header = r.header
-  if (obj(header)) addHeaderMap(obj(header)!, headers)
+  if (obj(header)) addSnakeHeaderMap(obj(header)!, headers)
   else if (typeof header === 'string') statusLine = parseRawHeaders(header, headers)
   else if (typeof r.raw_header === 'string') statusLine = parseRawHeaders(r.raw_header, headers)
   e.http.header = headers.map
@@ -100,13 +100,3 @@ export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
 
 /** A URL's host when it is a name, not an IP literal. */
 const hostName = (host: string) => (host !== '' && ipVersion(host) === 0 ? host : undefined)
-
-/** httpx's header map: snake_case names (dashes restored), values strings (or arrays in some builds). */
-function addHeaderMap(map: Json, into: HeaderBuilder): void {
-  for (const name of Object.keys(map)) {
-    const value = map[name]
-    const key = snakeHeaderKey(name)
-    if (Array.isArray(value)) for (const v of strings(value)) into.addKey(key, v)
-    else into.addKey(key, str(value))
-  }
-}

@@ -8,7 +8,7 @@
  * A request that got no response (katana's `error`) found nothing to report: no event.
  */
 import { emptyEvent } from '../../schema/empty.js'
-import { HeaderBuilder, parseRawHeaders, snakeHeaderKey } from '../common/headers.js'
+import { addSnakeHeaderMap, HeaderBuilder, parseRawHeaders } from '../common/headers.js'
 import { httpSummaryText, titleOf } from '../common/http.js'
 import { parseUrl, setAddress, TLS_SCHEMES } from '../common/net.js'
 import type { Mapped } from '../common/records.js'
@@ -52,14 +52,7 @@ export function mapKatana(r: Json, ctx: ConvertContext): Mapped {
   e.http.title = titleOf(body)
   const headers = new HeaderBuilder()
   const map = obj(response.headers)
-  if (map) {
-    for (const name of Object.keys(map)) {
-      const value = map[name]
-      const key = snakeHeaderKey(name)
-      if (Array.isArray(value)) for (const v of strings(value)) headers.addKey(key, v)
-      else headers.addKey(key, str(value))
-    }
-  }
+  if (map) addSnakeHeaderMap(map, headers)
   // The raw response gives the status line (and the headers when the map is missing).
   const raw = str(response.raw)
   const statusLine = raw === '' ? '' : parseRawHeaders(raw, map ? new HeaderBuilder() : headers)

@@ -10,6 +10,7 @@
  */
 import { emptyEvent } from '../../schema/empty.js'
 import { ipVersion, portText, setAddress } from '../common/net.js'
+import { jsonLine } from '../common/lines.js'
 import type { Mapped } from '../common/records.js'
 import { type Json, obj, pushUnique, str } from '../common/values.js'
 import type { ConvertContext } from '../types.js'
@@ -22,14 +23,8 @@ export const PLAIN = /^(\S+)\s+(\d{1,5}|[0-9a-f]{2}(?::[0-9a-f]{2}){5})(?:\s+(.*
 /** One sx line (plain or JSON) → one event, none for a closed port, or why not. */
 export function mapSx(line: string, ctx: ConvertContext): Mapped {
   if (line.startsWith('{')) {
-    let value: unknown
-    try {
-      value = JSON.parse(line)
-    } catch (error) {
-      return { reason: `not valid JSON: ${(error as Error).message}` }
-    }
-    const record = obj(value)
-    return record ? mapSxJson(record, ctx) : { reason: 'expected a JSON object' }
+    const parsed = jsonLine(line)
+    return 'json' in parsed ? mapSxJson(parsed.json, ctx) : parsed
   }
   const m = PLAIN.exec(line)
   if (!m) return { reason: `not an sx line (expected 'IP PORT' or 'IP MAC VENDOR'): ${line.length > 60 ? `${line.slice(0, 57)}...` : line}` }

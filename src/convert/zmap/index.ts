@@ -1,8 +1,8 @@
 /** ZMap: bare addresses, `saddr,sport`, `-f` CSV (with or without a header row), `-O json`. */
-import { firstDataLine, type LineMap, lineConverter } from '../common/lines.js'
+import { firstDataLine, jsonLine, type LineMap, lineConverter } from '../common/lines.js'
 import { ipVersion } from '../common/net.js'
 import { hasMembers } from '../common/records.js'
-import { obj, str } from '../common/values.js'
+import { str } from '../common/values.js'
 import { csvFields, guessNames, isHeaderRow } from './csv.js'
 import { mapZmapFields, type ZmapFields } from './map.js'
 
@@ -32,14 +32,10 @@ function zmapReader(): LineMap {
 }
 
 function mapJson(line: string, ctx: Parameters<LineMap>[1]) {
-  let value: unknown
-  try {
-    value = JSON.parse(line)
-  } catch (error) {
-    return { reason: `not valid JSON: ${(error as Error).message}` }
-  }
-  const r = obj(value)
-  if (!r || r.saddr === undefined) return { reason: 'not a ZMap record: no saddr' }
+  const parsed = jsonLine(line)
+  if (!('json' in parsed)) return parsed
+  const r = parsed.json
+  if (r.saddr === undefined) return { reason: 'not a ZMap record: no saddr' }
   const record: ZmapFields = Object.create(null) as ZmapFields
   for (const [k, v] of Object.entries(r)) record[k] = typeof v === 'boolean' ? String(v) : str(v)
   return mapZmapFields(record, ctx)
