@@ -56,6 +56,31 @@ export function misfitFormat(guess: Guess, text: string | undefined): string | u
   return CONVERTERS.find((c) => c !== guess.converter && fits(c))?.name ?? ANY
 }
 
+/**
+ * Misfits as plain counts, one per format in registry order and one for `<format>`: what a
+ * worker thread (`--jobs`) sends back, summed across blocks by index.
+ */
+export function misfitCounts(misfits: Misfits): number[] {
+  return [...CONVERTERS.map((c) => misfits.formats.get(c.name) ?? 0), misfits.formats.get(ANY) ?? 0]
+}
+
+/** misfitCounts() back into Misfits. */
+export function misfitsFrom(counts: readonly number[]): Misfits {
+  const names = [...CONVERTERS.map((c) => c.name), ANY]
+  const formats = new Map<string, number>()
+  counts.forEach((n, i) => {
+    if (n > 0 && names[i] !== undefined) formats.set(names[i]!, n)
+  })
+  return { count: counts.reduce((a, b) => a + b, 0), formats }
+}
+
+/** The closing line for an input whose records did not all fit the guess, or undefined. */
+export function misfitSummary(name: string, guess: Guess, misfits: Misfits): string | undefined {
+  if (misfits.count === 0) return undefined
+  const records = misfits.count === 1 ? 'record' : 'records'
+  return `${name}: ${misfits.count} ${records} did not fit ${guess.converter.name} (${guessNote(guess, likeliestFormat(misfits))})`
+}
+
 /** The most frequent format among misfits, for the closing note. */
 export function likeliestFormat(misfits: Misfits): string {
   let best = ANY

@@ -9,10 +9,11 @@ import {
   createOutput,
   guessedConverter,
   guessFormat,
-  guessNote,
+  type Guess,
   isProblem,
-  likeliestFormat,
   type Misfits,
+  misfitsFrom,
+  misfitSummary,
   OUTPUT_DESCRIPTIONS,
   OUTPUT_NAMES,
   type Output,
@@ -34,7 +35,7 @@ import { convertItem } from './convert-item.js'
 import { ProgressBar } from './convert-progress.js'
 
 /** JSON Lines converters that `--jobs` runs on worker threads (the others read on one thread). */
-const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson'])
+const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson', 'subfinder', 'tlsx', 'katana'])
 /** The marker the convert job writes for an event number (see parallel/jobs/convert.ts). */
 const EVENT_MARK = /\u0000(\d+)\u0000/g
 
@@ -65,7 +66,8 @@ Options:
   --run-start TIME       RFC 3339 time given to records that carry none (default: now)
   --max-line-bytes N     longest accepted line in bytes (default 67108864)
   --jobs N               worker threads for large JSON Lines input (httpx, naabu, zgrab2,
-                         dnsx, nuclei, l9, masscan-ndjson; default: one per core, at most 8);
+                         dnsx, nuclei, l9, masscan-ndjson, subfinder, tlsx, katana; default:
+                         one per core, at most 8);
                          1 converts on the main thread only. Output is the same
   -h, --help             show this help
 
@@ -138,24 +140,23 @@ export const convert: Command = {
         const bar = io.stderrIsTTY && input.size !== undefined ? new ProgressBar(io.stderr, input.name, input.size) : undefined
         let stream = bar ? bar.track(input.stream) : input.stream
         let converter: Converter
-        let guessLine: number | undefined
+        let guess: Guess | undefined
         // With auto, records that do not fit the guess are reported with it (convert/guess.ts).
         const misfits: Misfits = { count: 0, formats: new Map() }
         if (from === 'auto') {
           const peeked = await peekHead(stream)
           stream = peeked.stream
-          const guess = guessFormat(peeked.head)
+          guess = guessFormat(peeked.head)
           if (!guess) {
             if (peeked.head.trim() === '') continue // an empty input: nothing to convert
             await out.flush() // what earlier files gave is kept
             throw new UsageError(undetectedMessage(`convert: ${input.name}`, peeked.head))
           }
           converter = guessedConverter(guess, misfits)
-          guessLine = guess.line
         } else converter = from
         if (jobs > 1 && PARALLEL.has(converter.name)) {
           // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
-          const settings: ConvertJobSettings = { from: converter.name, to, fields, ctx, guessLine }
+          const settings: ConvertJobSettings = { from: converter.name, to, fields, ctx, guessLine: guess?.line }
           const toStderr = (data: string | Uint8Array) => {
             bar?.clear()
             return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
@@ -168,16 +169,16 @@ export const convert: Command = {
             counts.converted += handled.counts[0]!
             counts.skipped += handled.counts[1]!
             bar?.clear()
+            const summary = guess && misfitSummary(input.name, guess, misfitsFrom(handled.counts.slice(3)))
+            if (summary) io.stderr.write(`${summary}\n`)
             continue
           }
           stream = handled.rest
         }
         await convertOne(converter, stream, ctx, output, input.name, out, io, counts, bar)
         bar?.clear()
-        if (misfits.count > 0 && guessLine !== undefined) {
-          const note = guessNote({ converter, line: guessLine }, likeliestFormat(misfits))
-          io.stderr.write(`${input.name}: ${misfits.count} record${misfits.count === 1 ? '' : 's'} did not fit ${converter.name} (${note})\n`)
-        }
+        const summary = guess && misfitSummary(input.name, guess, misfits)
+        if (summary) io.stderr.write(`${summary}\n`)
       }
     } catch (error) {
       if (!io.stopSignal?.aborted) {

@@ -1,10 +1,11 @@
 /**
  * `convert` on a worker thread, for the JSON Lines converters: the block is read by the
  * converter itself, after empty lines (see lines.ts), and every line number it gives is
- * moved to its place in the whole input. Counts are [converted, skipped, events]; messages
- * that name an event by number carry a marker (EVENT_MARK) the main thread fills in.
+ * moved to its place in the whole input. Counts are [converted, skipped, events], then, with
+ * `--from auto`, the records that did not fit the guess (misfitCounts()); messages that name
+ * an event by number carry a marker (EVENT_MARK) the main thread fills in.
  */
-import { converterNamed, createOutput, guessedConverter, type OutputName } from '../../../convert/index.js'
+import { converterNamed, createOutput, guessedConverter, type Misfits, misfitCounts, type OutputName } from '../../../convert/index.js'
 import type { ConvertContext } from '../../../convert/types.js'
 import { tooLong } from '../../../jsonl/lines.js'
 import { asBuffer, OPENING, OPENING_LINES } from '../lines.js'
@@ -28,7 +29,7 @@ export const create: JobFactory = (setup) => {
   const settings = setup.settings as ConvertJobSettings
   const named = converterNamed(settings.from)
   if (!named) throw new Error(`no converter ${settings.from}`)
-  const converter = settings.guessLine === undefined ? named : guessedConverter({ converter: named, line: settings.guessLine })
+  const guessLine = settings.guessLine
   const output = createOutput(settings.to, { fields: settings.fields })
   // Blocks come from an input whose first line was one JSON value (see run.ts): JSON Lines.
   const ctx: ConvertContext = { ...settings.ctx, jsonLines: true }
@@ -45,6 +46,8 @@ export const create: JobFactory = (setup) => {
         yield OPENING
         for (const part of block.parts) yield asBuffer(part)
       })()
+      const misfits: Misfits = { count: 0, formats: new Map() }
+      const converter = guessLine === undefined ? named : guessedConverter({ converter: named, line: guessLine }, misfits)
       let events = 0
       for await (const item of converter.convert(input, ctx)) {
         if ('kind' in item && item.kind === 'problem' && item.line !== undefined) {
@@ -61,6 +64,7 @@ export const create: JobFactory = (setup) => {
         }
       }
       out.counts[2] = events
+      if (misfits.count > 0) misfitCounts(misfits).forEach((n, i) => (out.counts[3 + i] = (out.counts[3 + i] ?? 0) + n))
     },
   }
 }
