@@ -3,26 +3,14 @@
  * counted in the closing line, exactly as with `--jobs 1`. Runs the built CLI (dist/), as
  * jobs.test.ts does: the worker threads' entry point exists only there.
  */
-import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { runBuilt } from '../support/built-cli.js'
 import { fileTempDir } from '../support/temp.js'
 
-const cli = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js')
 const dir = fileTempDir('l9kit-auto-jobs-')
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    child.stdout.on('data', (b: Buffer) => out.push(b))
-    child.stderr.on('data', (b: Buffer) => err.push(b))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
-  })
-}
+const run = (args: string[]) => runBuilt(args)
 
 describe('convert --from auto --jobs', () => {
   it('reports and counts the records that do not fit the guess as --jobs 1 does', async () => {
