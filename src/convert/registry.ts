@@ -3,17 +3,25 @@
  * matters for detection: the most specific formats are tried first (event documents, XML,
  * masscan's framings, then JSON Lines tools by their distinctive members, then plain lines).
  */
+import { jsonHead } from './common/records.js'
+import { obj } from './common/values.js'
 import { dnsx } from './dnsx/index.js'
 import { hostport } from './hostport/index.js'
 import { httpx } from './httpx/index.js'
+import { katana } from './katana/index.js'
 import { l9 } from './l9/index.js'
 import { masscanConsole, masscanJson, masscanList, masscanNdjson } from './masscan/index.js'
 import { naabu } from './naabu/index.js'
 import { nmapGrep, nmapXml } from './nmap/index.js'
 import { nuclei } from './nuclei/index.js'
+import { rustscan } from './rustscan/index.js'
+import { subfinder } from './subfinder/index.js'
+import { sx } from './sx/index.js'
+import { tlsx } from './tlsx/index.js'
 import type { Converter } from './types.js'
 import { url } from './url/index.js'
 import { zgrab2 } from './zgrab2/index.js'
+import { zmap } from './zmap/index.js'
 
 /** All converters, in detection order. */
 export const CONVERTERS: readonly Converter[] = [
@@ -25,11 +33,17 @@ export const CONVERTERS: readonly Converter[] = [
   masscanList,
   masscanConsole,
   nuclei,
+  katana,
   zgrab2,
   httpx,
+  tlsx, // before naabu: a tlsx line has ip and port too
+  subfinder,
   dnsx,
+  sx, // before naabu: {"scan","ip","port"}
   naabu,
   url,
+  rustscan,
+  zmap,
   hostport,
 ]
 
@@ -44,9 +58,14 @@ export function converterNamed(name: string): Converter | undefined {
   return CONVERTERS.find((c) => c.name === name)
 }
 
-/** The first converter whose detect() accepts `head`, or undefined. */
+/**
+ * The first converter whose detect() accepts `head`, or undefined. When the input starts
+ * with a whole JSON object on one line (JSON Lines), only that first record is shown to the
+ * detectors, so a later record of another shape cannot sway the guess.
+ */
 export function detectFormat(head: string): Converter | undefined {
-  const text = head.length > DETECT_BYTES ? head.slice(0, DETECT_BYTES) : head
+  const cut = head.length > DETECT_BYTES ? head.slice(0, DETECT_BYTES) : head
+  const text = firstJsonLine(cut) ?? cut
   return CONVERTERS.find((c) => {
     try {
       return c.detect(text)
@@ -54,6 +73,19 @@ export function detectFormat(head: string): Converter | undefined {
       return false
     }
   })
+}
+
+/** The first record when it is a whole JSON object on one line (after blank and log lines). */
+function firstJsonLine(head: string): string | undefined {
+  const text = jsonHead(head)
+  if (text === undefined || !text.startsWith('{')) return undefined
+  const end = text.indexOf('\n')
+  const line = end === -1 ? text : text.slice(0, end)
+  try {
+    return obj(JSON.parse(line)) ? line : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** Why detection failed, in words a person can act on. */

@@ -9,6 +9,11 @@ export interface Problem {
   /** 1-based line of the input where the record starts, when known. */
   line?: number
   reason: string
+  /**
+   * The start of the record's text, when the converter has it: `--from auto` checks with it
+   * whether the record fits the format it guessed (registry.ts, fitsGuess).
+   */
+  text?: string
   /** Only for a bug of ours met on this record (an internal error): its stack trace. */
   stack?: string
 }

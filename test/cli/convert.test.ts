@@ -115,7 +115,7 @@ describe('l9kit convert', () => {
       [['convert', '--from', 'nope'], /--from must be auto or one of l9, /],
       [['convert', '--from', 'httpx', '--to', 'xml'], /--to must be one of l9, hostport, url, human, csv/],
       [['convert', '--from', 'httpx', '--columns', 'ip'], /--columns applies to --to csv only/],
-      [['convert', '--from', 'httpx', '--to', 'csv', '--columns', 'ip,nope'], /unknown column 'nope'/],
+      [['convert', '--from', 'httpx', '--to', 'csv', '--columns', 'ip,nope'], /unknown field 'nope'/],
       [['convert', '--from', 'httpx', '--fingerprint', 'v3'], /--fingerprint must be one of v1, v2/],
       [['convert', '--from', 'httpx', '--run-start', 'yesterday'], /--run-start/],
       [['convert', '--from', 'httpx', '/nonexistent/in.jsonl'], /\/nonexistent\/in\.jsonl: no such file or directory/],

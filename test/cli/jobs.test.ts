@@ -4,36 +4,17 @@
  * order. Runs the built CLI (dist/cli/main.js, as `npm test` builds it first): the worker
  * threads' entry point exists only there. The inputs are above the size at which workers start.
  */
-import { spawn } from 'node:child_process'
-import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { emptyEvent } from '../../src/schema/index.js'
+import { runBuilt } from '../support/built-cli.js'
 import { fileTempDir } from '../support/temp.js'
 
 const root = join(import.meta.dirname, '..', '..')
-const cli = join(root, 'dist', 'cli', 'main.js')
 const dir = fileTempDir('l9kit-jobs-')
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function run(args: string[], stdinFile?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    child.stdout.on('data', (b: Buffer) => out.push(b))
-    child.stderr.on('data', (b: Buffer) => err.push(b))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }))
-    if (stdinFile) createReadStream(stdinFile).pipe(child.stdin)
-    else child.stdin.end()
-  })
-}
+const run = runBuilt
 
 /**
  * About 6 MB of JSON Lines: mostly valid events, with at known lines an invalid port, text

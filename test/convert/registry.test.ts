@@ -19,6 +19,12 @@ const DIRS: Record<string, string> = {
   'masscan-list': 'masscan-list',
   'masscan-ndjson': 'masscan-ndjson',
   'masscan-console': 'masscan-console',
+  subfinder: 'subfinder',
+  tlsx: 'tlsx',
+  katana: 'katana',
+  zmap: 'zmap',
+  rustscan: 'rustscan',
+  sx: 'sx',
 }
 
 const inputs = Object.entries(DIRS).flatMap(([dir, name]) => {
@@ -36,7 +42,7 @@ describe('registry', () => {
   it('names every converter once, nmap and masscan included', () => {
     const names = CONVERTERS.map((c) => c.name)
     expect(new Set(names).size).toBe(names.length)
-    for (const name of ['l9', 'httpx', 'nuclei', 'naabu', 'zgrab2', 'hostport', 'url', 'dnsx', 'nmap-xml', 'nmap-grep', 'masscan-json', 'masscan-list', 'masscan-ndjson', 'masscan-console']) {
+    for (const name of ['l9', 'httpx', 'nuclei', 'naabu', 'zgrab2', 'hostport', 'url', 'dnsx', 'nmap-xml', 'nmap-grep', 'masscan-json', 'masscan-list', 'masscan-ndjson', 'masscan-console', 'subfinder', 'tlsx', 'katana', 'zmap', 'rustscan', 'sx']) {
       expect(converterNamed(name)?.name).toBe(name)
     }
   })

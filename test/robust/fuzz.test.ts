@@ -72,6 +72,8 @@ const CONTEXT: Record<string, RegExp> = {
   'masscan-console': /Starting masscan/,
   'nmap-grep': /^\s*#/,
   'masscan-list': /^\s*#/,
+  // ZMap's header row names the fields of every later row.
+  zmap: /^[a-z0-9_,]*saddr/,
 }
 
 const FORMATS: Format[] = [

@@ -7,13 +7,19 @@ import {
   converterNamed,
   converterNames,
   createOutput,
-  detectFormat,
+  guessedConverter,
+  guessFormat,
+  type Guess,
   isProblem,
+  type Misfits,
+  misfitsFrom,
+  misfitSummary,
   OUTPUT_DESCRIPTIONS,
   OUTPUT_NAMES,
   type Output,
   peekHead,
-  UnknownColumnError,
+  FIELD_OUTPUTS,
+  UnknownFieldError,
   undetectedMessage,
 } from '../../convert/index.js'
 import type { ConvertContext } from '../../convert/types.js'
@@ -31,7 +37,7 @@ import { convertItem } from './convert-item.js'
 import { ProgressBar } from './convert-progress.js'
 
 /** JSON Lines converters that `--jobs` runs on worker threads (the others read on one thread). */
-const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson'])
+const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson', 'subfinder', 'tlsx', 'katana'])
 /** The marker the convert job writes for an event number (see parallel/jobs/convert.ts). */
 const EVENT_MARK = /\u0000(\d+)\u0000/g
 
@@ -40,7 +46,7 @@ const pad = (names: readonly string[]) => Math.max(...names.map((n) => n.length)
 function help(): string {
   const fw = pad(converterNames())
   const ow = pad(OUTPUT_NAMES)
-  return `Usage: l9kit convert --from FORMAT|auto [--to l9|hostport|url|human|csv] [options] [FILE...]
+  return `Usage: l9kit convert --from FORMAT|auto [--to FORMAT] [--fields LIST] [options] [FILE...]
 
 Converts the output of recon tools into event documents (--to l9, the default), and event
 documents (--from l9) or any tool's output into simple formats. Streams: memory stays flat
@@ -48,12 +54,15 @@ on inputs of any size. No FILE, or '-', reads standard input.
 
 Options:
   --from FORMAT|auto     the input format (required); auto recognises it from the first
-                         4 KiB of each input and fails, naming the formats, when none fits
+                         record of each input and fails, naming the formats, when none fits;
+                         later records that do not fit the guess are reported with it
+                         ('taken as zmap from line 1; use --from sx to force another')
   --to FORMAT            the output format (default l9)
-  --columns LIST         csv only: comma-separated member paths such as
-                         ip,port,http.status,ssl.certificate.cn (default
-                         time,event_type,event_source,ip,host,port,transport,protocol,
-                         http.status,http.title,leak.severity,leak.type)
+  --fields LIST          csv and human: comma-separated member paths such as
+                         ip,port,http.status,ssl.certificate.cn,http.header.server
+                         (csv default time,event_type,event_source,ip,host,port,
+                         transport,protocol,http.status,http.title,leak.severity,
+                         leak.type); --columns is the older name, for csv
 ${writeOptionsHelp(25)}
                          (both for --to l9 only)
   --fingerprint v1|v2    event_fingerprint version computed for converted events
@@ -61,7 +70,8 @@ ${writeOptionsHelp(25)}
   --run-start TIME       RFC 3339 time given to records that carry none (default: now)
   --max-line-bytes N     longest accepted line in bytes (default 67108864)
   --jobs N               worker threads for large JSON Lines input (httpx, naabu, zgrab2,
-                         dnsx, nuclei, l9, masscan-ndjson; default: one per core, at most 8);
+                         dnsx, nuclei, l9, masscan-ndjson, subfinder, tlsx, katana; default:
+                         one per core, at most 8);
                          1 converts on the main thread only. Output is the same
   -h, --help             show this help
 
@@ -96,6 +106,7 @@ export const convert: Command = {
       from: { type: 'string' },
       to: { type: 'string' },
       columns: { type: 'string' },
+      fields: { type: 'string' },
       fingerprint: { type: 'string' },
       'run-start': { type: 'string' },
       'max-line-bytes': { type: 'string' },
@@ -107,9 +118,13 @@ export const convert: Command = {
     if (!from) throw new UsageError(`convert: --from must be auto or one of ${converterNames().join(', ')} (got '${values.from}')`)
     const to = oneOf('convert', 'to', values.to, OUTPUT_NAMES, 'l9')
     if (values.columns !== undefined && to !== 'csv') throw new UsageError('convert: --columns applies to --to csv only')
+    if (values.fields !== undefined && !FIELD_OUTPUTS.includes(to)) throw new UsageError(`convert: --fields applies to --to ${FIELD_OUTPUTS.join(' and ')} only`)
+    if (values.fields !== undefined && values.columns !== undefined) throw new UsageError('convert: give --fields or --columns, not both')
+    const fieldsOption = values.fields === undefined ? '--columns' : '--fields'
+    const fields = splitList(values.fields ?? values.columns)
     if (writeOptionsGiven(values) && to !== 'l9') throw new UsageError('convert: --header-order and --escape apply to --to l9 only')
     const write = writeOptions('convert', values)
-    const output = makeOutput(to, values.columns, write)
+    const output = makeOutput(to, fields, fieldsOption, write)
     const fingerprint = oneOf('convert', 'fingerprint', values.fingerprint, ['v1', 'v2'] as const, 'v1')
     const ctx: ConvertContext = {
       runStart: runStart(values['run-start']),
@@ -117,7 +132,6 @@ export const convert: Command = {
       maxLineBytes: positiveInt('convert', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
     }
     const jobs = jobsOption('convert', values.jobs, defaultJobs())
-    const columns = values.columns === undefined ? [] : values.columns.split(',').map((c) => c.trim()).filter((c) => c !== '')
     const inputs = await openInputs(positionals, io.stdin)
     const out = new JsonlWriter(io.stdout)
     const counts: Counts = { converted: 0, skipped: 0 }
@@ -133,20 +147,23 @@ export const convert: Command = {
         const bar = io.stderrIsTTY && input.size !== undefined ? new ProgressBar(io.stderr, input.name, input.size) : undefined
         let stream = bar ? bar.track(input.stream) : input.stream
         let converter: Converter
+        let guess: Guess | undefined
+        // With auto, records that do not fit the guess are reported with it (convert/guess.ts).
+        const misfits: Misfits = { count: 0, formats: new Map() }
         if (from === 'auto') {
           const peeked = await peekHead(stream)
           stream = peeked.stream
-          const found = detectFormat(peeked.head)
-          if (!found) {
+          guess = guessFormat(peeked.head)
+          if (!guess) {
             if (peeked.head.trim() === '') continue // an empty input: nothing to convert
             await out.flush() // what earlier files gave is kept
             throw new UsageError(undetectedMessage(`convert: ${input.name}`, peeked.head))
           }
-          converter = found
+          converter = guessedConverter(guess, misfits)
         } else converter = from
         if (jobs > 1 && PARALLEL.has(converter.name)) {
           // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
-          const settings: ConvertJobSettings = { from: converter.name, to, columns, write, ctx }
+          const settings: ConvertJobSettings = { from: converter.name, to, fields, write, ctx, guessLine: guess?.line }
           const toStderr = (data: string | Uint8Array) => {
             bar?.clear()
             return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
@@ -159,12 +176,16 @@ export const convert: Command = {
             counts.converted += handled.counts[0]!
             counts.skipped += handled.counts[1]!
             bar?.clear()
+            const summary = guess && misfitSummary(input.name, guess, misfitsFrom(handled.counts.slice(3)))
+            if (summary) io.stderr.write(`${summary}\n`)
             continue
           }
           stream = handled.rest
         }
         await convertOne(converter, stream, ctx, output, input.name, out, io, counts, bar)
         bar?.clear()
+        const summary = guess && misfitSummary(input.name, guess, misfits)
+        if (summary) io.stderr.write(`${summary}\n`)
       }
     } catch (error) {
       if (!io.stopSignal?.aborted) {
@@ -216,11 +237,14 @@ async function convertOne(
 /** JsonlWriter ends every line in `\n`; CSV rows end in `\r\n`. */
 const line = (output: Output, text: string) => (output.eol === '\r\n' ? `${text}\r` : text)
 
-function makeOutput(to: (typeof OUTPUT_NAMES)[number], columns: string | undefined, write: WriteOptions): Output {
+/** `a, b,,c` → [a, b, c]; none → []. */
+const splitList = (text: string | undefined) => (text === undefined ? [] : text.split(',').map((c) => c.trim()).filter((c) => c !== ''))
+
+function makeOutput(to: (typeof OUTPUT_NAMES)[number], fields: readonly string[], option: string, write: WriteOptions): Output {
   try {
-    return createOutput(to, { columns: columns === undefined ? [] : columns.split(',').map((c) => c.trim()).filter((c) => c !== ''), write })
+    return createOutput(to, { fields, write })
   } catch (error) {
-    if (error instanceof UnknownColumnError) throw new UsageError(`convert: --columns: ${error.message}`)
+    if (error instanceof UnknownFieldError) throw new UsageError(`convert: ${option}: ${error.message}`)
     throw error
   }
 }

@@ -121,7 +121,7 @@ async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file:
       const pending = typeof out !== 'string' ? writer.writeBytes(out) : writer.write(plan.fixText ? plan.fixText(i, out, counts) : out)
       if (pending) await pending
     }
-    result.counts.forEach((n, i) => (counts[i]! += n))
+    result.counts.forEach((n, i) => (counts[i] = (counts[i] ?? 0) + n)) // a job may add counts after the first three
   }
   try {
     const local = await blockRunner(setup)

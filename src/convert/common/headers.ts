@@ -7,6 +7,8 @@
  * themselves hold commas: its values are joined with a newline, which no header value can
  * contain, so each cookie can be split back out exactly.
  */
+import { str, strings } from './values.js'
+
 export type HeaderMap = Record<string, string>
 
 /** What joins repeated `set-cookie` values. */
@@ -79,6 +81,16 @@ export function snakeHeaderKey(name: string): string {
     snakeKeys.set(name, key)
   }
   return key
+}
+
+/** A map with snake_case names (httpx, katana), values strings or arrays of them, into a builder. */
+export function addSnakeHeaderMap(map: Record<string, unknown>, into: HeaderBuilder): void {
+  for (const name of Object.keys(map)) {
+    const value = map[name]
+    const key = snakeHeaderKey(name)
+    if (Array.isArray(value)) for (const v of strings(value)) into.addKey(key, v)
+    else into.addKey(key, str(value))
+  }
 }
 
 /**

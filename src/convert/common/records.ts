@@ -93,7 +93,7 @@ export function recordConverter(format: RecordFormat): Converter {
           if (held) yield held
           held = undefined
           if (item.error !== undefined) {
-            held = problem(item.line, item.error)
+            held = problem(item.line, item.error, item.text)
             continue
           }
           const out = mapOne(format, item, ctx)
@@ -117,7 +117,7 @@ export function recordConverter(format: RecordFormat): Converter {
 function mapOne(format: RecordFormat, item: Item, ctx: ConvertContext): Event | Problem | (Event | Problem)[] {
   const record = obj(item.value)
   if (!record) {
-    return problem(item.line, `expected a JSON object, found ${item.value === null ? 'null' : Array.isArray(item.value) ? 'an array' : typeof item.value}`)
+    return problem(item.line, `expected a JSON object, found ${item.value === null ? 'null' : Array.isArray(item.value) ? 'an array' : typeof item.value}`, item.text)
   }
   let mapped: Mapped
   try {
@@ -125,12 +125,13 @@ function mapOne(format: RecordFormat, item: Item, ctx: ConvertContext): Event | 
   } catch (error) {
     return problem(item.line, `cannot convert: ${(error as Error).message}`)
   }
-  if (!Array.isArray(mapped)) return finishOne(format, mapped as Event | Unconvertible, item.line, ctx)
-  return (mapped as readonly (Event | Unconvertible)[]).map((one) => finishOne(format, one, item.line, ctx))
+  if (!Array.isArray(mapped)) return finishOne(format, mapped as Event | Unconvertible, item, ctx)
+  return (mapped as readonly (Event | Unconvertible)[]).map((one) => finishOne(format, one, item, ctx))
 }
 
-function finishOne(format: RecordFormat, one: Event | Unconvertible, line: number, ctx: ConvertContext): Event | Problem {
-  if (isUnconvertible(one)) return problem(line, one.reason)
+function finishOne(format: RecordFormat, one: Event | Unconvertible, item: Item, ctx: ConvertContext): Event | Problem {
+  const line = item.line
+  if (isUnconvertible(one)) return problem(line, one.reason, item.text)
   if (format.finished) return one
   return guarded<Event | Problem>(
     () => finishEvent(one, format.tool, ctx, `line ${line}`, line, format.canonical?.(one, ctx) === true),
@@ -142,7 +143,16 @@ function finishOne(format: RecordFormat, one: Event | Unconvertible, line: numbe
 export const mappedItems = (mapped: Mapped): readonly (Event | Unconvertible)[] =>
   Array.isArray(mapped) ? (mapped as readonly (Event | Unconvertible)[]) : [mapped as Event | Unconvertible]
 
-const problem = (line: number, reason: string): Problem => ({ kind: 'problem', where: `line ${line}`, line, reason })
+/** How much of a record's text a Problem keeps (for `auto`'s check of its guess). */
+const PROBLEM_TEXT = 4096
+
+const problem = (line: number, reason: string, text?: string): Problem => ({
+  kind: 'problem',
+  where: `line ${line}`,
+  line,
+  reason,
+  ...(text ? { text: text.length > PROBLEM_TEXT ? text.slice(0, PROBLEM_TEXT) : text } : {}),
+})
 
 function logOrJson(text: string, parseError: string): string {
   if (LOG_LINE.test(text)) return `log line, not a record: ${text.trim().slice(0, 80)}`

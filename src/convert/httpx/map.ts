@@ -6,15 +6,14 @@
  * `tech` `technologies` and `tls` `tls-grab`.
  */
 import { emptyEvent } from '../../schema/empty.js'
-import type { Event } from '../../schema/index.js'
-import { HeaderBuilder, parseRawHeaders, snakeHeaderKey } from '../common/headers.js'
+import { addSnakeHeaderMap, HeaderBuilder, parseRawHeaders } from '../common/headers.js'
 import { httpSummaryText } from '../common/http.js'
-import { certificateCovers, ipVersion, parseUrl, portText, setAddress, unbracket, type UrlParts } from '../common/net.js'
+import { fillTlsx } from '../common/tlsx.js'
+import { ipVersion, parseUrl, portText, setAddress, unbracket, type UrlParts } from '../common/net.js'
 import type { Mapped } from '../common/records.js'
 import { productToken, techModule } from '../common/software.js'
-import { eventTime, validityTime } from '../common/time.js'
-import { tlsVersion } from '../common/tls.js'
-import { type Json, at, int, obj, pushUnique, str, strings } from '../common/values.js'
+import { eventTime } from '../common/time.js'
+import { type Json, int, obj, pushUnique, str, strings } from '../common/values.js'
 import type { ConvertContext } from '../types.js'
 
 /** One httpx record → one event (none for a failed probe), or why not. */
@@ -63,14 +62,14 @@ export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
   const headers = new HeaderBuilder()
   let statusLine = ''
   const header = r.header
-  if (obj(header)) addHeaderMap(obj(header)!, headers)
+  if (obj(header)) addSnakeHeaderMap(obj(header)!, headers)
   else if (typeof header === 'string') statusLine = parseRawHeaders(header, headers)
   else if (typeof r.raw_header === 'string') statusLine = parseRawHeaders(r.raw_header, headers)
   e.http.header = headers.map
   e.summary = httpSummaryText(statusLine || (e.http.status ? `HTTP ${e.http.status}` : 'HTTP'), headers.text(), e.http.title)
 
   if (tls) {
-    const problem = fillTls(e, tlsData, e.host)
+    const problem = fillTlsx(e, tlsData, e.host)
     if (problem) return problem
   }
   e.ssl.jarm = str(r.jarm_hash) || str(r.jarm)
@@ -101,37 +100,3 @@ export function mapHttpx(r: Json, ctx: ConvertContext): Mapped {
 
 /** A URL's host when it is a name, not an IP literal. */
 const hostName = (host: string) => (host !== '' && ipVersion(host) === 0 ? host : undefined)
-
-/** httpx's header map: snake_case names (dashes restored), values strings (or arrays in some builds). */
-function addHeaderMap(map: Json, into: HeaderBuilder): void {
-  for (const name of Object.keys(map)) {
-    const value = map[name]
-    const key = snakeHeaderKey(name)
-    if (Array.isArray(value)) for (const v of strings(value)) into.addKey(key, v)
-    else into.addKey(key, str(value))
-  }
-}
-
-/** The `tls` object (tlsx's fields) into `ssl`; httpx gives no key algorithm or size. */
-function fillTls(e: Event, tls: Json | undefined, hostName: string): { reason: string } | undefined {
-  e.ssl.detected = true
-  e.ssl.enabled = true
-  if (!tls) return undefined
-  e.ssl.version = tlsVersion(str(tls.tls_version))
-  e.ssl.cypher_suite = str(tls.cipher)
-  const cert = e.ssl.certificate
-  cert.cn = str(tls.subject_cn)
-  cert.domain = strings(tls.subject_an)
-  cert.issuer_name = str(tls.issuer_cn) || /(?:^|,\s*)CN=([^,]+)/.exec(str(tls.issuer_dn))?.[1] || ''
-  const sha256 = str(at(tls, 'fingerprint_hash', 'sha256')).toLowerCase()
-  cert.fingerprint = /^[0-9a-f]{64}$/.test(sha256) ? sha256 : ''
-  const notBefore = validityTime(tls.not_before)
-  const notAfter = validityTime(tls.not_after)
-  if (!notBefore.ok) return notBefore
-  if (!notAfter.ok) return notAfter
-  cert.not_before = notBefore.value
-  cert.not_after = notAfter.value
-  // `valid` is the host-name match only (facts.md); tlsx says so itself when run with it.
-  cert.valid = typeof tls.mismatched === 'boolean' ? !tls.mismatched : certificateCovers(hostName, [cert.cn, ...cert.domain])
-  return undefined
-}

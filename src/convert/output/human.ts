@@ -3,6 +3,7 @@ import { eventUrl, hasTransport } from '../../event/index.js'
 import { ZERO_TIME } from '../../schema/empty.js'
 import type { Event } from '../../schema/index.js'
 import { addressOf } from './address.js'
+import { fieldText, fieldValue, parseFields } from './fields.js'
 import type { Output } from './types.js'
 
 /** Summary lines shown before `… N more lines`. */
@@ -61,4 +62,22 @@ export const humanOutput: Output = {
   description: 'a readable block of lines per event, blocks separated by a blank line',
   eol: '\n',
   format: humanText,
+}
+
+/**
+ * `--to human --fields …`: a block per event with one `field: value` row per chosen field
+ * (values over several lines, such as the summary, continue indented under their row).
+ */
+export function humanFieldsOutput(names: readonly string[]): Output {
+  const chosen = parseFields(names)
+  const width = Math.max(...chosen.map((f) => f.name.length)) + 1
+  return {
+    name: 'human',
+    description: humanOutput.description,
+    eol: '\n',
+    format(e) {
+      const rows = chosen.map((f) => `${`${f.name}:`.padEnd(width)} ${fieldText(fieldValue(e, f)).split(/\r?\n/).join(`\n${''.padEnd(width + 1)}`)}`)
+      return `${rows.map((r) => r.replace(/\s+$/gm, '')).join('\n')}\n`
+    },
+  }
 }

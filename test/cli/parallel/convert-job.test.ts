@@ -14,7 +14,7 @@ describe('convert job', () => {
   for (const from of ['l9', 'nuclei']) {
     it(`${from}: a block opening with "[" is read line by line, numbered as in the whole input`, async () => {
       const ctx = { runStart: '2024-01-01T00:00:00Z', fingerprint: 1 as const, maxLineBytes: 1 << 20 }
-      const job = create({ job: 'convert', file: 'in.jsonl', maxLineBytes: 1 << 20, settings: { from, to: 'l9', columns: [], ctx } })
+      const job = create({ job: 'convert', file: 'in.jsonl', maxLineBytes: 1 << 20, settings: { from, to: 'l9', fields: [], ctx } })
       const out: JobOutput = { streams: [[], [], []], counts: [0, 0, 0] }
       const bytes = new TextEncoder().encode(`[\n${event}\n`)
       if (!('block' in job)) throw new Error('the convert job works on whole blocks')

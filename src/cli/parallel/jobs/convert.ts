@@ -1,10 +1,11 @@
 /**
  * `convert` on a worker thread, for the JSON Lines converters: the block is read by the
  * converter itself, after empty lines (see lines.ts), and every line number it gives is
- * moved to its place in the whole input. Counts are [converted, skipped, events]; messages
- * that name an event by number carry a marker (EVENT_MARK) the main thread fills in.
+ * moved to its place in the whole input. Counts are [converted, skipped, events], then, with
+ * `--from auto`, the records that did not fit the guess (misfitCounts()); messages that name
+ * an event by number carry a marker (EVENT_MARK) the main thread fills in.
  */
-import { converterNamed, createOutput, type OutputName } from '../../../convert/index.js'
+import { converterNamed, createOutput, guessedConverter, type Misfits, misfitCounts, type OutputName } from '../../../convert/index.js'
 import type { ConvertContext } from '../../../convert/types.js'
 import { tooLong } from '../../../jsonl/lines.js'
 import type { WriteOptions } from '../../../normalize/index.js'
@@ -15,10 +16,12 @@ import type { JobFactory } from '../types.js'
 export interface ConvertJobSettings {
   from: string
   to: OutputName
-  columns: string[]
+  fields: string[]
   /** --header-order and --escape (l9 output). */
   write?: WriteOptions
   ctx: ConvertContext
+  /** With `--from auto`: the line the format was taken from (records that do not fit say so). */
+  guessLine?: number
 }
 
 /** Stands for "the number of event n of this block" in a message. */
@@ -27,9 +30,10 @@ export const EVENT_MARK = /\u0000(\d+)\u0000/g
 
 export const create: JobFactory = (setup) => {
   const settings = setup.settings as ConvertJobSettings
-  const converter = converterNamed(settings.from)
-  if (!converter) throw new Error(`no converter ${settings.from}`)
-  const output = createOutput(settings.to, { columns: settings.columns, write: settings.write })
+  const named = converterNamed(settings.from)
+  if (!named) throw new Error(`no converter ${settings.from}`)
+  const guessLine = settings.guessLine
+  const output = createOutput(settings.to, { fields: settings.fields, write: settings.write })
   // Blocks come from an input whose first line was one JSON value (see run.ts): JSON Lines.
   const ctx: ConvertContext = { ...settings.ctx, jsonLines: true }
   return {
@@ -45,6 +49,8 @@ export const create: JobFactory = (setup) => {
         yield OPENING
         for (const part of block.parts) yield asBuffer(part)
       })()
+      const misfits: Misfits = { count: 0, formats: new Map() }
+      const converter = guessLine === undefined ? named : guessedConverter({ converter: named, line: guessLine }, misfits)
       let events = 0
       for await (const item of converter.convert(input, ctx)) {
         if ('kind' in item && item.kind === 'problem' && item.line !== undefined) {
@@ -61,6 +67,7 @@ export const create: JobFactory = (setup) => {
         }
       }
       out.counts[2] = events
+      if (misfits.count > 0) misfitCounts(misfits).forEach((n, i) => (out.counts[3 + i] = (out.counts[3 + i] ?? 0) + n))
     },
   }
 }
