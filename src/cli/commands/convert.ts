@@ -124,7 +124,7 @@ export const convert: Command = {
       for (const input of inputs) {
         if (io.stopSignal?.aborted) break
         const bar = io.stderrIsTTY && input.size !== undefined ? new ProgressBar(io.stderr, input.name, input.size) : undefined
-        let stream = bar ? bar.track(input.stream) : input.stream
+        let stream = bar ? bar.track(input.stream, input.read) : input.stream
         let converter: Converter
         if (from === 'auto') {
           const peeked = await peekHead(stream)
