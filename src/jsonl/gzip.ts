@@ -8,7 +8,6 @@
  * where decoding stopped; it is thrown after every byte decoded before that point has been
  * passed on, so the records before it are kept.
  */
-import type { Readable } from 'node:stream'
 import { createGunzip, type Gunzip } from 'node:zlib'
 
 /** gzip's magic number and the deflate method byte (RFC 1952 §2.3.1). */
@@ -37,8 +36,11 @@ export class GzipInputError extends Error {
 /** A byte stream that can be stopped early (Ctrl-C), as file streams can. */
 export type StoppableStream = AsyncIterable<Uint8Array> & { destroy(): void }
 
+/** What is read from: a file stream, standard input, or any byte iterable. */
+type Source = AsyncIterable<Uint8Array> & { destroy?: () => unknown }
+
 /** The decompressed bytes of `source`, which is known to start with gzip's magic bytes. */
-export function gunzipStream(source: AsyncIterable<Uint8Array> & Partial<Pick<Readable, 'destroy'>>, name: string): StoppableStream {
+export function gunzipStream(source: Source, name: string): StoppableStream {
   const gunzip = createGunzip({ chunkSize: OUT_CHUNK })
   async function* decoded(): AsyncGenerator<Uint8Array> {
     let out = 0
@@ -97,7 +99,7 @@ function gzipReason(error: NodeJS.ErrnoException): string {
  * `source` as plain bytes: unchanged when it does not start with gzip's magic bytes,
  * decompressed when it does. Looks at the first chunk(s) only; nothing is read twice.
  */
-export function maybeGunzip(source: AsyncIterable<Uint8Array> & Partial<Pick<Readable, 'destroy'>>, name: string): StoppableStream {
+export function maybeGunzip(source: Source, name: string): StoppableStream {
   let inner: StoppableStream | undefined
   async function* sniffed(): AsyncGenerator<Uint8Array> {
     const iterator = source[Symbol.asyncIterator]()
@@ -113,7 +115,7 @@ export function maybeGunzip(source: AsyncIterable<Uint8Array> & Partial<Pick<Rea
       held.push(next.value)
       size += next.value.length
     }
-    const rest: AsyncIterable<Uint8Array> & { destroy?: () => void } = {
+    const rest: Source = {
       async *[Symbol.asyncIterator]() {
         yield* held
         if (done) return
