@@ -11,6 +11,7 @@ export { masscanConsole, masscanJson, masscanList, masscanNdjson } from './massc
 export { naabu } from './naabu/index.js'
 export { nmapGrep, nmapXml } from './nmap/index.js'
 export { nuclei } from './nuclei/index.js'
+export { shodan } from './shodan/index.js'
 export { url } from './url/index.js'
 export { zgrab2 } from './zgrab2/index.js'
 export * from './output/index.js'

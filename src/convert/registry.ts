@@ -11,6 +11,7 @@ import { masscanConsole, masscanJson, masscanList, masscanNdjson } from './massc
 import { naabu } from './naabu/index.js'
 import { nmapGrep, nmapXml } from './nmap/index.js'
 import { nuclei } from './nuclei/index.js'
+import { shodan } from './shodan/index.js'
 import type { Converter } from './types.js'
 import { url } from './url/index.js'
 import { zgrab2 } from './zgrab2/index.js'
@@ -25,6 +26,7 @@ export const CONVERTERS: readonly Converter[] = [
   masscanList,
   masscanConsole,
   nuclei,
+  shodan,
   zgrab2,
   httpx,
   dnsx,

@@ -19,6 +19,7 @@ const DIRS: Record<string, string> = {
   'masscan-list': 'masscan-list',
   'masscan-ndjson': 'masscan-ndjson',
   'masscan-console': 'masscan-console',
+  shodan: 'shodan',
 }
 
 const inputs = Object.entries(DIRS).flatMap(([dir, name]) => {
