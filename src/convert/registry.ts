@@ -3,6 +3,7 @@
  * matters for detection: the most specific formats are tried first (event documents, XML,
  * masscan's framings, then JSON Lines tools by their distinctive members, then plain lines).
  */
+import { censys } from './censys/index.js'
 import { dnsx } from './dnsx/index.js'
 import { hostport } from './hostport/index.js'
 import { httpx } from './httpx/index.js'
@@ -27,6 +28,7 @@ export const CONVERTERS: readonly Converter[] = [
   masscanConsole,
   nuclei,
   shodan,
+  censys,
   zgrab2,
   httpx,
   dnsx,

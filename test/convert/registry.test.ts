@@ -20,6 +20,7 @@ const DIRS: Record<string, string> = {
   'masscan-ndjson': 'masscan-ndjson',
   'masscan-console': 'masscan-console',
   shodan: 'shodan',
+  censys: 'censys',
 }
 
 const inputs = Object.entries(DIRS).flatMap(([dir, name]) => {
