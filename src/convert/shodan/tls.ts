@@ -9,6 +9,7 @@ import { validityTime } from '../common/time.js'
 import { sshIdentification, sshMajor, tlsVersion } from '../common/tls.js'
 import { type Json, at, int, obj, str, strings } from '../common/values.js'
 import { ianaCipher } from './ciphers.js'
+import { sanDnsNames } from './san.js'
 
 /** Versions from least to most recent, to pick the best one a server accepts. */
 const RANK = ['SSLv2', 'SSLv3', 'TLSv1.0', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3']
@@ -28,11 +29,16 @@ export function fillSsl(e: Event, ssl: Json): Unconvertible | undefined {
   e.ssl.cypher_suite = ianaCipher(str(at(ssl, 'cipher', 'name')))
   e.ssl.jarm = str(ssl.jarm)
   const cert = e.ssl.certificate
-  // The leaf in PEM gives the subject alternative names, which the JSON members do not.
+  // The leaf in PEM gives the subject alternative names, which the JSON members do not; when
+  // the JSON members are missing, it gives everything.
   const pem = strings(ssl.chain)[0]
-  if (pem) fillCertificate(cert, pem.replace(/-----(?:BEGIN|END) CERTIFICATE-----/g, ''))
   const c = obj(ssl.cert)
-  if (!c) return undefined
+  if (!c) {
+    if (pem) fillCertificate(cert, pem.replace(/-----(?:BEGIN|END) CERTIFICATE-----/g, ''))
+    cert.valid = certificateCovers(e.host, [cert.cn, ...cert.domain])
+    return undefined
+  }
+  if (pem) cert.domain = [...new Set(sanDnsNames(pem) ?? [])]
   cert.cn = str(at(c, 'subject', 'CN')) || cert.cn
   cert.issuer_name = str(at(c, 'issuer', 'CN')) || cert.issuer_name
   if (cert.domain.length === 0 && cert.cn !== '') cert.domain = [cert.cn]

@@ -1,10 +1,14 @@
+import { X509Certificate } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { detectFormat } from '../../../src/convert/index.js'
 import { shodan } from '../../../src/convert/shodan/index.js'
+import { sanDnsNames } from '../../../src/convert/shodan/san.js'
 import { severityOf } from '../../../src/convert/shodan/vulns.js'
 import { isStrictValid } from '../../../src/validate/index.js'
-import { convertText, goldenSuite } from '../../support/golden.js'
+import { convertText, goldenSuite, TOOLS_CORPUS } from '../../support/golden.js'
 import { hostport, ip, port, writeHostports } from '../../support/net-arbitraries.js'
 
 goldenSuite(shodan, { dir: 'shodan', ext: ['jsonl', 'json'], minCases: 4 })
@@ -60,6 +64,26 @@ describe('shodan mapping', () => {
     expect(detectFormat(line(banner()))?.name).toBe('shodan')
     expect(detectFormat(JSON.stringify({ ip_str: '192.0.2.1', ports: [80], hostnames: [], data: [banner()] }, null, 2))?.name).toBe('shodan')
     expect(detectFormat(line({ matches: [banner()], total: 1 }))?.name).toBe('shodan')
+  })
+})
+
+describe('shodan certificate names', () => {
+  const pem = (JSON.parse(readFileSync(join(TOOLS_CORPUS, 'shodan', 'typical.jsonl'), 'utf8').split('\n')[0]!) as { ssl: { chain: string[] } }).ssl.chain[0]!
+
+  it('reads the SAN DNS names from the DER as node:crypto does', () => {
+    const expected = new X509Certificate(pem).subjectAltName!.split(', ').map((n) => n.replace(/^DNS:/, ''))
+    expect(sanDnsNames(pem)).toEqual(expected)
+    expect(expected.length).toBe(3)
+  })
+
+  it('gives undefined for text that is not a certificate with names', () => {
+    expect(sanDnsNames('not a certificate')).toBeUndefined()
+    expect(sanDnsNames(Buffer.from([0x06, 0x03, 0x55, 0x1d, 0x11, 0x04, 0x05]).toString('base64'))).toBeUndefined()
+  })
+
+  it('without ssl.cert, the chain alone fills the certificate', async () => {
+    const { events } = await convertText(shodan, line(banner({ hostnames: ['example.com'], ssl: { chain: [pem] } })))
+    expect(events[0]!.ssl.certificate).toMatchObject({ cn: 'www.example.com', domain: ['www.example.com', 'example.com', '*.cdn.example.com'], key_algo: 'RSA', key_size: 2048, fingerprint: '332a9b6fed17d98f14e42c2cfa91c8915853c99cf2510ddd03c042d343500fe8', valid: true })
   })
 })
 
