@@ -114,4 +114,23 @@ describe('gzip input with --jobs (the built CLI: worker threads run only there)'
       expect(one.stdout.length, command[0]).toBeGreaterThan(command[0] === 'convert' ? text.length / 2 : 10)
     }
   }, 120_000)
+
+  it('convert --from shodan --jobs 2 writes what --jobs 1 writes for a large gzip download', () => {
+    const banners = shodanText.toString('utf8').split('\n').filter((l) => l.startsWith('{'))
+    const text = Array.from({ length: 16000 }, (_, i) => {
+      const b = JSON.parse(banners[i % banners.length]!) as Record<string, unknown>
+      return JSON.stringify({ ...b, ip_str: `203.0.113.${i % 250}`, port: 1 + (i % 65535), data: `${String(b.data)}${randomBytes(300).toString('base64')}` })
+    })
+    text.splice(7001, 0, '[INF] a log line in the middle')
+    const gz = file('shodan-large.json.gz', gzipSync(`${text.join('\n')}\n`))
+    expect(statSync(gz).size).toBeGreaterThan(4 << 20)
+    const cli = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js')
+    const one = spawnSync(process.execPath, [cli, 'convert', '--from', 'auto', ...RUN_START, '--jobs', '1', gz], { maxBuffer: 1 << 30 })
+    const two = spawnSync(process.execPath, [cli, 'convert', '--from', 'auto', ...RUN_START, '--jobs', '2', gz], { maxBuffer: 1 << 30 })
+    expect(one.status).toBe(1) // the log line is skipped
+    expect(two.status).toBe(1)
+    expect(two.stdout.equals(one.stdout)).toBe(true)
+    expect(two.stderr.toString()).toBe(one.stderr.toString())
+    expect(one.stderr.toString()).toContain(`${gz}:7002: log line, not a record`)
+  }, 180_000)
 })

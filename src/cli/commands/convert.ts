@@ -29,7 +29,7 @@ import { convertItem } from './convert-item.js'
 import { ProgressBar } from './convert-progress.js'
 
 /** JSON Lines converters that `--jobs` runs on worker threads (the others read on one thread). */
-const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson'])
+const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson', 'shodan', 'censys'])
 /** The marker the convert job writes for an event number (see parallel/jobs/convert.ts). */
 const EVENT_MARK = /\u0000(\d+)\u0000/g
 
@@ -57,8 +57,9 @@ Options:
   --run-start TIME       RFC 3339 time given to records that carry none (default: now)
   --max-line-bytes N     longest accepted line in bytes (default 67108864)
   --jobs N               worker threads for large JSON Lines input (httpx, naabu, zgrab2,
-                         dnsx, nuclei, l9, masscan-ndjson; default: one per core, at most 8);
-                         1 converts on the main thread only. Output is the same
+                         dnsx, nuclei, l9, masscan-ndjson, shodan, censys; default: one per
+                         core, at most 8); 1 converts on the main thread only. Output is
+                         the same
   -h, --help             show this help
 
 Input formats (--from):
