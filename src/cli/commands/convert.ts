@@ -42,7 +42,8 @@ function help(): string {
 
 Converts the output of recon tools into event documents (--to l9, the default), and event
 documents (--from l9) or any tool's output into simple formats. Streams: memory stays flat
-on inputs of any size. No FILE, or '-', reads standard input.
+on inputs of any size. No FILE, or '-', reads standard input; gzip-compressed input (such
+as a 'shodan download' file) is decompressed.
 
 Options:
   --from FORMAT|auto     the input format (required); auto recognises it from the first

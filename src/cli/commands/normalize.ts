@@ -18,7 +18,8 @@ Rewrites each event document (JSON Lines, one JSON document, or a JSON array) in
 form and writes it to standard output as compact JSON Lines, one document per line: every
 member present in the specification's order, times in canonical UTC, numbers and ports
 coerced, null arrays and maps filled. A record that is already canonical is written
-byte for byte as it came. No FILE, or '-', reads standard input.
+byte for byte as it came. No FILE, or '-', reads standard input; gzip-compressed input is
+decompressed.
 
 Options:
   --header-case keep|lower    keep: header names as given (default); lower: lower-case

@@ -11,7 +11,7 @@ import { type ValidateSettings, validateRecord } from './validate-record.js'
 const HELP = `Usage: l9kit validate [FILE...] [options]
 
 Checks each event document (JSON Lines, one JSON document, or a JSON array) against a profile.
-No FILE, or '-', reads standard input.
+No FILE, or '-', reads standard input; gzip-compressed input is decompressed.
 
 Options:
   --profile strict|lenient  strict: the canonical form, every member present with its exact type

@@ -76,7 +76,8 @@ function banner(b: Json, host: Json | undefined, ctx: ConvertContext): Event | (
   if (ssh) fillSsh(e, ssh, data)
   fillSoftware(e, b)
   fillPlace(e, b, host)
-  for (const tag of strings(b.tags)) pushUnique(e.tags, tag)
+  // A host look-up's tags (`cloud`, `vpn`, …) are about the host: every banner of it gets them.
+  for (const tag of [...strings(b.tags), ...strings(host?.tags)]) pushUnique(e.tags, tag)
   const vulns = obj(b.vulns)
   if (!vulns) return e
   return [e, ...vulnEvents(e, vulns)]
