@@ -4,20 +4,8 @@
  * peak RSS (default ~100 MB before compression; L9KIT_BENCH_MB to change it).
  */
 import { censys } from '../src/convert/censys/index.js'
-import { gzipBench } from './support/gzip-convert.js'
+import { gzipBench, noise } from './support/gzip-convert.js'
 
-/** Hex that does not repeat from record to record, so the file compresses about as real data does. */
-function noise(seed: number, length: number): string {
-  let x = (seed * 2654435761) >>> 0 || 1
-  let out = ''
-  while (out.length < length) {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    out += (x >>> 0).toString(16).padStart(8, '0')
-  }
-  return out.slice(0, length)
-}
 
 /** The i-th host: HTTPS with a certificate, HTTP, and every third host SSH too. */
 function record(i: number): string {

@@ -6,25 +6,12 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { shodan } from '../src/convert/shodan/index.js'
-import { gzipBench } from './support/gzip-convert.js'
+import { gzipBench, noise } from './support/gzip-convert.js'
 
 // A leaf certificate in PEM, as Shodan's `ssl.chain` holds (the typical fixture's).
 const CORPUS = fileURLToPath(new URL('../corpus/tools/shodan/typical.jsonl', import.meta.url))
 let pem: string | undefined
 const PEM = () => (pem ??= (JSON.parse(readFileSync(CORPUS, 'utf8').split('\n')[0]!) as { ssl: { chain: string[] } }).ssl.chain[0]!)
-
-/** Hex that does not repeat from record to record, so the file compresses about as real banners do. */
-function noise(seed: number, length: number): string {
-  let x = (seed * 2654435761) >>> 0 || 1
-  let out = ''
-  while (out.length < length) {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    out += (x >>> 0).toString(16).padStart(8, '0')
-  }
-  return out.slice(0, length)
-}
 
 const PRODUCTS: [string, string][] = [['nginx', '1.18.0'], ['Apache httpd', '2.4.58'], ['Microsoft IIS httpd', '10.0'], ['OpenResty', '1.21.4.3']]
 const TITLES = ['Welcome to nginx!', 'Index of /', 'Kibana', 'Grafana', 'Login', '']

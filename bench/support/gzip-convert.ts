@@ -29,6 +29,19 @@ export interface GzipBench {
   self: string
 }
 
+/** Hex that does not repeat from record to record, so a file compresses about as real data does. */
+export function noise(seed: number, length: number): string {
+  let x = (seed * 2654435761) >>> 0 || 1
+  let out = ''
+  while (out.length < length) {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    out += (x >>> 0).toString(16).padStart(8, '0')
+  }
+  return out.slice(0, length)
+}
+
 /** Uncompressed megabytes to generate (L9KIT_BENCH_MB, default 100). */
 const targetMb = Number(process.env.L9KIT_BENCH_MB ?? 100)
 

@@ -97,47 +97,33 @@ function gzipReason(error: NodeJS.ErrnoException): string {
 
 /**
  * `source` as plain bytes: unchanged when it does not start with gzip's magic bytes,
- * decompressed when it does. Looks at the first chunk(s) only; nothing is read twice.
+ * decompressed when it does. Only the first bytes are looked at; nothing is read twice.
  */
 export function maybeGunzip(source: Source, name: string): StoppableStream {
   let inner: StoppableStream | undefined
   async function* sniffed(): AsyncGenerator<Uint8Array> {
     const iterator = source[Symbol.asyncIterator]()
-    const held: Uint8Array[] = []
-    let size = 0
-    let done = false
-    while (size < 3) {
+    // The first chunks, until there are enough bytes to tell (or the input ends).
+    let first = Buffer.alloc(0)
+    let ended = false
+    while (first.length < 3 && !ended) {
       const next = await iterator.next()
-      if (next.done) {
-        done = true
-        break
-      }
-      held.push(next.value)
-      size += next.value.length
+      if (next.done) ended = true
+      else first = Buffer.concat([first, next.value])
     }
-    const rest: Source = {
-      async *[Symbol.asyncIterator]() {
-        yield* held
-        if (done) return
-        for (;;) {
-          const next = await iterator.next()
-          if (next.done) return
-          yield next.value
-        }
-      },
-      destroy: () => source.destroy?.(),
-    }
-    if (!isGzip(Buffer.concat(held.map((h) => h.subarray(0, 3))))) {
-      yield* rest
-      return
-    }
-    inner = gunzipStream(rest, name)
+    const whole: Source = { [Symbol.asyncIterator]: () => prepended(first, ended ? undefined : iterator), destroy: () => source.destroy?.() }
+    if (!isGzip(first)) return yield* whole
+    inner = gunzipStream(whole, name)
     yield* inner
   }
   const stream = sniffed() as AsyncGenerator<Uint8Array> & { destroy(): void }
-  stream.destroy = () => {
-    if (inner) inner.destroy()
-    else source.destroy?.()
-  }
+  stream.destroy = () => (inner ? inner.destroy() : source.destroy?.())
   return stream
+}
+
+/** `head`, then what `rest` still yields. */
+async function* prepended(head: Buffer, rest: AsyncIterator<Uint8Array> | undefined): AsyncGenerator<Uint8Array> {
+  if (head.length > 0) yield head
+  if (!rest) return
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value
 }

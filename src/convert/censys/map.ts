@@ -4,11 +4,10 @@
  * gives port, transport, protocol, time, banner, software and the HTTP, TLS and SSH details
  * (service.ts).
  */
-import { emptyEvent } from '../../schema/empty.js'
 import type { Event } from '../../schema/index.js'
-import { ipVersion, portText, setAddress } from '../common/net.js'
+import { serviceDraft } from '../common/draft.js'
+import { ipVersion, setAddress } from '../common/net.js'
 import type { Mapped, Unconvertible } from '../common/records.js'
-import { eventTime } from '../common/time.js'
 import { type Json, at, int, obj, pushUnique, str, strings } from '../common/values.js'
 import type { ConvertContext } from '../types.js'
 import { fillService } from './service.js'
@@ -48,15 +47,8 @@ function hostEvents(h: Json, ctx: ConvertContext): (Event | Unconvertible)[] {
 }
 
 function serviceEvent(h: Json, ip: string, s: Json, ctx: ConvertContext): Event | Unconvertible {
-  const port = portText(s.port)
-  if (!port) return { reason: `port ${JSON.stringify(s.port ?? null)} is not 1–65535` }
-  const time = eventTime(s.observed_at ?? h.last_updated_at, ctx)
-  if (!time.ok) return time
-  const e = emptyEvent()
-  e.event_type = 'service'
-  e.time = time.value
-  e.ip = ip
-  e.port = port
+  const e = serviceDraft(ip, s.port, s.observed_at ?? h.last_updated_at, ctx)
+  if ('reason' in e) return e
   const name = strings(at(h, 'dns', 'names'))[0]
   if (name) setAddress(e, name)
   e.reverse = (strings(at(h, 'dns', 'reverse_dns', 'names'))[0] ?? '').replace(/\.$/, '').toLowerCase()

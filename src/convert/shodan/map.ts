@@ -3,11 +3,10 @@
  * verified vulnerability, vulns.ts); a host look-up gives one per banner of its `data[]`,
  * host members filling what a banner leaves out; search results one per `matches[]` entry.
  */
-import { emptyEvent } from '../../schema/empty.js'
 import type { Event } from '../../schema/index.js'
-import { ipVersion, portText, setAddress } from '../common/net.js'
+import { serviceDraft } from '../common/draft.js'
+import { ipVersion, setAddress } from '../common/net.js'
 import type { Mapped, Unconvertible } from '../common/records.js'
-import { eventTime } from '../common/time.js'
 import { type Json, at, obj, pushUnique, str, strings } from '../common/values.js'
 import type { ConvertContext } from '../types.js'
 import { fillHttp } from './http.js'
@@ -38,16 +37,9 @@ function banner(b: Json, host: Json | undefined, ctx: ConvertContext): Event | (
   const ip = bannerIp(b) || bannerIp(host ?? {})
   if (ip === '') return { reason: 'no address (expected ip_str, ipv6 or ip)' }
   if (ipVersion(ip) === 0) return { reason: `ip_str '${ip}' is not an IP address` }
-  const port = portText(b.port)
-  if (!port) return { reason: `port ${JSON.stringify(b.port ?? null)} is not 1–65535` }
   // Shodan writes UTC without a zone, with microseconds: `2024-05-01T12:34:56.789012`.
-  const time = eventTime(utc(b.timestamp ?? host?.last_update), ctx)
-  if (!time.ok) return time
-  const e = emptyEvent()
-  e.event_type = 'service'
-  e.time = time.value
-  e.ip = ip
-  e.port = port
+  const e = serviceDraft(ip, b.port, utc(b.timestamp ?? host?.last_update), ctx)
+  if ('reason' in e) return e
   const name = strings(b.hostnames)[0] ?? strings(host?.hostnames)[0]
   if (name) setAddress(e, name)
 
