@@ -115,6 +115,22 @@ describe('gzip input with --jobs (the built CLI: worker threads run only there)'
     }
   }, 120_000)
 
+  it('a large truncated gzip file: --jobs 2 writes what --jobs 1 writes, the records before the cut, then exit 2', () => {
+    const text = Array.from({ length: 40000 }, (_, i) => JSON.stringify({ ...emptyEvent(), event_type: 'service', event_source: 'gz', ip: `198.51.100.${i % 250}`, port: '443', summary: randomBytes(160).toString('base64') })).join('\n')
+    const whole = gzipSync(`${text}\n`)
+    const gz = file('large-cut.jsonl.gz', whole.subarray(0, Math.floor(whole.length * 0.8)))
+    expect(statSync(gz).size).toBeGreaterThan(4 << 20)
+    const cli = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js')
+    const one = spawnSync(process.execPath, [cli, 'normalize', '--jobs', '1', gz], { maxBuffer: 1 << 30 })
+    const two = spawnSync(process.execPath, [cli, 'normalize', '--jobs', '2', gz], { maxBuffer: 1 << 30 })
+    expect(one.status).toBe(2)
+    expect(two.status).toBe(2)
+    expect(one.stderr.toString()).toMatch(/truncated gzip data .* at compressed byte \d+/)
+    expect(two.stderr.toString()).toBe(one.stderr.toString())
+    expect(two.stdout.equals(one.stdout)).toBe(true)
+    expect(lines(one.stdout.toString()).length).toBeGreaterThan(20000)
+  }, 120_000)
+
   it('convert --from shodan --jobs 2 writes what --jobs 1 writes for a large gzip download', () => {
     const banners = shodanText.toString('utf8').split('\n').filter((l) => l.startsWith('{'))
     const text = Array.from({ length: 16000 }, (_, i) => {
