@@ -10,7 +10,7 @@ import { mapCensys } from './map.js'
 export const censys = recordConverter({
   name: 'censys',
   tool: 'censys',
-  description: 'Censys v2 hosts: one host, the API answer {code,status,result}, or search hits (one array)',
+  description: 'Censys v2 hosts: one host, the API answer {code,status,result}, search hits (array)',
   documents: true,
   detect(head) {
     const text = jsonHead(head)

@@ -10,7 +10,7 @@ import { mapShodan } from './map.js'
 export const shodan = recordConverter({
   name: 'shodan',
   tool: 'shodan',
-  description: 'Shodan banners (shodan download/parse, stream; .json.gz read as is), host look-ups (data[]), search matches[]',
+  description: 'Shodan banners (download .json.gz, parse, stream), host look-ups (data[]), search matches[]',
   documents: true,
   detect(head) {
     const text = jsonHead(head)
