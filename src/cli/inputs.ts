@@ -9,11 +9,13 @@ export interface NamedInput {
   stream: AsyncIterable<Uint8Array>
   /** Bytes, for files (progress bars); undefined for standard input. */
   size?: number
+  /** For a gzip file: its compressed bytes read so far (progress is measured against `size` in those). */
+  read?: () => number
 }
 
 /**
  * Opens every FILE now (none given, or `-`, is standard input), so a missing file is a
- * usage error before any output is written.
+ * usage error before any output is written. gzip-compressed inputs are decompressed.
  */
 export async function openInputs(paths: string[], stdin: Readable): Promise<NamedInput[]> {
   const list = paths.length === 0 ? ['-'] : paths

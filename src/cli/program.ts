@@ -50,6 +50,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EPIPE') return EXIT.ok // the reader went away (`| head`): not our failure
+    if (code === 'EGZIP') {
+      // A damaged or cut-off gzip input (GzipInputError): its message says where.
+      io.stderr.write(`l9kit ${name}: ${(error as NodeJS.ErrnoException).path}: ${(error as Error).message}\n`)
+      return EXIT.usage
+    }
     if (code && (error as NodeJS.ErrnoException).path) {
       io.stderr.write(`l9kit ${name}: ${(error as NodeJS.ErrnoException).path}: ${describeErrno(code)}\n`)
       return EXIT.usage

@@ -5,6 +5,7 @@
  */
 import { jsonHead } from './common/records.js'
 import { obj } from './common/values.js'
+import { censys } from './censys/index.js'
 import { dnsx } from './dnsx/index.js'
 import { hostport } from './hostport/index.js'
 import { httpx } from './httpx/index.js'
@@ -15,6 +16,7 @@ import { naabu } from './naabu/index.js'
 import { nmapGrep, nmapXml } from './nmap/index.js'
 import { nuclei } from './nuclei/index.js'
 import { rustscan } from './rustscan/index.js'
+import { shodan } from './shodan/index.js'
 import { subfinder } from './subfinder/index.js'
 import { sx } from './sx/index.js'
 import { tlsx } from './tlsx/index.js'
@@ -34,6 +36,8 @@ export const CONVERTERS: readonly Converter[] = [
   masscanConsole,
   nuclei,
   katana,
+  shodan,
+  censys,
   zgrab2,
   httpx,
   tlsx, // before naabu: a tlsx line has ip and port too

@@ -1,6 +1,7 @@
 export { DEFAULT_MAX_LINE_BYTES, type Line, type LineItem, type LineMaker, type LineProblem, LineSplitter, readLines } from './lines.js'
 export { fromLine, isRecordError, type JsonRecord, type ReadOptions, readRecords } from './records.js'
-export { CHUNK_BYTES, inputName, JsonlWriter, openInput, openSized } from './input.js'
+export { CHUNK_BYTES, inputName, JsonlWriter, openInput, openSized, type SizedInput } from './input.js'
+export { GzipInputError, gunzipStream, isGzip, maybeGunzip } from './gzip.js'
 export { MAX_DEPTH, textTooDeep, tooDeep, valueTooDeep } from './depth.js'
 export { badJson, isJsonText, type Parsed, parseRecord } from './parse.js'
 export { guarded, internalError, REPORT_REQUEST } from './guard.js'

@@ -1,7 +1,8 @@
 /** Opening inputs (files or standard input) and writing JSON Lines in batches. */
-import { close, createReadStream, fstat, open } from 'node:fs'
+import { close, createReadStream, fstat, open, read } from 'node:fs'
 import type { Readable, Writable } from 'node:stream'
 import { promisify } from 'node:util'
+import { gunzipStream, isGzip, maybeGunzip } from './gzip.js'
 
 /** Read size: large chunks keep the per-chunk overhead negligible (see DESIGN.md). */
 export const CHUNK_BYTES = 1 << 20
@@ -9,14 +10,23 @@ export const CHUNK_BYTES = 1 << 20
 /**
  * A byte stream for a path, or standard input for `-`. Opening happens now, so a missing
  * file fails here with an error naming the path (ENOENT, EACCES, EISDIR), not mid-stream.
+ * gzip-compressed input (told by its first bytes) comes out decompressed (gzip.ts).
  */
 export async function openInput(path: string, stdin: Readable): Promise<AsyncIterable<Uint8Array>> {
   return (await openSized(path, stdin)).stream
 }
 
+/** An opened input: its bytes, and for a file its size (of the file, compressed or not). */
+export interface SizedInput {
+  stream: AsyncIterable<Uint8Array>
+  size?: number
+  /** For a gzip file: how many of its (compressed) bytes have been read, for progress bars. */
+  read?: () => number
+}
+
 /** Like openInput, with the file's size in bytes (undefined for standard input). */
-export async function openSized(path: string, stdin: Readable): Promise<{ stream: AsyncIterable<Uint8Array>; size?: number }> {
-  if (path === '-') return { stream: stdin }
+export async function openSized(path: string, stdin: Readable): Promise<SizedInput> {
+  if (path === '-') return { stream: maybeGunzip(stdin, inputName(path)) }
   const fd = await promisify(open)(path, 'r')
   const stat = await promisify(fstat)(fd).catch(async (error: unknown) => {
     await promisify(close)(fd)
@@ -26,9 +36,19 @@ export async function openSized(path: string, stdin: Readable): Promise<{ stream
     await promisify(close)(fd)
     throw Object.assign(new Error(`${path}: is a directory`), { code: 'EISDIR', path })
   }
+  const file = () => createReadStream(path, { fd, highWaterMark: CHUNK_BYTES, autoClose: true })
+  // A pipe or device (`<(…)`, /dev/stdin) cannot be read at a position: its first bytes decide.
+  if (!stat.isFile()) return { stream: maybeGunzip(file(), path), size: stat.size }
+  const magic = Buffer.alloc(3)
+  const { bytesRead } = await promisify(read)(fd, { buffer: magic, position: 0 }).catch(async (error: unknown) => {
+    await promisify(close)(fd)
+    throw error
+  })
   // A plain descriptor, not a FileHandle: a FileHandle's stream reads through promises, at
   // about half the speed. The stream owns the descriptor and closes it at its end.
-  return { stream: createReadStream(path, { fd, highWaterMark: CHUNK_BYTES, autoClose: true }), size: stat.size }
+  const stream = file()
+  if (!isGzip(magic.subarray(0, bytesRead))) return { stream, size: stat.size }
+  return { stream: gunzipStream(stream, path), size: stat.size, read: () => stream.bytesRead }
 }
 
 /** Display name of an input in messages. */

@@ -25,6 +25,8 @@ const DIRS: Record<string, string> = {
   zmap: 'zmap',
   rustscan: 'rustscan',
   sx: 'sx',
+  shodan: 'shodan',
+  censys: 'censys',
 }
 
 const inputs = Object.entries(DIRS).flatMap(([dir, name]) => {

@@ -16,10 +16,13 @@ export class ProgressBar {
     private readonly total: number,
   ) {}
 
-  /** Passes the chunks through, counting their bytes. */
-  async *track(input: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  /**
+   * Passes the chunks through, counting their bytes; `read`, when given, says instead how
+   * much of the file has been read (a gzip file's compressed bytes, which `total` counts).
+   */
+  async *track(input: AsyncIterable<Uint8Array>, read?: () => number): AsyncGenerator<Uint8Array> {
     for await (const chunk of input) {
-      this.done += chunk.length
+      this.done = read ? read() : this.done + chunk.length
       this.draw(false)
       yield chunk
     }

@@ -37,7 +37,7 @@ import { convertItem } from './convert-item.js'
 import { ProgressBar } from './convert-progress.js'
 
 /** JSON Lines converters that `--jobs` runs on worker threads (the others read on one thread). */
-const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson', 'subfinder', 'tlsx', 'katana'])
+const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson', 'subfinder', 'tlsx', 'katana', 'shodan', 'censys'])
 /** The marker the convert job writes for an event number (see parallel/jobs/convert.ts). */
 const EVENT_MARK = /\u0000(\d+)\u0000/g
 
@@ -50,7 +50,8 @@ function help(): string {
 
 Converts the output of recon tools into event documents (--to l9, the default), and event
 documents (--from l9) or any tool's output into simple formats. Streams: memory stays flat
-on inputs of any size. No FILE, or '-', reads standard input.
+on inputs of any size. No FILE, or '-', reads standard input; gzip-compressed input (such
+as a 'shodan download' file) is decompressed.
 
 Options:
   --from FORMAT|auto     the input format (required); auto recognises it from the first
@@ -70,9 +71,9 @@ ${writeOptionsHelp(25)}
   --run-start TIME       RFC 3339 time given to records that carry none (default: now)
   --max-line-bytes N     longest accepted line in bytes (default 67108864)
   --jobs N               worker threads for large JSON Lines input (httpx, naabu, zgrab2,
-                         dnsx, nuclei, l9, masscan-ndjson, subfinder, tlsx, katana; default:
-                         one per core, at most 8);
-                         1 converts on the main thread only. Output is the same
+                         dnsx, nuclei, l9, masscan-ndjson, subfinder, tlsx, katana, shodan,
+                         censys; default: one per core, at most 8); 1 converts on the main
+                         thread only. Output is the same
   -h, --help             show this help
 
 Input formats (--from):
@@ -145,7 +146,7 @@ export const convert: Command = {
       for (const input of inputs) {
         if (io.stopSignal?.aborted) break
         const bar = io.stderrIsTTY && input.size !== undefined ? new ProgressBar(io.stderr, input.name, input.size) : undefined
-        let stream = bar ? bar.track(input.stream) : input.stream
+        let stream = bar ? bar.track(input.stream, input.read) : input.stream
         let converter: Converter
         let guess: Guess | undefined
         // With auto, records that do not fit the guess are reported with it (convert/guess.ts).

@@ -14,7 +14,7 @@ Computes the event_fingerprint of each event document (JSON Lines, one JSON docu
 JSON array) from its event_source and summary, and prints it: one line of 64 lower-case hex
 characters per input document, in input order. A document whose fingerprint cannot be
 computed is reported on standard error and prints no line. No FILE, or '-', reads standard
-input.
+input; gzip-compressed input is decompressed.
 
 Options:
   --algo v1|v2          v1: the original library's released algorithm (default); v2: the

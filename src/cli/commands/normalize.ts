@@ -20,7 +20,8 @@ form and writes it to standard output as compact JSON Lines, one document per li
 member present in the specification's order, times in canonical UTC, numbers and ports
 coerced, null arrays and maps filled, header names in byte order. A record that is
 already canonical is written byte for byte as it came. No FILE, or '-', reads standard
-input. With --check, writes no documents: names each record that is not canonical.
+input; gzip-compressed input is decompressed. With --check, writes no documents: names
+each record that is not canonical.
 
 Options:
   --header-case keep|lower    keep: header names as given (default); lower: lower-case

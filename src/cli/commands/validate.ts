@@ -13,7 +13,7 @@ const HELP = `Usage: l9kit validate [FILE...] [options]
 Checks each event document against a profile: JSON Lines (one document per line), or one JSON
 document spread over lines. Each JSON text is one document, as JSON Schema validators judge a
 file: an array is not an event document (not_object) unless --array is given.
-No FILE, or '-', reads standard input.
+No FILE, or '-', reads standard input; gzip-compressed input is decompressed.
 
 Options:
   --profile strict|lenient  strict: the canonical form, every member present with its exact type

@@ -98,7 +98,8 @@ export async function* blocksOf(input: AsyncIterable<Uint8Array | string>, maxLi
   const tooLong = (at: { line: number; offset: number }): Block => ({ seq: seq++, firstLine: at.line, firstOffset: at.offset, parts: [], tooLong: true })
 
   let base = 0 // input offset of the chunk's first byte
-  for await (const raw of firstThreeTogether(input)) {
+  const failure: { error?: unknown } = {}
+  for await (const raw of firstThreeTogether(untilFailure(input, failure))) {
     let chunk = toBuffer(raw)
     if (!started && chunk.length > 0) {
       started = true
@@ -127,6 +128,12 @@ export async function* blocksOf(input: AsyncIterable<Uint8Array | string>, maxLi
       skipping = { line, offset }
       held.clear()
     }
+  }
+  if ('error' in failure) {
+    // A read that failed (a gzip file cut short): the whole lines read before it still go
+    // out, as the sequential reader handles them, and then the failure.
+    if (!skipping && held.complete > 0) yield completeLines()
+    throw failure.error
   }
   if (skipping) yield tooLong(skipping)
   else if (held.size > 0) {
@@ -158,4 +165,13 @@ async function* firstThreeTogether(input: AsyncIterable<Uint8Array | string>): A
     }
   }
   if (head !== undefined && head.length > 0) yield head
+}
+
+/** The input's chunks up to a read failure, which ends it and is kept in `failure`. */
+async function* untilFailure<T>(input: AsyncIterable<T>, failure: { error?: unknown }): AsyncGenerator<T> {
+  try {
+    yield* input
+  } catch (error) {
+    failure.error = error
+  }
 }

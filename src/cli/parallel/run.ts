@@ -172,7 +172,6 @@ async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file:
     }
     readNext()
     for (;;) {
-      if (readFailure) throw readFailure.error
       const head = slots[0]
       if (!head) {
         if (ended) break
@@ -201,6 +200,9 @@ async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file:
       }
       await Promise.race([head.result!.catch(() => undefined), reading ?? head.result!.catch(() => undefined)])
     }
+    // A read that failed (a gzip file cut short) ends the input: the blocks read before it
+    // have been written above, as one thread writes them, and then the failure is reported.
+    if (readFailure) throw readFailure.error
   } finally {
     await pool.close()
   }

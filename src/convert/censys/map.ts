@@ -1,0 +1,80 @@
+/**
+ * One Censys record → one `service` event per entry of `services[]`. Host members (address,
+ * names, location, autonomous system, labels) are shared by the host's events; the service
+ * gives port, transport, protocol, time, banner, software and the HTTP, TLS and SSH details
+ * (service.ts).
+ */
+import type { Event } from '../../schema/index.js'
+import { serviceDraft } from '../common/draft.js'
+import { ipVersion, setAddress } from '../common/net.js'
+import type { Mapped, Unconvertible } from '../common/records.js'
+import { type Json, at, int, obj, pushUnique, str, strings } from '../common/values.js'
+import type { ConvertContext } from '../types.js'
+import { fillService } from './service.js'
+
+/** A host, `{code, status, result: host}`, or `{…, result: {hits: [hosts]}}` (a search page). */
+export function mapCensys(r: Json, ctx: ConvertContext): Mapped {
+  if (r.result !== undefined || (r.code !== undefined && r.ip === undefined)) {
+    const code = int(r.code)
+    const result = obj(r.result)
+    if (!result) return { reason: `Censys answered ${code ?? '?'} ${str(r.status)}${str(r.error) ? `: ${str(r.error)}` : ''} (no result)`.trim() }
+    if (Array.isArray(result.hits)) {
+      const out: (Event | Unconvertible)[] = []
+      result.hits.forEach((hit, i) => {
+        const host = obj(hit)
+        if (!host) out.push({ reason: `result.hits[${i}]: expected a host object` })
+        else for (const one of hostEvents(host, ctx)) out.push('reason' in one ? { reason: `result.hits[${i}]: ${one.reason}` } : one)
+      })
+      return out
+    }
+    return hostEvents(result, ctx)
+  }
+  return hostEvents(r, ctx)
+}
+
+function hostEvents(h: Json, ctx: ConvertContext): (Event | Unconvertible)[] {
+  const ip = str(h.ip).trim()
+  if (ip === '') return [{ reason: 'no ip: not a Censys host' }]
+  if (ipVersion(ip) === 0) return [{ reason: `ip '${ip}' is not an IP address` }]
+  if (h.services !== undefined && !Array.isArray(h.services)) return [{ reason: 'services: expected an array' }]
+  const services = (h.services ?? []) as unknown[]
+  return services.map((value, i) => {
+    const s = obj(value)
+    if (!s) return { reason: `services[${i}]: expected an object` }
+    const e = serviceEvent(h, ip, s, ctx)
+    return 'reason' in e ? { reason: `services[${i}]: ${e.reason}` } : e
+  })
+}
+
+function serviceEvent(h: Json, ip: string, s: Json, ctx: ConvertContext): Event | Unconvertible {
+  const e = serviceDraft(ip, s.port, s.observed_at ?? h.last_updated_at, ctx)
+  if ('reason' in e) return e
+  const name = strings(at(h, 'dns', 'names'))[0]
+  if (name) setAddress(e, name)
+  e.reverse = (strings(at(h, 'dns', 'reverse_dns', 'names'))[0] ?? '').replace(/\.$/, '').toLowerCase()
+  fillService(e, s, str(at(h, 'operating_system', 'product')))
+  fillPlace(e, h)
+  for (const label of [...labels(h.labels), ...labels(s.labels)]) pushUnique(e.tags, label)
+  return e
+}
+
+/** `location` → `geoip`, `autonomous_system` → `network`. */
+function fillPlace(e: Event, h: Json): void {
+  const place = obj(h.location) ?? {}
+  const geo = e.geoip
+  geo.continent_name = str(place.continent)
+  geo.country_name = str(place.country)
+  geo.country_iso_code = str(place.country_code)
+  geo.city_name = str(place.city)
+  geo.region_name = str(place.province)
+  const lat = at(place, 'coordinates', 'latitude')
+  const lon = at(place, 'coordinates', 'longitude')
+  if (typeof lat === 'number' && typeof lon === 'number' && Math.abs(lat) <= 90 && Math.abs(lon) <= 180) geo.location = { lat, lon }
+  const as = obj(h.autonomous_system) ?? {}
+  e.network.asn = int(as.asn) ?? int(str(as.asn).replace(/^AS/i, '')) ?? 0
+  e.network.organization_name = str(as.name) || str(as.description)
+  e.network.network = str(as.bgp_prefix)
+}
+
+/** Labels as strings (`["login-page"]`) or objects (`[{"value": "login-page"}]`). */
+const labels = (value: unknown): string[] => (Array.isArray(value) ? value.map((l) => (typeof l === 'string' ? l : str(obj(l)?.value))).filter((l) => l !== '') : [])

@@ -1,0 +1,88 @@
+/** A Shodan banner's `ssl` (negotiation and leaf certificate) and `ssh` (host key, identification). */
+import { createHash } from 'node:crypto'
+import type { Event } from '../../schema/index.js'
+import { fillCertificate } from '../masscan/x509.js'
+import { certificateCovers } from '../common/net.js'
+import type { Unconvertible } from '../common/records.js'
+import { osOf, sshSoftware } from '../common/software.js'
+import { validityTime } from '../common/time.js'
+import { sshIdentification, sshMajor, tlsVersion } from '../common/tls.js'
+import { type Json, at, int, obj, str, strings } from '../common/values.js'
+import { ianaCipher } from './ciphers.js'
+import { sanDnsNames } from './san.js'
+
+/** Versions from least to most recent, to pick the best one a server accepts. */
+const RANK = ['SSLv2', 'SSLv3', 'TLSv1.0', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3']
+const KEY_TYPES: Readonly<Record<string, string>> = { rsa: 'RSA', dsa: 'DSA', ec: 'ECDSA', ecdsa: 'ECDSA', ed25519: 'Ed25519' }
+
+/** Fills `ssl` from Shodan's `ssl` member, or says why a certificate time is impossible. */
+export function fillSsl(e: Event, ssl: Json): Unconvertible | undefined {
+  e.ssl.detected = true
+  e.ssl.enabled = true
+  // `versions` lists what the server accepts; `-TLSv1` is one it refused.
+  const accepted = strings(ssl.versions).filter((v) => !v.startsWith('-')).map(tlsVersion)
+  e.ssl.version = accepted.reduce((best, v) => (RANK.indexOf(v) > RANK.indexOf(best) ? v : best), '')
+  if (e.ssl.version === '') {
+    const named = tlsVersion(str(at(ssl, 'cipher', 'version')))
+    if (RANK.includes(named)) e.ssl.version = named
+  }
+  e.ssl.cypher_suite = ianaCipher(str(at(ssl, 'cipher', 'name')))
+  e.ssl.jarm = str(ssl.jarm)
+  const cert = e.ssl.certificate
+  // The leaf in PEM gives the subject alternative names, which the JSON members do not; when
+  // the JSON members are missing, it gives everything.
+  const pem = strings(ssl.chain)[0]
+  const c = obj(ssl.cert)
+  if (!c) {
+    if (pem) fillCertificate(cert, pem.replace(/-----(?:BEGIN|END) CERTIFICATE-----/g, ''))
+    cert.valid = certificateCovers(e.host, [cert.cn, ...cert.domain])
+    return undefined
+  }
+  if (pem) cert.domain = [...new Set(sanDnsNames(pem) ?? [])]
+  cert.cn = str(at(c, 'subject', 'CN')) || cert.cn
+  cert.issuer_name = str(at(c, 'issuer', 'CN')) || cert.issuer_name
+  if (cert.domain.length === 0 && cert.cn !== '') cert.domain = [cert.cn]
+  const sha256 = str(at(c, 'fingerprint', 'sha256')).toLowerCase()
+  if (/^[0-9a-f]{64}$/.test(sha256)) cert.fingerprint = sha256
+  const type = str(at(c, 'pubkey', 'type')).toLowerCase()
+  if (type !== '') cert.key_algo = KEY_TYPES[type] ?? type.toUpperCase()
+  cert.key_size = int(at(c, 'pubkey', 'bits')) ?? cert.key_size
+  for (const [member, into] of [['issued', 'not_before'], ['expires', 'not_after']] as const) {
+    if (c[member] === undefined) continue
+    const time = validityTime(asn1Time(str(c[member])))
+    if (!time.ok) return { reason: `ssl.cert.${member}: ${time.reason}` }
+    cert[into] = time.value
+  }
+  cert.valid = certificateCovers(e.host, [cert.cn, ...cert.domain])
+  return undefined
+}
+
+/** ASN.1 GeneralizedTime `20220330235959Z` (or UTCTime `220330235959Z`) → RFC 3339. */
+function asn1Time(text: string): string {
+  const m = /^(\d{2}|\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/.exec(text.trim())
+  if (!m) return text
+  const year = m[1]!.length === 4 ? m[1]! : `${Number(m[1]) < 50 ? '20' : '19'}${m[1]}`
+  return `${year}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`
+}
+
+/**
+ * Fills `ssh`: the identification line (the first line of `data`), the protocol version, the
+ * software, and the host key's fingerprint as OpenSSH prints it: `SHA256:<base64>` computed
+ * from `key` (the public key, base64), else Shodan's MD5 `fingerprint` as `MD5:aa:bb:…`.
+ */
+export function fillSsh(e: Event, ssh: Json, data: string): void {
+  const first = data.split(/\r?\n/, 1)[0]!.trim()
+  const id = first.startsWith('SSH-') ? sshIdentification(first) : undefined
+  e.ssh.banner = id ? first : ''
+  e.ssh.version = id ? sshMajor(id.version) : 0
+  const key = str(ssh.key).replace(/\s+/g, '')
+  const md5 = str(ssh.fingerprint).trim()
+  if (/^[A-Za-z0-9+/]+=*$/.test(key)) e.ssh.fingerprint = `SHA256:${createHash('sha256').update(Buffer.from(key, 'base64')).digest('base64').replace(/=+$/, '')}`
+  else if (md5 !== '') e.ssh.fingerprint = /^[0-9a-f]{2}(?::[0-9a-f]{2}){15}$/i.test(md5) ? `MD5:${md5.toLowerCase()}` : md5
+  if (id) {
+    const sw = sshSoftware(id.software)
+    e.service.software.name = sw.name
+    e.service.software.version = sw.version
+    e.service.software.os = osOf(id.comment)
+  }
+}
