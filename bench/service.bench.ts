@@ -21,7 +21,7 @@ import { Worker } from 'node:worker_threads'
 import { isRecordError, readRecords } from '../src/jsonl/index.js'
 import { ingestStream, ingestText, MemoryStore, parseConfig, startService } from '../src/service/index.js'
 import { benchEvent } from './support/events.js'
-import { measureIngestStall } from './support/ingest-stall.js'
+import { measureIngestStall, printStall } from './support/ingest-stall.js'
 import { mb, report } from './support/measure.js'
 
 // A minimal HTTP/1.1 load generator (one request in flight per socket), plain JS for an eval worker.
@@ -163,12 +163,4 @@ function load(port: number, target: string, expectedLength: number): Promise<num
 }
 
 // Ingest never stalls lookups (issue 14): lookup latency during a concurrent 16 MiB ingest vs idle.
-{
-  const stall = await measureIngestStall()
-  const ms = (x: number) => `${x.toFixed(2)} ms`
-  console.log(`ingest stall: ${mb(stall.bodyBytes).toFixed(1)} MiB, ${stall.documents} lenient documents; ingest took ${stall.sliced.ingestMs.toFixed(0)} ms in slices, ${stall.onePiece.ingestMs.toFixed(0)} ms in one piece`)
-  console.log(`host lookup p50/p99 idle: ${ms(stall.idle.p50)} / ${ms(stall.idle.p99)} (${stall.idle.n} requests)`)
-  console.log(`host lookup p50/p99 during sliced ingest: ${ms(stall.sliced.p50)} / ${ms(stall.sliced.p99)} (${stall.sliced.n} requests)`)
-  console.log(`host lookup p50/p99 during one-piece ingest: ${ms(stall.onePiece.p50)} / ${ms(stall.onePiece.p99)} (${stall.onePiece.n} requests)`)
-  report('lookup p99 during 16 MiB ingest', stall.sliced.p99, 'ms', { value: stall.sliced.p99 / stall.idle.p99, baseline: 'idle p99', target: '<= 3' })
-}
+printStall('memory store', await measureIngestStall())
