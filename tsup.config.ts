@@ -10,12 +10,12 @@ const SUBPATHS = Object.fromEntries(
 
 export default defineConfig({
   // cli/jobs-worker: the worker threads of `--jobs` (src/cli/parallel), found beside cli/main.
-  // service/prepare-worker: the worker threads of a large ingest (src/service/prepare-pool.ts).
+  // service/prepare-worker: the worker threads of a large ingest (src/service/ingest/prepare-pool.ts).
   entry: {
     index: 'src/index.ts',
     'cli/main': 'src/cli/main.ts',
     'cli/jobs-worker': 'src/cli/parallel/worker.ts',
-    'service/prepare-worker': 'src/service/store/prepare-worker.ts',
+    'service/prepare-worker': 'src/service/ingest/prepare-worker.ts',
     ...SUBPATHS,
   },
   format: ['esm'],

@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { demoEvents } from './demo-events.js'
-import { ingestText, type IngestReport } from './ingest.js'
+import { ingestText, type IngestReport } from './ingest/feed.js'
 import type { Store } from './store/index.js'
 import { SERVED_TYPES } from './store/prepare.js'
 

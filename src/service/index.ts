@@ -5,7 +5,7 @@ export { corpusDir, corpusFiles, loadBundled, packageRoot, type BundledReport } 
 export { demoEvents } from './demo-events.js'
 export { createContext, type ServiceContext } from './http/context.js'
 export { createHandler, createServiceServer } from './http/server.js'
-export { ingestStream, ingestText, type IngestReport } from './ingest.js'
+export { ingestStream, ingestText, type IngestReport } from './ingest/feed.js'
 export { canonicalDomain, reverseLabels } from './names/domain.js'
 export { canonicalIp, isIp } from './names/ip.js'
 export * from './ratelimit/index.js'

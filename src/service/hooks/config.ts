@@ -10,8 +10,8 @@ import { bodyProblems } from './check-body.js'
 import { DEFAULT_DELIVERY, type DeliverySettings } from './dispatcher.js'
 import { canonicalResource } from './match.js'
 import { urlShapeProblem } from './ssrf.js'
-import type { DeclaredHooks } from './declared.js'
-import type { NewHook, WatchedResource } from './types.js'
+import type { DeclaredHooks } from '../store/declared-hooks.js'
+import type { NewHook, WatchedResource } from '../store/hook-types.js'
 
 
 export interface HookConfig {

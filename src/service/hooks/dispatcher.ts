@@ -7,7 +7,7 @@
  */
 import { deliver, type AttemptResult, type DeliverOptions } from './deliver.js'
 import type { Resolver } from './ssrf.js'
-import type { ClaimedDelivery, HookStore, Outcome } from './types.js'
+import type { ClaimedDelivery, HookStore, Outcome } from '../store/hook-types.js'
 
 /** The `hook_delivery` settings of the configuration (docs/hooks.md). */
 export interface DeliverySettings {

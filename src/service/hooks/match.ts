@@ -8,7 +8,7 @@ import type { HookEventType, ResourceType, Severity } from '../../schema/index.j
 import { SEVERITIES } from '../../schema/index.js'
 import { canonicalDomain } from '../names/domain.js'
 import { canonicalIp } from '../names/ip.js'
-import type { HookRecord, WatchedResource } from './types.js'
+import type { HookRecord, WatchedResource } from '../store/hook-types.js'
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6
 

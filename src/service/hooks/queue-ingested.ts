@@ -5,7 +5,7 @@
  * no hook work at all (the MemoryStore skips building events for listeners when it has none).
  */
 import type { IngestListener, Store } from '../store/index.js'
-import type { MemoryHookStore } from './memory.js'
+import type { MemoryHookStore } from '../store/memory/hook-store.js'
 
 /** Queues new ingested events for matching hooks until the returned function is called. */
 export function queueIngested(store: Store, hooks: MemoryHookStore, now: () => number = Date.now): () => void {

@@ -3,7 +3,7 @@
  * `example.com`, stamped with the current time, canonical like every stored event.
  */
 import { normalize, serializeEvent } from '../../normalize/index.js'
-import type { QueuedEvent } from './types.js'
+import type { QueuedEvent } from '../store/hook-types.js'
 
 /** A fresh sample event (its time, and so its fingerprint, change with each call). */
 export function sampleEvent(now: Date = new Date()): QueuedEvent {

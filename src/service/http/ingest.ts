@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { tokenMatches } from '../auth/index.js'
-import { ingestStream } from '../ingest.js'
+import { ingestStream } from '../ingest/feed.js'
 import type { ServiceContext } from './context.js'
 import { sendError, sendJson } from './reply.js'
 import { ROUTES_TEXT } from './route.js'

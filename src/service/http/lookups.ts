@@ -6,7 +6,7 @@ import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
 import { sendError, sendJson, shown } from './reply.js'
 import { badEncoding, decodeParam, notDomain, notIp, ROUTES_TEXT, type RouteName } from './route.js'
-import { weightOf } from '../web/negotiate.js'
+import { weightOf } from './negotiate.js'
 
 /** Answers a lookup route; errors (400, 401, 404, 406, 429) are JSON like everything else. */
 export function handleLookup(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, route: RouteName, raw: string): void {

@@ -1,5 +1,5 @@
 export { lookupBody, subdomainsBody } from './body.js'
-export { MemoryStore } from './memory.js'
+export { MemoryStore } from './memory/store.js'
 export { canonicalFields, type CanonicalFields } from './canonical-fields.js'
 export { identityOf, JsonText, jsonOf, KEPT_AS_SENT, type PrepareBatch, prepare, type Prepared, type PrepareResult } from './prepare.js'
 export type { Awaitable, IngestedEvent, IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store, StoreFactory } from './types.js'

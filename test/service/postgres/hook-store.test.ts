@@ -2,7 +2,7 @@
 import { vi } from 'vitest'
 import type { HookStore } from '../../../src/service/index.js'
 import { PostgresHookStore, PostgresStore } from '../../../src/service/store/postgres/index.js'
-import { CASES_QUEUE_LIMIT, hookStoreCases } from '../hooks/hook-store-cases.js'
+import { CASES_QUEUE_LIMIT, hookStoreCases } from '../store/hook-store-cases.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
 vi.setConfig({ testTimeout: 60_000 })

@@ -1,7 +1,7 @@
 /** The shared store case suite on PostgresStore: each case gets a store in a fresh schema. */
 import { afterAll, vi } from 'vitest'
 import { PostgresStore } from '../../../src/service/store/postgres/index.js'
-import { storeCases } from '../store-cases.js'
+import { storeCases } from '../store/store-cases.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
 // Every case makes stores that connect and migrate a schema: slower than memory, so more time.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { daysOpen, prefersHtml } from '../../../src/service/web/index.js'
+import { prefersHtml } from '../../../src/service/http/negotiate.js'
+import { daysOpen } from '../../../src/service/web/index.js'
 import { BROWSER_ACCEPT } from './http-get.js'
 
 describe('prefersHtml', () => {

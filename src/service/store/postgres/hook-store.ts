@@ -12,9 +12,9 @@
  */
 import type { Sql, TransactionSql } from 'postgres'
 import type { HookEventType, ResourceType, Severity } from '../../../schema/index.js'
-import { type DeclaredHooks, missingDeclared } from '../../hooks/declared.js'
-import { newId } from '../../hooks/ids.js'
-import type { ClaimedDelivery, DeliveryRecord, HookRecord, HookStore, NewHook, Outcome, QueuedEvent, WatchedResource } from '../../hooks/types.js'
+import { type DeclaredHooks, missingDeclared } from '../declared-hooks.js'
+import { newId } from '../hook-ids.js'
+import type { ClaimedDelivery, DeliveryRecord, HookRecord, HookStore, NewHook, Outcome, QueuedEvent, WatchedResource } from '../hook-types.js'
 import { queueAdded } from './outbox.js'
 import type { PostgresStore } from './store.js'
 

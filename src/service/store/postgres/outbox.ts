@@ -7,7 +7,7 @@
 import type { TransactionSql } from 'postgres'
 import { selectHooks, type MatchableEvent } from '../../hooks/match.js'
 import type { HookEventType, Severity } from '../../../schema/index.js'
-import type { HookRecord, QueuedEvent, WatchedResource } from '../../hooks/types.js'
+import type { HookRecord, QueuedEvent, WatchedResource } from '../hook-types.js'
 import { canonicalFields } from '../canonical-fields.js'
 import type { Prepared } from '../prepare.js'
 import type { PostgresHookStore } from './hook-store.js'

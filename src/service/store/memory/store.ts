@@ -7,14 +7,14 @@
  *   (`com.example.` ≤ name < `com.example/`) found by binary search: O(log n + k), and
  *   `notexample.com` (`com.notexample`) is never inside it.
  */
-import type { Event, SubdomainEntry } from '../../schema/index.js'
-import { formatTime, formatTimeMillis, type Instant } from '../../time/index.js'
-import { canonicalDomain, reverseLabels } from '../names/domain.js'
-import { canonicalIp } from '../names/ip.js'
+import type { Event, SubdomainEntry } from '../../../schema/index.js'
+import { formatTime, formatTimeMillis, type Instant } from '../../../time/index.js'
+import { canonicalDomain, reverseLabels } from '../../names/domain.js'
+import { canonicalIp } from '../../names/ip.js'
 import { ByteArena } from './arena.js'
 import { addId, Column, forEachId, type Ids } from './columns.js'
-import { identityOf, jsonOf, prepare, type Prepared, type PrepareResult } from './prepare.js'
-import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from './types.js'
+import { identityOf, jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
+import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from '../types.js'
 
 const NS_PER_MS = 1_000_000n
 

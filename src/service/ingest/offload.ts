@@ -5,11 +5,11 @@
  * input order and in short slices (Store.ingestPrepared). Accepting, refusing, duplicates and
  * listener calls are those of store.ingest() over the same documents, in the same order.
  */
-import type { Issue } from '../validate/index.js'
-import type { IngestReport } from './ingest.js'
+import type { Issue } from '../../validate/index.js'
+import type { IngestReport } from './feed.js'
 import type { PreparePool } from './prepare-pool.js'
 import { Slicer } from './slices.js'
-import { JsonText, KEPT_AS_SENT, prepare, type PrepareResult, type Store } from './store/index.js'
+import { JsonText, KEPT_AS_SENT, prepare, type PrepareResult, type Store } from '../store/index.js'
 
 /** Documents (or bytes of their text) sent to a worker at once. */
 const BATCH_DOCS = 256

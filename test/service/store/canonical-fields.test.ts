@@ -1,11 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isCanonicalText, resolveOptions, serializeEvent } from '../../src/normalize/index.js'
-import { canonicalFields, corpusFiles, JsonText, prepare } from '../../src/service/index.js'
-import { isStrictValid } from '../../src/validate/index.js'
+import { isCanonicalText, resolveOptions, serializeEvent } from '../../../src/normalize/index.js'
+import { canonicalFields, corpusFiles, JsonText, prepare } from '../../../src/service/index.js'
+import { isStrictValid } from '../../../src/validate/index.js'
 import { readFileSync } from 'node:fs'
-import { makeEvent } from './support.js'
-import { canonicalTextFields } from '../../src/service/store/canonical-fields.js'
+import { makeEvent } from '../support.js'
+import { canonicalTextFields } from '../../../src/service/store/canonical-fields.js'
 
 const KEEP = resolveOptions({ fingerprint: 'keep' })
 const tricky = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('"', '\\', ',"time":"', '"],"event_fingerprint":"', '\\"', '\u2028', 'é', '\u0001'))

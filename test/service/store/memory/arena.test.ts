@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ByteArena } from '../../src/service/store/arena.js'
+import { ByteArena } from '../../../../src/service/store/memory/arena.js'
 
 describe('ByteArena', () => {
   it('keeps each entry as its UTF-8 bytes, replaced entries counted as waste until compacted', () => {

@@ -1,8 +1,8 @@
 /** ingestStream: JSON Lines, arrays and single documents; line numbers; bytes kept exactly. */
 import { describe, expect, it } from 'vitest'
-import { serializeEvent } from '../../src/normalize/index.js'
-import { ingestStream, ingestText, MemoryStore } from '../../src/service/index.js'
-import { makeEvent } from './support.js'
+import { serializeEvent } from '../../../src/normalize/index.js'
+import { ingestStream, ingestText, MemoryStore } from '../../../src/service/index.js'
+import { makeEvent } from '../support.js'
 
 async function* chunks(...parts: (string | Buffer)[]) {
   for (const p of parts) yield typeof p === 'string' ? Buffer.from(p) : p

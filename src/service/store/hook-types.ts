@@ -14,8 +14,8 @@
  *   failed (`last_error` "queue full"), never dropped.
  */
 import type { HookEventType, ResourceType, Severity } from '../../schema/index.js'
-import type { Awaitable } from '../store/types.js'
-import type { DeclaredHooks } from './declared.js'
+import type { Awaitable } from './types.js'
+import type { DeclaredHooks } from './declared-hooks.js'
 
 /** A resource a key's owner watches. `owner` is the key's name (config `keys[].name`). */
 export interface WatchedResource {
@@ -88,7 +88,7 @@ export interface HookStore {
   /** Removes the hook and its deliveries. */
   removeHook(owner: string, id: string): Awaitable<boolean>
   /**
-   * Adds the config-declared resources and hooks that are not there yet (declared.ts), as one
+   * Adds the config-declared resources and hooks that are not there yet (declared-hooks.ts), as one
    * step: processes starting together on one database add each of them once.
    */
   declare(declared: DeclaredHooks): Awaitable<void>

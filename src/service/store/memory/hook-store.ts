@@ -4,10 +4,10 @@
  * process ends (docs/hooks.md says so). Answers are synchronous, so the ingest listener
  * (queue-ingested.ts) queues an event before the next one is stored.
  */
-import { type DeclaredHooks, missingDeclared } from './declared.js'
-import type { ResourceType } from '../../schema/index.js'
-import { newId } from './ids.js'
-import { type MatchableEvent, selectHooks } from './match.js'
+import { type DeclaredHooks, missingDeclared } from '../declared-hooks.js'
+import type { ResourceType } from '../../../schema/index.js'
+import { newId } from '../hook-ids.js'
+import { type MatchableEvent, selectHooks } from '../../hooks/match.js'
 import type {
   ClaimedDelivery,
   DeliveryRecord,
@@ -17,7 +17,7 @@ import type {
   Outcome,
   QueuedEvent,
   WatchedResource,
-} from './types.js'
+} from '../hook-types.js'
 
 export const DEFAULT_QUEUE_LIMIT = 10_000
 /** Delivered records kept per hook for GET …/deliveries; older delivered ones are forgotten. */

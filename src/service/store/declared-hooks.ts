@@ -3,7 +3,7 @@
  * and only those not already there: a persistent store keeps them across restarts, and several
  * processes on one database all start with the same file.
  */
-import type { HookRecord, NewHook, WatchedResource } from './types.js'
+import type { HookRecord, NewHook, WatchedResource } from './hook-types.js'
 
 /** Resources and hooks declared in the configuration file. */
 export interface DeclaredHooks {

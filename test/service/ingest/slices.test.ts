@@ -1,7 +1,7 @@
 /** A large ingest gives the event loop turns (issue 14): other work runs while it is going on. */
 import { describe, expect, it } from 'vitest'
-import { ingestText, MemoryStore } from '../../src/service/index.js'
-import { makeEvent } from './support.js'
+import { ingestText, MemoryStore } from '../../../src/service/index.js'
+import { makeEvent } from '../support.js'
 
 describe('ingest in slices', () => {
   it('lets timers and I/O run between slices of a large ingest, and still stores every event', async () => {

@@ -8,14 +8,14 @@ import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { type PreparedAnswer, type PrepareBatch, type PrepareResult, unpackAnswer } from './store/prepare.js'
+import { type PreparedAnswer, type PrepareBatch, type PrepareResult, unpackAnswer } from '../store/prepare.js'
 
 /**
  * Where the worker's module may be, relative to this code: in the built package it is the
  * entry dist/service/prepare-worker.js (this code sits in a chunk at dist/ or in an entry one
- * folder down); run from source, it is the TypeScript file beside prepare.ts.
+ * folder down); run from source, it is the TypeScript file beside this one.
  */
-const CANDIDATES = ['./service/prepare-worker.js', '../service/prepare-worker.js', './store/prepare-worker.ts']
+const CANDIDATES = ['./service/prepare-worker.js', '../service/prepare-worker.js', './prepare-worker.ts']
 
 /** The worker module's URL, or undefined when it cannot be found (then ingest stays in-thread). */
 export function prepareWorkerUrl(): URL | undefined {
@@ -76,7 +76,7 @@ class PrepareWorker {
     if (this.failure) return Promise.reject(this.failure)
     return new Promise((resolve, reject) => {
       this.pending.push({ resolve, reject })
-      // The bytes are moved, not copied (the batch's own buffer: see ingest-offload.ts).
+      // The bytes are moved, not copied (the batch's own buffer: see offload.ts).
       this.thread.postMessage(batch, batch.bytes.byteLength > 0 ? [batch.bytes.buffer as ArrayBuffer] : [])
     })
   }

@@ -6,13 +6,13 @@
  * holding an object is kept as its bytes (JsonText.ofBytes): a large ingest hands them to
  * its workers and stores them without decoding them on this thread.
  */
-import { DEFAULT_MAX_LINE_BYTES, isJsonText, isRecordError, type LineMaker, type LineProblem, LineSplitter, readRecords } from '../jsonl/index.js'
-import type { Issue } from '../validate/index.js'
+import { DEFAULT_MAX_LINE_BYTES, isJsonText, isRecordError, type LineMaker, type LineProblem, LineSplitter, readRecords } from '../../jsonl/index.js'
+import type { Issue } from '../../validate/index.js'
 import { isUtf8 } from 'node:buffer'
-import { OffloadedIngest } from './ingest-offload.js'
+import { OffloadedIngest } from './offload.js'
 import { PreparePool, prepareWorkerUrl } from './prepare-pool.js'
 import { Slicer } from './slices.js'
-import { JsonText, type Store } from './store/index.js'
+import { JsonText, type Store } from '../store/index.js'
 
 export interface IngestReport {
   accepted: number
@@ -24,7 +24,7 @@ const BATCH = 1024
 
 /**
  * Inputs larger than this (a big body, `serve --load`) have their documents prepared on worker
- * threads (ingest-offload.ts) once this much was read, when the store can take prepared
+ * threads (offload.ts) once this much was read, when the store can take prepared
  * documents; smaller ones are not worth starting a worker for.
  */
 const OFFLOAD_BYTES = 1024 * 1024

@@ -4,13 +4,13 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { normalize, serializeEvent } from '../../src/normalize/index.js'
-import type { Event } from '../../src/schema/index.js'
-import { JsonText, type Lookup, type SeenEvent, type SeenLookup, type StoreFactory } from '../../src/service/index.js'
-import { daysOpen } from '../../src/service/web/days-open.js'
-import { formatTime, parseTime } from '../../src/time/index.js'
-import { isStrictValid } from '../../src/validate/index.js'
-import { makeEvent } from './support.js'
+import { normalize, serializeEvent } from '../../../src/normalize/index.js'
+import type { Event } from '../../../src/schema/index.js'
+import { JsonText, type Lookup, type SeenEvent, type SeenLookup, type StoreFactory } from '../../../src/service/index.js'
+import { daysOpen } from '../../../src/service/web/days-open.js'
+import { formatTime, parseTime } from '../../../src/time/index.js'
+import { isStrictValid } from '../../../src/validate/index.js'
+import { makeEvent } from '../support.js'
 
 /** The stored bytes of an event as text. */
 const text = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')

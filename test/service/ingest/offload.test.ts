@@ -4,9 +4,9 @@
  * the order listeners hear them in.
  */
 import { describe, expect, it } from 'vitest'
-import { ingestText, MemoryStore, type IngestedEvent } from '../../src/service/index.js'
-import { PreparePool, prepareWorkerUrl } from '../../src/service/prepare-pool.js'
-import { makeEvent } from './support.js'
+import { ingestText, MemoryStore, type IngestedEvent } from '../../../src/service/index.js'
+import { PreparePool, prepareWorkerUrl } from '../../../src/service/ingest/prepare-pool.js'
+import { makeEvent } from '../support.js'
 
 const ipOf = (i: number) => `198.18.${(i >> 8) & 255}.${i & 255}`
 
@@ -91,7 +91,7 @@ describe('large ingest on worker threads', () => {
       joined.copy(bytes)
       let end = 0
       const asBytes = texts.map((t) => (end += Buffer.byteLength(t)))
-      const { JsonText, KEPT_AS_SENT, prepare } = await import('../../src/service/store/index.js')
+      const { JsonText, KEPT_AS_SENT, prepare } = await import('../../../src/service/store/index.js')
       const here = texts.map((t) => {
         const r = prepare(new JsonText(t))
         if (r.ok) delete r.event
