@@ -128,8 +128,11 @@ export class OffloadedIngest {
           items.push(result)
         }
       }
-      const result = await this.store.ingestPrepared(items)
-      this.slicer.measured(to - from, performance.now() - started)
+      const pending = this.store.ingestPrepared(items)
+      // An async store (PostgreSQL) waits on I/O anyway: its time says nothing of this thread's.
+      const result = pending instanceof Promise ? await pending : pending
+      if (pending instanceof Promise) this.slicer.size = this.slicer.max
+      else this.slicer.measured(to - from, performance.now() - started)
       this.report.accepted += result.accepted
       this.report.duplicates += result.duplicates
       for (const r of result.rejected) this.report.rejected.push({ line: batch.lines[from + r.index]!, errors: r.errors })

@@ -17,7 +17,7 @@ export class Slicer {
 
   constructor(
     private readonly min = 16,
-    private readonly max = 1024,
+    readonly max = 1024,
   ) {
     this.size = min
   }
