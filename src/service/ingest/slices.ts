@@ -17,7 +17,7 @@ export class Slicer {
 
   constructor(
     private readonly min = 16,
-    readonly max = 1024,
+    private readonly max = 1024,
   ) {
     this.size = min
   }
