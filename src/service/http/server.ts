@@ -1,6 +1,6 @@
 /**
  * The HTTP server on node:http (no framework: the hot path is a prefix match, a Map lookup and
- * one write, and the target is ≥ 0.70 of a bare node:http server; see docs/service.md).
+ * one write, and the target is ≥ 0.90 of a bare node:http server; see docs/service.md).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
