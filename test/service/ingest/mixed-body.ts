@@ -1,4 +1,6 @@
 /** A large JSON Lines body mixing every kind of line, for the large-ingest tests (memory and PostgreSQL stores). */
+import { ingestText, type IngestedEvent, type IngestReport, type Store } from '../../../src/service/index.js'
+import { expect } from 'vitest'
 import { makeEvent } from '../support.js'
 
 export const ipOf = (i: number) => `198.18.${(i >> 8) & 255}.${i & 255}`
@@ -54,3 +56,39 @@ export function mixedBody(): { body: Buffer; ips: string[] } {
   return { body: Buffer.concat(parts), ips }
 }
 
+
+/**
+ * Ingests `body` into `store` through the worker threads (`workers`) or on this thread only
+ * (its ingestPrepared hidden), counting the documents that went through ingestPrepared and
+ * recording what listeners hear.
+ */
+export async function ingestWatched(store: Store, body: Buffer, workers: boolean): Promise<{ report: IngestReport; heard: { json: string; duplicate: boolean; summary: string }[]; prepared: number }> {
+  let prepared = 0
+  if (workers) {
+    const ingestPrepared = store.ingestPrepared!.bind(store)
+    store.ingestPrepared = (items) => ((prepared += items.length), ingestPrepared(items))
+  } else Object.defineProperty(store, 'ingestPrepared', { value: undefined }) // the in-thread path
+  const heard: { json: string; duplicate: boolean; summary: string }[] = []
+  store.onIngest((e: IngestedEvent) => heard.push({ json: e.json, duplicate: e.duplicate, summary: e.event.summary }))
+  const report = await ingestText(store, body)
+  return { report, heard, prepared }
+}
+
+interface Outcome {
+  report: IngestReport
+  heard: unknown[]
+  stored: string[][]
+  size: number
+  prepared: number
+}
+
+/** The worker path did its share and came to the very outcome of the in-thread path. */
+export function expectSameOutcome(inThread: Outcome, offloaded: Outcome): void {
+  expect(offloaded.prepared).toBeGreaterThan(3000) // most of the body went through the workers
+  expect(inThread.prepared).toBe(0)
+  expect(offloaded.report).toEqual(inThread.report)
+  expect(offloaded.heard).toEqual(inThread.heard)
+  expect(offloaded.stored).toEqual(inThread.stored)
+  expect(offloaded.size).toBe(inThread.size)
+  expect(inThread.report.duplicates).toBeGreaterThan(200)
+}
