@@ -2,12 +2,14 @@
  * Does a large ingest stall lookups? Host-lookup latency measured from a worker thread over
  * keep-alive sockets: while idle, during a 16 MiB `POST /admin/events` of lenient documents
  * (the normalising path, processed in slices), and, for contrast, during the same documents
- * ingested in one piece (one store.ingest call, the behaviour before issue 14).
+ * ingested in one piece (one store.ingest call, the behaviour before issue 14). Any store: the
+ * memory store by default, the PostgreSQL store from bench/postgres.bench.ts.
  */
 import { request } from 'node:http'
 import { Worker } from 'node:worker_threads'
-import { MemoryStore, parseConfig, startService } from '../../src/service/index.js'
+import { MemoryStore, parseConfig, startService, type Store } from '../../src/service/index.js'
 import { benchEvent } from './events.js'
+import { mb, report } from './measure.js'
 
 // Each socket: one request in flight; records [absolute start ms, latency ms] per answer.
 const PROBE = `
@@ -97,11 +99,10 @@ function post(url: string, token: string, body: Buffer): Promise<number> {
   })
 }
 
-/** Runs the three rounds against a fresh service on 127.0.0.1. */
-export async function measureIngestStall(baseEvents = 20_000): Promise<StallResult> {
+/** Runs the three rounds against a fresh service on 127.0.0.1 over `store` (empty; a memory store if none). */
+export async function measureIngestStall(baseEvents = 20_000, store: Store = new MemoryStore()): Promise<StallResult> {
   const token = 'bench-admin-token-0123456789'
-  const store = new MemoryStore()
-  store.ingest(Array.from({ length: baseEvents }, (_, i) => benchEvent(i)))
+  await store.ingest(Array.from({ length: baseEvents }, (_, i) => benchEvent(i)))
   const config = parseConfig(JSON.stringify({ admin_token: token, max_body_bytes: 64 << 20, plans: { anonymous: { rate: 1e9, burst: 1e9 } } }), 'bench')
   const service = await startService({ store, config, host: '127.0.0.1', port: 0 })
   const target = '/host/198.51.0.5'
@@ -126,7 +127,7 @@ export async function measureIngestStall(baseEvents = 20_000): Promise<StallResu
     const round2 = probe(service.port, target, 6000)
     await sleep(300)
     const t2 = now()
-    store.ingest(piece) // one synchronous piece, as before slicing
+    await store.ingest(piece) // one piece (synchronous in the memory store), as before slicing
     const t3 = now()
     const blocked = stats(await round2, t2, t3)
     return {
@@ -139,4 +140,14 @@ export async function measureIngestStall(baseEvents = 20_000): Promise<StallResu
   } finally {
     await service.close(100)
   }
+}
+
+/** Prints a stall measurement, ending with its ratio to the idle p99 and the target. */
+export function printStall(storeName: string, stall: StallResult): void {
+  const ms = (x: number) => `${x.toFixed(2)} ms`
+  console.log(`ingest stall, ${storeName}: ${mb(stall.bodyBytes).toFixed(1)} MiB, ${stall.documents} lenient documents; ingest took ${stall.sliced.ingestMs.toFixed(0)} ms in slices, ${stall.onePiece.ingestMs.toFixed(0)} ms in one piece`)
+  console.log(`host lookup p50/p99 idle: ${ms(stall.idle.p50)} / ${ms(stall.idle.p99)} (${stall.idle.n} requests)`)
+  console.log(`host lookup p50/p99 during sliced ingest: ${ms(stall.sliced.p50)} / ${ms(stall.sliced.p99)} (${stall.sliced.n} requests)`)
+  console.log(`host lookup p50/p99 during one-piece ingest: ${ms(stall.onePiece.p50)} / ${ms(stall.onePiece.p99)} (${stall.onePiece.n} requests)`)
+  report(`lookup p99 during 16 MiB ingest, ${storeName}`, stall.sliced.p99, 'ms', { value: stall.sliced.p99 / stall.idle.p99, baseline: 'idle p99', target: '<= 3' })
 }

@@ -19,15 +19,18 @@ const run = runBuilt
 /**
  * About 6 MB of JSON Lines: mostly valid events, with at known lines an invalid port, text
  * that is not JSON, blank lines, CRLF ends, an unknown member, a line over 100 000 bytes,
- * a byte order mark first and no newline after the last line.
+ * leak values outside the known lists, a byte order mark first and no newline after the last line.
  */
 function input(): { path: string; bad: number[] } {
   const lines: string[] = []
   const bad: number[] = []
   for (let i = 0; lines.length < 9000; i++) {
     const event = { ...emptyEvent(), event_type: 'service', event_source: 'jobs-test', ip: `192.0.2.${i % 250}`, port: String(i % 65536), summary: `line ${lines.length + 1}\n${'x'.repeat(400 + (i % 300))}` }
-    let text = JSON.stringify(event)
     const n = lines.length + 1
+    // Canonical lines with leak values the strict profile warns about (validate's short way must not vouch for them).
+    if (n % 601 === 0) event.leak = { ...event.leak, stage: 'open', severity: 'urgent' }
+    else if (n % 701 === 0) event.leak = { ...event.leak, stage: 'op"en', severity: 'high' }
+    let text = JSON.stringify(event)
     if (n % 97 === 0) (text = text.replace('"port":"', '"port":"x')), bad.push(n)
     else if (n % 211 === 0) (text = '{not json'), bad.push(n)
     else if (n % 307 === 0) text = ''

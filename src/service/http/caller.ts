@@ -5,26 +5,29 @@ import type { Caller, ServiceContext } from './context.js'
 import { sendError } from './reply.js'
 
 /**
- * The caller, or undefined after answering 401 (a non-empty key was sent but is not known).
+ * The caller, or undefined after answering 401 (with `headers`, if given) (a non-empty key was sent but is not known).
  * Without the header, or with an empty one, the caller is anonymous, limited per address:
  * client libraries (LeakIX's Go client among them) always send the header, empty when they
  * have no key, and mean "no key" by it.
  */
-export function identify(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): Caller | undefined {
+export function identify(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, headers?: Readonly<Record<string, string>>): Caller | undefined {
   const header = req.headers['api-key']
   if (header === undefined || header === '') {
     return { plan: ctx.config.plans.anonymous, bucket: `address:${req.socket.remoteAddress ?? 'unknown'}` }
   }
   const key = ctx.keys.identify(Array.isArray(header) ? header.join(',') : header)
   if (key === undefined) {
-    sendError(res, 401, 'The api-key header holds no known key. Send a valid key, or no key (no api-key header, or an empty one) for the anonymous plan.')
+    sendError(res, 401, 'The api-key header holds no known key. Send a valid key, or no key (no api-key header, or an empty one) for the anonymous plan.', headers)
     return undefined
   }
   return { plan: ctx.config.plans[key.plan], bucket: `key:${key.name}` }
 }
 
-/** True when the request may go on; otherwise answers 429 with `x-limited-for` and returns false. */
-export function withinLimit(ctx: ServiceContext, caller: Caller, res: ServerResponse): boolean {
+/**
+ * True when the request may go on; otherwise answers 429 with `x-limited-for` (and `headers`,
+ * if given) and returns false.
+ */
+export function withinLimit(ctx: ServiceContext, caller: Caller, res: ServerResponse, headers?: Readonly<Record<string, string>>): boolean {
   const rule = caller.plan.rate
   if (rule === null) return true
   const waitMs = ctx.limiter.take(caller.bucket, rule)
@@ -33,6 +36,7 @@ export function withinLimit(ctx: ServiceContext, caller: Caller, res: ServerResp
   sendError(res, 429, `Rate limit of the ${caller.plan.name} plan reached: wait ${wait} (the x-limited-for header) before the next request.`, {
     'x-limited-for': wait,
     'retry-after': String(Math.ceil(waitMs / 1000)),
+    ...headers,
   })
   return false
 }

@@ -4,7 +4,7 @@ import type { SubdomainEntry } from '../../schema/index.js'
 import { type Lookup, lookupBody, subdomainsBody } from '../store/index.js'
 import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
-import { sendError, sendJson, shown } from './reply.js'
+import { sendError, sendJson, sendLookupJson, shown, VARY_ACCEPT } from './reply.js'
 import { badEncoding, decodeParam, notDomain, notIp, ROUTES_TEXT, type RouteName } from './route.js'
 import { weightOf } from './negotiate.js'
 
@@ -14,36 +14,38 @@ export function handleLookup(ctx: ServiceContext, req: IncomingMessage, res: Ser
     return sendError(res, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`)
   }
   // Browsers get a page at /host and /domain (the web view): every answer there, errors
-  // included, depends on accept, and caches must keep the representations apart.
-  if (route !== 'subdomains') res.setHeader('vary', 'accept')
+  // included, depends on accept, and caches must keep the representations apart. The header
+  // goes with each answer's own (no setHeader first: writeHead then takes the fast path).
+  const vary = route !== 'subdomains'
+  const extra = vary ? VARY_ACCEPT : undefined
   const accept = req.headers.accept
   if (accept !== undefined && !acceptsJson(accept)) {
-    return sendError(res, 406, `The answer is application/json, which the accept header (${shown(accept)}) does not allow.`)
+    return sendError(res, 406, `The answer is application/json, which the accept header (${shown(accept)}) does not allow.`, extra)
   }
-  const caller = identify(ctx, req, res)
-  if (caller === undefined || !withinLimit(ctx, caller, res)) return
+  const caller = identify(ctx, req, res, extra)
+  if (caller === undefined || !withinLimit(ctx, caller, res, extra)) return
   const param = decodeParam(raw)
-  if (param === null) return sendError(res, 400, badEncoding(raw))
-  if (param === '') return sendError(res, 400, `The path needs ${route === 'host' ? 'an IP address' : 'a domain name'} after the last '/'.`)
+  if (param === null) return sendError(res, 400, badEncoding(raw), extra)
+  if (param === '') return sendError(res, 400, `The path needs ${route === 'host' ? 'an IP address' : 'a domain name'} after the last '/'.`, extra)
 
   if (route === 'host') return answerLookup(res, ctx.store.host(param), param, notIp)
   if (route === 'domain') return answerLookup(res, ctx.store.domain(param), param, notDomain)
   const limit = caller.plan.subdomains ?? undefined
-  settle(res, ctx.store.subdomains(param, limit), (entries: SubdomainEntry[] | null) =>
+  settle(res, ctx.store.subdomains(param, limit), undefined, (entries: SubdomainEntry[] | null) =>
     entries === null ? sendError(res, 400, notDomain(param)) : sendJson(res, 200, subdomainsBody(entries)),
   )
 }
 
-
+/** A /host or /domain answer (both vary by accept). */
 function answerLookup(res: ServerResponse, result: Lookup | null | Promise<Lookup | null>, param: string, malformed: (p: string) => string): void {
-  settle(res, result, (lookup) => (lookup === null ? sendError(res, 400, malformed(param)) : sendJson(res, 200, lookupBody(lookup))))
+  settle(res, result, VARY_ACCEPT, (lookup) => (lookup === null ? sendError(res, 400, malformed(param), VARY_ACCEPT) : sendLookupJson(res, lookupBody(lookup), true)))
 }
 
-/** Runs `then` now for a plain value (the in-memory store), or when a promise settles. */
-function settle<T>(res: ServerResponse, value: T | Promise<T>, then: (v: T) => void): void {
+/** Runs `then` now for a plain value (the in-memory store), or when a promise settles; a failure is a 500 (with `headers`). */
+function settle<T>(res: ServerResponse, value: T | Promise<T>, headers: Readonly<Record<string, string>> | undefined, then: (v: T) => void): void {
   if (!(value instanceof Promise)) return then(value)
   value.then(then, (error: unknown) => {
-    if (!res.headersSent) sendError(res, 500, `The store failed: ${(error as Error).message}`)
+    if (!res.headersSent) sendError(res, 500, `The store failed: ${(error as Error).message}`, headers)
   })
 }
 

@@ -11,6 +11,19 @@ export function sendJson(res: ServerResponse, status: number, body: string | Buf
   res.end(body)
 }
 
+/**
+ * A lookup's 200 answer: the headers as one flat list given to writeHead, so node:http stores
+ * them as they are (no header object set up first, no merge, no per-header setHeader).
+ * `vary: accept` for /host and /domain, whose answers depend on accept (the web view).
+ */
+export function sendLookupJson(res: ServerResponse, body: Buffer, varyAccept: boolean): void {
+  res.writeHead(200, varyAccept ? ['content-type', JSON_TYPE, 'content-length', String(body.length), 'vary', 'accept'] : ['content-type', JSON_TYPE, 'content-length', String(body.length)])
+  res.end(body)
+}
+
+/** The extra header of every /host and /domain answer, errors included. */
+export const VARY_ACCEPT: Readonly<Record<string, string>> = Object.freeze({ vary: 'accept' })
+
 /** Titles of the error answers: the reason phrase of their status. */
 export const TITLES: Record<number, string> = {
   400: 'Bad Request',

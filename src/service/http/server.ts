@@ -1,6 +1,6 @@
 /**
  * The HTTP server on node:http (no framework: the hot path is a prefix match, a Map lookup and
- * one write, and the target is ≥ 0.70 of a bare node:http server; see docs/service.md).
+ * one write, and the target is ≥ 0.90 of a bare node:http server; see docs/service.md).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
@@ -8,7 +8,7 @@ import type { ServiceContext } from './context.js'
 import { handleIngest } from './ingest.js'
 import { handleLookup } from './lookups.js'
 import { handleHookApi } from './hook-api.js'
-import { rawError, sendError } from './reply.js'
+import { rawError, sendError, VARY_ACCEPT } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
 import { handlePage, handleWeb, wantsPage } from './pages.js'
 
@@ -26,10 +26,16 @@ export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: 
       if ((target.route === 'host' || target.route === 'domain') && wantsPage(req)) return handlePage(ctx, req, res, target.route, target.param)
       handleLookup(ctx, req, res, target.route, target.param)
     } catch (error) {
-      if (!res.headersSent) sendError(res, 500, `Unexpected failure: ${(error as Error).message}`)
+      if (!res.headersSent) sendError(res, 500, `Unexpected failure: ${(error as Error).message}`, varies(req.url) ? VARY_ACCEPT : undefined)
       else res.destroy()
     }
   }
+}
+
+/** Whether the answer to `url` depends on accept (/host and /domain: the web view), a failure's too. */
+function varies(url: string | undefined): boolean {
+  const route = matchRoute(url ?? '/')?.route
+  return route === 'host' || route === 'domain'
 }
 
 /** A node:http server for the service; requests the HTTP parser rejects still get a JSON answer. */

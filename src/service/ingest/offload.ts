@@ -9,11 +9,13 @@ import type { Issue } from '../../validate/index.js'
 import type { IngestReport } from './feed.js'
 import type { PreparePool } from './prepare-pool.js'
 import { Slicer } from './slices.js'
-import { JsonText, KEPT_AS_SENT, prepare, type PrepareResult, type Store } from '../store/index.js'
+import { type IngestResult, JsonText, KEPT_AS_SENT, prepare, type PrepareResult, type Store } from '../store/index.js'
 
 /** Documents (or bytes of their text) sent to a worker at once. */
 const BATCH_DOCS = 256
 const BATCH_CHARS = 256 * 1024
+/** Documents an async store (PostgreSQL) is given at once, as feed.ts gives its ingest(). */
+const HELD_DOCS = 1024
 /** Batches sent ahead of the one being stored: keeps the workers busy and memory bounded. */
 const AHEAD = 4
 
@@ -30,6 +32,8 @@ export class OffloadedIngest {
   private lines: number[] = []
   private docs: unknown[] = []
   private chars = 0
+  /** For an async store: prepared documents held to be stored together (storeHeld), and their lines. */
+  private held: { items: PrepareResult[]; lines: number[] } | undefined
 
   constructor(
     private readonly store: PreparingStore,
@@ -59,6 +63,7 @@ export class OffloadedIngest {
   async finish(): Promise<void> {
     await this.send()
     await this.drain(0)
+    await this.storeHeld()
   }
 
   private async send(): Promise<void> {
@@ -100,8 +105,10 @@ export class OffloadedIngest {
   private async drain(keep: number): Promise<void> {
     while (this.segments.length > keep) {
       const segment = this.segments.shift()!
-      if ('error' in segment) this.report.rejected.push({ line: segment.line, errors: [segment.error] })
-      else await this.storeBatch(segment)
+      if ('error' in segment) {
+        await this.storeHeld() // the lines before it are reported first
+        this.report.rejected.push({ line: segment.line, errors: [segment.error] })
+      } else await this.storeBatch(segment)
     }
   }
 
@@ -109,32 +116,63 @@ export class OffloadedIngest {
   private async storeBatch(batch: Batch): Promise<void> {
     const fromWorker = await batch.texts
     let next = 0
+    const itemAt = (i: number): PrepareResult => {
+      const doc = batch.docs[i]
+      if (!(doc instanceof JsonText)) return prepare(doc)
+      const result = fromWorker === null ? prepare(doc) : fromWorker[next++]!
+      // A text kept as it is: its bytes, from the batch buffer the worker moved back (kept by the
+      // store as they are) or else from the input (`json` then stays KEPT_AS_SENT: jsonOf()
+      // decodes them if a listener asks); without bytes, its own text.
+      if (result.ok && result.json === KEPT_AS_SENT && result.utf8 === undefined) {
+        if (doc.utf8 !== undefined) result.utf8 = doc.utf8
+        else result.json = doc.text
+      }
+      return result
+    }
+    if (this.held !== undefined) {
+      for (let i = 0; i < batch.docs.length; i++) {
+        this.held.items.push(itemAt(i))
+        this.held.lines.push(batch.lines[i]!)
+      }
+      if (this.held.items.length >= HELD_DOCS) await this.storeHeld()
+      return
+    }
     for (let from = 0; from < batch.docs.length; ) {
       const started = performance.now()
       const to = Math.min(batch.docs.length, from + this.slicer.size)
       const items: PrepareResult[] = []
-      for (let i = from; i < to; i++) {
-        const doc = batch.docs[i]
-        if (!(doc instanceof JsonText)) items.push(prepare(doc))
-        else {
-          const result = fromWorker === null ? prepare(doc) : fromWorker[next++]!
-          // A text kept as it is: its bytes, from the batch buffer the worker moved back (kept by the
-          // store as they are) or else from the input (`json` then stays KEPT_AS_SENT: jsonOf()
-          // decodes them if a listener asks); without bytes, its own text.
-          if (result.ok && result.json === KEPT_AS_SENT && result.utf8 === undefined) {
-            if (doc.utf8 !== undefined) result.utf8 = doc.utf8
-            else result.json = doc.text
-          }
-          items.push(result)
+      for (let i = from; i < to; i++) items.push(itemAt(i))
+      const pending = this.store.ingestPrepared(items)
+      if (pending instanceof Promise) {
+        // An async store (PostgreSQL) waits on I/O, not on this thread: from now on batches are
+        // held and stored together, in transactions of the size its own ingest() uses.
+        this.held = { items: [], lines: [] }
+        this.count(await pending, batch.lines, from)
+        for (let i = to; i < batch.docs.length; i++) {
+          this.held.items.push(itemAt(i))
+          this.held.lines.push(batch.lines[i]!)
         }
+        return
       }
-      const result = await this.store.ingestPrepared(items)
       this.slicer.measured(to - from, performance.now() - started)
-      this.report.accepted += result.accepted
-      this.report.duplicates += result.duplicates
-      for (const r of result.rejected) this.report.rejected.push({ line: batch.lines[from + r.index]!, errors: r.errors })
+      this.count(pending, batch.lines, from)
       from = to
       await this.slicer.pause()
     }
+  }
+
+  /** Stores what is held for an async store, in one call. */
+  private async storeHeld(): Promise<void> {
+    if (this.held === undefined || this.held.items.length === 0) return
+    const { items, lines } = this.held
+    this.held = { items: [], lines: [] }
+    this.count(await this.store.ingestPrepared(items), lines, 0)
+  }
+
+  /** Adds a store result to the report; its indexes count from `lines[from]`. */
+  private count(result: IngestResult, lines: readonly number[], from: number): void {
+    this.report.accepted += result.accepted
+    this.report.duplicates += result.duplicates
+    for (const r of result.rejected) this.report.rejected.push({ line: lines[from + r.index]!, errors: r.errors })
   }
 }

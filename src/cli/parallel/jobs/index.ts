@@ -21,15 +21,21 @@ export type BlockRunner = (block: Block) => BlockResult | Promise<BlockResult>
  * stays text (see BlockResult).
  */
 const BYTE_STREAMS = [true, false, true]
-const encoder = new TextEncoder()
-
 /** One stream's lines: bytes with a newline after each (`asBytes`), or text joined by `\n`; null for none. */
 function streamOutput(lines: string[], asBytes: boolean): string | Uint8Array | null {
   if (lines.length === 0) return null
   if (!asBytes) return lines.join('\n')
-  lines.push('')
-  // TextEncoder gives memory of its own (never a pooled Buffer), so it can be moved.
-  return encoder.encode(lines.join('\n'))
+  // Each line encoded straight into place: no joined copy of the block's text to flatten and
+  // encode again. allocUnsafeSlow gives memory of its own (never a pooled Buffer), so it can be moved.
+  let size = lines.length
+  for (const line of lines) size += Buffer.byteLength(line)
+  const out = Buffer.allocUnsafeSlow(size)
+  let at = 0
+  for (const line of lines) {
+    at += out.write(line, at)
+    out[at++] = 0x0a
+  }
+  return out
 }
 
 /** Loads the job named in `setup` and returns what turns a block into its output. */

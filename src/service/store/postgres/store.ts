@@ -9,7 +9,7 @@ import type { Event, SubdomainEntry } from '../../../schema/index.js'
 import { formatTime, formatTimeMillis } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
-import { prepare, type Prepared } from '../prepare.js'
+import { jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
 import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from '../types.js'
 import { connect } from './connect.js'
 import { migrate } from './migrations.js'
@@ -117,6 +117,34 @@ export class PostgresStore implements Store {
       if (!prepared.ok) result.rejected.push({ index, errors: prepared.errors })
       else batch.push(prepared)
       index++
+      if (batch.length >= MAX_BATCH) {
+        await this.store(batch, result)
+        batch = []
+      }
+    }
+    if (batch.length > 0) await this.store(batch, result)
+    return result
+  }
+
+  /**
+   * As ingest(), for documents already prepared (on the large-ingest path's worker threads):
+   * the thread that answers lookups then only folds and COPYs them, as ingest() does after
+   * preparing. Texts kept as sent are written from their bytes; they are decoded only when a
+   * listener or an ingest hook will read them.
+   */
+  async ingestPrepared(items: readonly PrepareResult[]): Promise<IngestResult> {
+    await this.opening
+    const result: IngestResult = { accepted: 0, duplicates: 0, rejected: [] }
+    const decode = this.listeners.size > 0 || this.ingestHooks.size > 0
+    let batch: Prepared[] = []
+    for (let index = 0; index < items.length; index++) {
+      const prepared = items[index]!
+      if (!prepared.ok) {
+        result.rejected.push({ index, errors: prepared.errors })
+        continue
+      }
+      if (decode) jsonOf(prepared)
+      batch.push(prepared)
       if (batch.length >= MAX_BATCH) {
         await this.store(batch, result)
         batch = []
