@@ -3,6 +3,7 @@
  * (`{"code": 200, "status": "OK", "result": {…}}`), or search hits (`censys search`: one JSON
  * array). One event per service.
  */
+import { recordDraftCanonical } from '../common/canonical.js'
 import { hasMembers, jsonHead, recordConverter } from '../common/records.js'
 import { mapCensys } from './map.js'
 
@@ -20,4 +21,5 @@ export const censys = recordConverter({
     return hasMembers(text, 'ip', 'services')
   },
   map: mapCensys,
+  canonical: recordDraftCanonical,
 })

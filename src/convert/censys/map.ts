@@ -38,42 +38,89 @@ function hostEvents(h: Json, ctx: ConvertContext): (Event | Unconvertible)[] {
   if (ipVersion(ip) === 0) return [{ reason: `ip '${ip}' is not an IP address` }]
   if (h.services !== undefined && !Array.isArray(h.services)) return [{ reason: 'services: expected an array' }]
   const services = (h.services ?? []) as unknown[]
+  const host = services.length > 0 ? hostFacts(h) : undefined
   return services.map((value, i) => {
     const s = obj(value)
     if (!s) return { reason: `services[${i}]: expected an object` }
-    const e = serviceEvent(h, ip, s, ctx)
+    const e = serviceEvent(h, host!, ip, s, ctx)
     return 'reason' in e ? { reason: `services[${i}]: ${e.reason}` } : e
   })
 }
 
-function serviceEvent(h: Json, ip: string, s: Json, ctx: ConvertContext): Event | Unconvertible {
+/** What every service of a host shares, read once per host. */
+interface HostFacts {
+  name: string | undefined
+  reverse: string
+  os: string
+  labels: string[]
+  place: Place
+}
+
+function hostFacts(h: Json): HostFacts {
+  return {
+    name: strings(at(h, 'dns', 'names'))[0],
+    reverse: (strings(at(h, 'dns', 'reverse_dns', 'names'))[0] ?? '').replace(/\.$/, '').toLowerCase(),
+    os: str(at(h, 'operating_system', 'product')),
+    labels: labels(h.labels),
+    place: placeOf(h),
+  }
+}
+
+function serviceEvent(h: Json, host: HostFacts, ip: string, s: Json, ctx: ConvertContext): Event | Unconvertible {
   const e = serviceDraft(ip, s.port, s.observed_at ?? h.last_updated_at, ctx)
   if ('reason' in e) return e
-  const name = strings(at(h, 'dns', 'names'))[0]
-  if (name) setAddress(e, name)
-  e.reverse = (strings(at(h, 'dns', 'reverse_dns', 'names'))[0] ?? '').replace(/\.$/, '').toLowerCase()
-  fillService(e, s, str(at(h, 'operating_system', 'product')))
-  fillPlace(e, h)
-  for (const label of [...labels(h.labels), ...labels(s.labels)]) pushUnique(e.tags, label)
+  if (host.name) setAddress(e, host.name)
+  e.reverse = host.reverse
+  fillService(e, s, host.os)
+  fillPlace(e, host.place)
+  for (const label of host.labels) pushUnique(e.tags, label)
+  for (const label of labels(s.labels)) pushUnique(e.tags, label)
   return e
 }
 
-/** `location` → `geoip`, `autonomous_system` → `network`. */
-function fillPlace(e: Event, h: Json): void {
+/** `location` → `geoip`, `autonomous_system` → `network`: the values, read once per host. */
+interface Place {
+  continent: string
+  country: string
+  countryCode: string
+  city: string
+  province: string
+  location: { lat: number; lon: number } | undefined
+  asn: number
+  organization: string
+  network: string
+}
+
+function placeOf(h: Json): Place {
   const place = obj(h.location) ?? {}
-  const geo = e.geoip
-  geo.continent_name = str(place.continent)
-  geo.country_name = str(place.country)
-  geo.country_iso_code = str(place.country_code)
-  geo.city_name = str(place.city)
-  geo.region_name = str(place.province)
   const lat = at(place, 'coordinates', 'latitude')
   const lon = at(place, 'coordinates', 'longitude')
-  if (typeof lat === 'number' && typeof lon === 'number' && Math.abs(lat) <= 90 && Math.abs(lon) <= 180) geo.location = { lat, lon }
   const as = obj(h.autonomous_system) ?? {}
-  e.network.asn = int(as.asn) ?? int(str(as.asn).replace(/^AS/i, '')) ?? 0
-  e.network.organization_name = str(as.name) || str(as.description)
-  e.network.network = str(as.bgp_prefix)
+  return {
+    continent: str(place.continent),
+    country: str(place.country),
+    countryCode: str(place.country_code),
+    city: str(place.city),
+    province: str(place.province),
+    location: typeof lat === 'number' && typeof lon === 'number' && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? { lat, lon } : undefined,
+    asn: int(as.asn) ?? int(str(as.asn).replace(/^AS/i, '')) ?? 0,
+    organization: str(as.name) || str(as.description),
+    network: str(as.bgp_prefix),
+  }
+}
+
+function fillPlace(e: Event, place: Place): void {
+  const geo = e.geoip
+  geo.continent_name = place.continent
+  geo.country_name = place.country
+  geo.country_iso_code = place.countryCode
+  geo.city_name = place.city
+  geo.region_name = place.province
+  // Each event its own object: events are documents of their own.
+  if (place.location) geo.location = { lat: place.location.lat, lon: place.location.lon }
+  e.network.asn = place.asn
+  e.network.organization_name = place.organization
+  e.network.network = place.network
 }
 
 /** Labels as strings (`["login-page"]`) or objects (`[{"value": "login-page"}]`). */

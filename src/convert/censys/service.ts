@@ -1,7 +1,7 @@
 /** One Censys service: transport, protocol, banner, software, and its HTTP, TLS and SSH members. */
 import type { Event } from '../../schema/index.js'
-import { HeaderBuilder } from '../common/headers.js'
-import { httpSummary } from '../common/http.js'
+import { HeaderBuilder, snakeHeaderKey } from '../common/headers.js'
+import { httpSummaryText } from '../common/http.js'
 import { certificateCovers, ipVersion, parseUrl, setAddress } from '../common/net.js'
 import { osOf, sshSoftware } from '../common/software.js'
 import { sshFingerprint, sshIdentification, sshMajor, tlsVersion } from '../common/tls.js'
@@ -44,17 +44,21 @@ function fillHttp(e: Event, http: Json): void {
   e.http.title = str(response.html_title).replace(/\s+/g, ' ').trim()
   // Names are written with `_` for `-` (`Content_Type`); `_encoding` says how values were encoded.
   const headers = new HeaderBuilder()
-  for (const [name, values] of Object.entries(obj(response.headers) ?? {})) {
+  const map = obj(response.headers) ?? {}
+  for (const name of Object.keys(map)) {
     if (name === '_encoding') continue
     // Every value, empty ones too (strings() would skip those).
-    const list = Array.isArray(values) ? values : [values]
-    for (const v of list) if (typeof v === 'string') headers.add(name.replaceAll('_', '-'), v)
+    const values = map[name]
+    const key = snakeHeaderKey(name)
+    if (!Array.isArray(values)) {
+      if (typeof values === 'string') headers.addKey(key, values)
+    } else for (const v of values) if (typeof v === 'string') headers.addKey(key, v)
   }
   e.http.header = headers.map
   e.http.length = int(response.body_size) ?? int(headers.map['content-length']) ?? 0
   const protocol = str(response.protocol) || 'HTTP/1.1'
   const statusLine = `${protocol} ${e.http.status || ''} ${str(response.status_reason)}`.trim()
-  e.summary = httpSummary(statusLine, headers.lines(), e.http.title)
+  e.summary = httpSummaryText(statusLine, headers.text(), e.http.title)
 }
 
 /** `tls{version_selected, cipher_selected, certificates.leaf_data}` and the service's JARM. */

@@ -93,35 +93,54 @@ export function addSnakeHeaderMap(map: Record<string, unknown>, into: HeaderBuil
   }
 }
 
+// Raw header names seen so far, trimmed and lower-cased: the same few come in every record.
+const rawKeys = new Map<string, string>()
+
+/** The builder key of a raw header name (`Content-Type ` → `content-type`), remembered. */
+function rawHeaderKey(name: string): string {
+  let key = rawKeys.get(name)
+  if (key === undefined) {
+    key = name.trim().toLowerCase()
+    if (rawKeys.size >= SNAKE_KEYS_MAX) rawKeys.clear()
+    rawKeys.set(name, key)
+  }
+  return key
+}
+
 /**
  * A raw header block (`HTTP/1.1 200 OK\r\nServer: x\r\n…`) into a builder; returns the
  * status line when the block starts with one. Folded continuation lines join the previous value.
+ * Lines are cut as `split(/\r?\n/)` would cut them, one at a time: reading stops at the blank
+ * line that ends the block, without splitting the body after it.
  */
 export function parseRawHeaders(raw: string, into: HeaderBuilder): string {
   let statusLine = ''
-  let pending: [string, string] | undefined
-  const flush = () => {
-    if (pending) into.add(pending[0], pending[1])
-    pending = undefined
-  }
-  for (const [i, line] of raw.split(/\r?\n/).entries()) {
-    if (i === 0 && /^HTTP\/\d/i.test(line)) {
+  let name: string | undefined
+  let value = ''
+  for (let start = 0, index = 0; start <= raw.length; index++) {
+    const nl = raw.indexOf('\n', start)
+    const stop = nl === -1 ? raw.length : nl
+    const line = raw.slice(start, nl !== -1 && stop > start && raw.charCodeAt(stop - 1) === 0x0d ? stop - 1 : stop)
+    start = nl === -1 ? raw.length + 1 : nl + 1
+    if (index === 0 && /^HTTP\/\d/i.test(line)) {
       statusLine = line.trim()
       continue
     }
     if (line.trim() === '') {
-      if (pending || into.size > 0) break // end of the header block
+      if (name !== undefined || into.size > 0) break // end of the header block
       continue
     }
-    if (/^[ \t]/.test(line) && pending) {
-      pending[1] = `${pending[1]} ${line.trim()}`
+    const first = line.charCodeAt(0)
+    if ((first === 0x20 || first === 0x09) && name !== undefined) {
+      value = `${value} ${line.trim()}`
       continue
     }
     const colon = line.indexOf(':')
     if (colon <= 0) continue
-    flush()
-    pending = [line.slice(0, colon), line.slice(colon + 1).trim()]
+    if (name !== undefined) into.addKey(rawHeaderKey(name), value)
+    name = line.slice(0, colon)
+    value = line.slice(colon + 1).trim()
   }
-  flush()
+  if (name !== undefined) into.addKey(rawHeaderKey(name), value)
   return statusLine
 }

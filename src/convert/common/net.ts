@@ -115,10 +115,14 @@ const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//
  */
 const PLAIN_AUTHORITY = /^((?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*)(?::([1-9][0-9]{0,4}))?(?:[/?#]|$)/
 
+/** The same for a dotted-quad IPv4 address in its canonical spelling (no leading zeros). */
+const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
+const PLAIN_IPV4_AUTHORITY = new RegExp(`^(${OCTET}(?:\\.${OCTET}){3})(?::([1-9][0-9]{0,4}))?(?:[/?#]|$)`)
+
 /** parseUrl() for the common case, without the URL parser; undefined when it does not apply. */
 function plainHttpUrl(scheme: string, rest: string): UrlParts | undefined {
   if (scheme !== 'http' && scheme !== 'https') return undefined
-  const a = PLAIN_AUTHORITY.exec(rest)
+  const a = PLAIN_AUTHORITY.exec(rest) ?? PLAIN_IPV4_AUTHORITY.exec(rest)
   if (!a) return undefined
   const host = a[1]!
   const port = a[2]

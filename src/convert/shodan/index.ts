@@ -3,6 +3,7 @@
  * write them, a host look-up object (`/shodan/host/{ip}`: host members and the banners in
  * `data[]`), or search results (`{"matches": [...]}`). One event per banner.
  */
+import { recordDraftCanonical } from '../common/canonical.js'
 import { hasMembers, jsonHead, recordConverter } from '../common/records.js'
 import { mapShodan } from './map.js'
 
@@ -24,4 +25,5 @@ export const shodan = recordConverter({
     return /^\{"ip":[0-9]+,/.test(text) && hasMembers(text, 'port', 'data')
   },
   map: mapShodan,
+  canonical: recordDraftCanonical,
 })

@@ -24,7 +24,8 @@ function length(der: Buffer, at: number): { value: number; start: number } | und
  * when the text is not a certificate with that extension (the caller then keeps what it has).
  */
 export function sanDnsNames(pem: string): string[] | undefined {
-  const der = Buffer.from(pem.replace(/-----(?:BEGIN|END) CERTIFICATE-----|\s+/g, ''), 'base64')
+  // The base64 decoder skips whitespace itself: only the armour lines need removing.
+  const der = Buffer.from(pem.replace(/-----(?:BEGIN|END) CERTIFICATE-----/g, ''), 'base64')
   let at = der.indexOf(SAN_OID)
   if (at === -1) return undefined
   at += SAN_OID.length
