@@ -106,3 +106,17 @@ export function copyBinary(rows: readonly StagedRow[]): Buffer {
   at = out.writeInt16BE(-1, at)
   return out.subarray(0, at)
 }
+
+/** Writes the COPY data (in 1 MiB pieces, waiting when the stream is full) and ends the stream. */
+export async function writeAll(stream: NodeJS.WritableStream, data: Buffer): Promise<void> {
+  const done = new Promise<void>((resolve, reject) => {
+    stream.once('finish', resolve)
+    stream.once('error', reject)
+  })
+  const piece = 1 << 20
+  for (let at = 0; at < data.length; at += piece) {
+    if (!stream.write(data.subarray(at, at + piece))) await new Promise((resolve) => stream.once('drain', resolve))
+  }
+  stream.end()
+  await done
+}

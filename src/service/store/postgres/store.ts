@@ -6,14 +6,15 @@
  */
 import type { Sql, TransactionSql } from 'postgres'
 import type { Event, SubdomainEntry } from '../../../schema/index.js'
-import { formatTime, formatTimeMillis } from '../../../time/index.js'
+import { formatTimeMillis } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
-import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from '../types.js'
+import type { IngestListener, IngestResult, Lookup, SeenLookup, Store } from '../types.js'
 import { connect } from './connect.js'
 import { migrate } from './migrations.js'
-import { copyBinary, foldBatch, STAGE_TABLE } from './rows.js'
+import { type Row, split, splitSeen } from './lookup-rows.js'
+import { copyBinary, foldBatch, STAGE_TABLE, writeAll } from './rows.js'
 
 export interface PostgresStoreOptions {
   /** Schema holding the tables (default `public`). */
@@ -36,7 +37,6 @@ const MAX_BATCH = 5_000
 /** Deadlock and serialisation failures: the batch is tried again. */
 const RETRYABLE = new Set(['40P01', '40001'])
 
-type Row = Buffer[]
 
 export class PostgresStore implements Store {
   readonly sql: Sql
@@ -282,37 +282,4 @@ export class PostgresStore implements Store {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
   }
-}
-
-const isTrue = (b: Buffer | null) => b !== null && b[0] === 0x74 // 't'
-
-function split(rows: Row[]): Lookup {
-  const services: Buffer[] = []
-  const leaks: Buffer[] = []
-  for (const row of rows) (isTrue(row[1]!) ? leaks : services).push(row[0]!)
-  return { services, leaks }
-}
-
-function splitSeen(rows: Row[]): SeenLookup {
-  const services: SeenEvent[] = []
-  const leaks: SeenEvent[] = []
-  for (const row of rows) {
-    const seen = { json: row[0]!, firstSeen: formatTime(BigInt(row[2]!.toString('latin1'))), lastSeen: formatTime(BigInt(row[3]!.toString('latin1'))) }
-    ;(isTrue(row[1]!) ? leaks : services).push(seen)
-  }
-  return { services, leaks }
-}
-
-/** Writes the COPY data (in 1 MiB pieces, waiting when the stream is full) and ends the stream. */
-async function writeAll(stream: NodeJS.WritableStream, data: Buffer): Promise<void> {
-  const done = new Promise<void>((resolve, reject) => {
-    stream.once('finish', resolve)
-    stream.once('error', reject)
-  })
-  const piece = 1 << 20
-  for (let at = 0; at < data.length; at += piece) {
-    if (!stream.write(data.subarray(at, at + piece))) await new Promise((resolve) => stream.once('drain', resolve))
-  }
-  stream.end()
-  await done
 }
