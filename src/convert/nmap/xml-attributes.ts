@@ -1,0 +1,71 @@
+/**
+ * The attributes of the start tag being handled, as places in the scanned text: a value
+ * becomes a string only when the handler asks for it, so attributes nobody reads (most of
+ * nmap's: `reason`, `reason_ttl`, `conf`, …) cost no string. Values holding references or
+ * tabs and line feeds are decoded while scanning (to check them) and kept decoded.
+ * Valid only during the handler's `open` call: the scanner reuses it for the next tag.
+ */
+export class XmlAttributes {
+  private buf = ''
+  private count = 0
+  private readonly nameStart: number[] = []
+  private readonly nameEnd: number[] = []
+  private readonly valueStart: number[] = []
+  private readonly valueEnd: number[] = []
+  private readonly decoded: (string | undefined)[] = []
+
+  /** Forgets the attributes of the previous tag; the next ones are places in `buf`. */
+  reset(buf: string): void {
+    this.buf = buf
+    this.count = 0
+  }
+
+  /** One more attribute: name `buf[ns, ne)`, value `buf[vs, ve)` or, if given, `decoded`. */
+  add(ns: number, ne: number, vs: number, ve: number, decoded: string | undefined): void {
+    const k = this.count++
+    this.nameStart[k] = ns
+    this.nameEnd[k] = ne
+    this.valueStart[k] = vs
+    this.valueEnd[k] = ve
+    this.decoded[k] = decoded
+  }
+
+  get size(): number {
+    return this.count
+  }
+
+  /** The value of attribute `name`, or undefined when the tag has none. */
+  get(name: string): string | undefined {
+    const { buf, nameStart, nameEnd } = this
+    for (let k = 0; k < this.count; k++) {
+      const ns = nameStart[k]!
+      if (nameEnd[k]! - ns === name.length && buf.startsWith(name, ns)) return this.value(k)
+    }
+    return undefined
+  }
+
+  /** Name and value of the k-th attribute, in the order of the tag. */
+  name(k: number): string {
+    return this.buf.slice(this.nameStart[k], this.nameEnd[k])
+  }
+
+  value(k: number): string {
+    return this.decoded[k] ?? this.buf.slice(this.valueStart[k], this.valueEnd[k])
+  }
+
+  /** The name given twice in this tag, if any (XML forbids it). */
+  duplicate(): string | undefined {
+    const { buf, nameStart, nameEnd } = this
+    for (let k = 1; k < this.count; k++) {
+      const ks = nameStart[k]!
+      const length = nameEnd[k]! - ks
+      for (let j = 0; j < k; j++) {
+        const js = nameStart[j]!
+        if (nameEnd[j]! - js === length && buf.charCodeAt(js) === buf.charCodeAt(ks) && buf.slice(js, js + length) === buf.slice(ks, ks + length)) {
+          return this.name(k)
+        }
+      }
+    }
+    return undefined
+  }
+}
