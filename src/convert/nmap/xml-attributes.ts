@@ -37,9 +37,10 @@ export class XmlAttributes {
   /** The value of attribute `name`, or undefined when the tag has none. */
   get(name: string): string | undefined {
     const { buf, nameStart, nameEnd } = this
+    const first = name.charCodeAt(0)
     for (let k = 0; k < this.count; k++) {
       const ns = nameStart[k]!
-      if (nameEnd[k]! - ns === name.length && buf.startsWith(name, ns)) return this.value(k)
+      if (nameEnd[k]! - ns === name.length && buf.charCodeAt(ns) === first && buf.startsWith(name, ns)) return this.value(k)
     }
     return undefined
   }
@@ -59,13 +60,14 @@ export class XmlAttributes {
     for (let k = 1; k < this.count; k++) {
       const ks = nameStart[k]!
       const length = nameEnd[k]! - ks
-      for (let j = 0; j < k; j++) {
-        const js = nameStart[j]!
-        if (nameEnd[j]! - js === length && buf.charCodeAt(js) === buf.charCodeAt(ks) && buf.slice(js, js + length) === buf.slice(ks, ks + length)) {
-          return this.name(k)
-        }
-      }
+      for (let j = 0; j < k; j++) if (nameEnd[j]! - nameStart[j]! === length && sameText(buf, nameStart[j]!, ks, length)) return this.name(k)
     }
     return undefined
   }
+}
+
+/** Whether `buf[a, a + length)` and `buf[b, b + length)` hold the same text. */
+function sameText(buf: string, a: number, b: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (buf.charCodeAt(a + i) !== buf.charCodeAt(b + i)) return false
+  return true
 }

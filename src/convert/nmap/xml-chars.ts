@@ -85,52 +85,88 @@ export const DISALLOWED = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/
 const isChar = (n: number): boolean =>
   n === 0x9 || n === 0xa || n === 0xd || (n >= 0x20 && n <= 0xd7ff) || (n >= 0xe000 && n <= 0xfffd) || (n >= 0x10000 && n <= 0x10ffff)
 
-const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }
-
-/** The text of the reference `&body;` whose `;` is at `semi` (for the error position). */
-function reference(body: string, semi: number): string {
-  if (body === '') throw new XmlFault('empty entity name.', semi + 1)
-  if (body.charCodeAt(0) !== 0x23 /* # */) {
-    const named = Object.hasOwn(NAMED, body) ? NAMED[body] : undefined
-    if (named !== undefined) return named
-    const isName = startsName(body, 0) && nameEnd(body, 0, body.length) === body.length
-    throw new XmlFault(isName ? 'undefined entity.' : 'disallowed character in entity name.', semi + 1)
+/**
+ * The reference starting at `buf[amp] === '&'`, if its `;` comes before `to`: its text and
+ * the index past its `;`. The forms nmap writes (`&#xa;`, `&#10;`, the five named ones) are
+ * read in place; anything else goes through the general, error-naming path.
+ */
+function reference(buf: string, amp: number, to: number): { text: string; next: number } | undefined {
+  if (buf.charCodeAt(amp + 1) === 0x23 /* # */) {
+    const hex = buf.charCodeAt(amp + 2) === 0x78 /* x */
+    let i = hex ? amp + 3 : amp + 2
+    let n = 0
+    const first = i
+    for (; i < to && i - first < 8; i++) {
+      const d = digit(buf.charCodeAt(i), hex)
+      if (d < 0) break
+      n = n * (hex ? 16 : 10) + d
+    }
+    if (i > first && i < to && buf.charCodeAt(i) === 0x3b && isChar(n)) return { text: String.fromCodePoint(n), next: i + 1 }
+  } else {
+    for (const [name, text] of NAMED) if (buf.startsWith(name, amp + 1) && amp + name.length < to) return { text, next: amp + 1 + name.length }
   }
-  let n = NaN
-  if (/^#x[0-9a-f]+$/i.test(body)) n = parseInt(body.slice(2), 16)
-  else if (/^#[0-9]+$/.test(body)) n = parseInt(body.slice(1), 10)
-  if (!isChar(n)) throw new XmlFault('malformed character entity.', semi + 1)
-  return String.fromCodePoint(n)
+  // Not one of the usual forms: cut by `to`, or an error to name.
+  const body = buf.charCodeAt(amp + 1) === 0x23 ? amp + 2 : amp + 1
+  const semi = nameEnd(buf, body, to)
+  if (semi >= to) return undefined
+  if (buf.charCodeAt(semi) !== 0x3b /* ; */) throw new XmlFault(UNCLOSED_REFERENCE, semi + 1)
+  const name = buf.slice(amp + 1, semi)
+  // Numbers with many leading zeros are valid too.
+  const n = /^#x[0-9a-f]+$/i.test(name) ? parseInt(name.slice(2), 16) : /^#[0-9]+$/.test(name) ? parseInt(name.slice(1), 10) : NaN
+  if (isChar(n)) return { text: String.fromCodePoint(n), next: semi + 1 }
+  throw new XmlFault(referenceError(name), semi + 1)
+}
+
+/** The value of a decimal or hexadecimal digit, or -1. */
+function digit(c: number, hex: boolean): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30
+  if (!hex) return -1
+  const lower = c | 0x20
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1
+}
+
+const NAMED: [string, string][] = [
+  ['amp;', '&'],
+  ['lt;', '<'],
+  ['gt;', '>'],
+  ['quot;', '"'],
+  ['apos;', "'"],
+]
+
+/** saxes' message for the reference `&body;` that is none of the allowed ones. */
+function referenceError(body: string): string {
+  if (body === '') return 'empty entity name.'
+  if (body.charCodeAt(0) === 0x23 /* # */) return 'malformed character entity.'
+  return startsName(body, 0) && nameEnd(body, 0, body.length) === body.length ? 'undefined entity.' : 'disallowed character in entity name.'
 }
 
 /**
- * `buf[from, to)` with its references replaced; in an attribute value (`attribute`), tabs
- * and line feeds become spaces as XML's attribute-value normalisation asks (line ends are
- * already `\n`). A reference must end with `;` right after its name or number, else it is a
- * fault at the first character that cannot be part of it; at `to` it is one unless `partial`:
- * then the text decoded so far is returned with `stop` at its `&`, for the caller to carry
- * over to the next chunk.
+ * `buf[from, to)` with its references replaced; with `spaces` (an attribute value holding
+ * tabs or line feeds), those become spaces as XML's attribute-value normalisation asks (line
+ * ends are already `\n`). A reference must end with `;` right after its name or number,
+ * else it is a fault at the first character that cannot be part of it; one cut by `to` is a
+ * fault too unless `partial`: then the text decoded so far is returned with `stop` at its
+ * `&`, for the caller to carry over to the next chunk.
  */
-export function decode(buf: string, from: number, to: number, attribute: boolean, partial = false): { text: string; stop: number } {
+export function decode(buf: string, from: number, to: number, spaces: boolean, partial = false): { text: string; stop: number } {
   let text = ''
   let start = from
-  for (let i = from; i < to; i++) {
+  let i = spaces ? from : buf.indexOf('&', from)
+  while (i !== -1 && i < to) {
     const c = buf.charCodeAt(i)
     if (c === 0x26 /* & */) {
-      const body = buf.charCodeAt(i + 1) === 0x23 /* # */ ? i + 2 : i + 1
-      const semi = nameEnd(buf, body, to)
-      if (semi >= to) {
+      const ref = reference(buf, i, to)
+      if (ref === undefined) {
         if (partial) return { text: text + buf.slice(start, i), stop: i }
         throw new XmlFault(UNCLOSED_REFERENCE, to + 1)
       }
-      if (buf.charCodeAt(semi) !== 0x3b /* ; */) throw new XmlFault(UNCLOSED_REFERENCE, semi + 1)
-      text += buf.slice(start, i) + reference(buf.slice(i + 1, semi), semi)
-      i = semi
-      start = semi + 1
-    } else if (attribute && (c === 0x0a || c === 0x09)) {
+      text += buf.slice(start, i) + ref.text
+      start = i = ref.next
+    } else if (spaces && (c === 0x0a || c === 0x09)) {
       text += `${buf.slice(start, i)} `
-      start = i + 1
-    }
+      start = ++i
+    } else i++
+    if (!spaces) i = buf.indexOf('&', i)
   }
   return { text: text + buf.slice(start, to), stop: to }
 }

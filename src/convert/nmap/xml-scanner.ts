@@ -35,6 +35,9 @@ export class XmlSyntaxError extends Error {
   }
 }
 
+/** Text outside the root cut by a chunk's end waits for its end up to this length (then it is reported). */
+const OUTSIDE_WAIT = 4096
+
 /** Past this length, a carried construct waits until the text after it is as long (no quadratic re-reading). */
 const LONG_CARRY = 1 << 16
 
@@ -51,13 +54,18 @@ export class XmlScanner {
   private sawDoctype = false
   /** Nothing consumed yet: an XML declaration may still come. */
   private atStart = true
+  /** In flush(): the input has ended. */
+  private flushing = false
   /** A `\r` ending the last chunk: `\r\n` may straddle two. */
   private heldReturn = false
   /** Don't re-read a long carried construct before the buffer is this long. */
   private retryAt = 0
-  /** Cached next `&` and `]]>` in the buffer (-1: to look for; past the end: none). */
+  /** Cached next `<`, `&`, `]]>`, line feed and tab in the buffer (-1: to look for; past the end: none). */
+  private nextLt = -1
   private nextAmp = -1
   private nextCdataEnd = -1
+  private nextFeed = -1
+  private nextTab = -1
   private readonly position = new TextPosition()
   private readonly attributes = new XmlAttributes()
 
@@ -79,6 +87,8 @@ export class XmlScanner {
     }
     const from = this.buf.length
     this.buf += text
+    // The cached places were looked for in the shorter buffer.
+    this.nextLt = this.nextAmp = this.nextCdataEnd = this.nextFeed = this.nextTab = -1
     const bad = text.search(DISALLOWED)
     if (bad === -1 && this.buf.length < this.retryAt) return
     this.run(bad === -1 ? this.buf.length : from + bad, bad !== -1)
@@ -95,6 +105,7 @@ export class XmlScanner {
       this.write('\n')
     }
     this.retryAt = 0
+    this.flushing = true
     if (this.buf !== '') this.write('')
   }
 
@@ -132,7 +143,6 @@ export class XmlScanner {
       this.atStart = false
       this.position.rebase(this.buf, stop)
       this.buf = this.buf.slice(stop)
-      this.nextAmp = this.nextCdataEnd = -1
     }
     this.retryAt = this.buf.length > LONG_CARRY ? 2 * this.buf.length : 0
   }
@@ -142,8 +152,8 @@ export class XmlScanner {
     const buf = this.buf
     let pos = 0
     while (pos < end) {
-      let lt = buf.indexOf('<', pos)
-      if (lt === -1 || lt > end) lt = end
+      if (this.nextLt < pos) this.nextLt = indexOrPast(buf, '<', pos)
+      const lt = Math.min(this.nextLt, end)
       if (lt > pos) {
         const stop = this.text(buf, pos, lt, lt === end)
         if (stop < lt || lt === end) return stop
@@ -158,7 +168,12 @@ export class XmlScanner {
   /** Text `buf[from, to)`; `partial` when the chunk ends there. Returns how far it was read. */
   private text(buf: string, from: number, to: number, partial: boolean): number {
     if (this.open.length === 0) {
-      for (let i = from; i < to; i++) if (!isSpace(buf.charCodeAt(i))) throw new XmlFault('text data outside of root node.', partial ? to : to + 1)
+      for (let i = from; i < to; i++) {
+        if (isSpace(buf.charCodeAt(i))) continue
+        // Reported where the text ends, as saxes does; a short cut piece waits for the rest.
+        if (partial && !this.flushing && to - from < OUTSIDE_WAIT) return from
+        throw new XmlFault('text data outside of root node.', partial ? to : to + 1)
+      }
       return to
     }
     let stop = to
@@ -258,17 +273,20 @@ export class XmlScanner {
     if (i >= end) return MORE
     const quote = buf.charCodeAt(i)
     if (quote !== 0x22 && quote !== 0x27) throw new XmlFault('unquoted attribute value.', i + 1)
-    const valueStart = ++i
-    let plain = true
-    for (; i < end; i++) {
-      const c = buf.charCodeAt(i)
-      if (c === quote) break
-      if (c === 0x3c /* < */) throw new XmlFault('disallowed character.', i + 1)
-      if (c === 0x26 /* & */ || c === 0x0a || c === 0x09) plain = false
-    }
-    if (i >= end) return MORE
-    this.attributes.add(from, nameStop, valueStart, i, plain ? undefined : decode(buf, valueStart, i, true).text)
-    return i + 1
+    const valueStart = i + 1
+    const valueEnd = buf.indexOf(quote === 0x22 ? '"' : "'", valueStart)
+    if (valueEnd === -1 || valueEnd >= end) return MORE
+    // What the value holds, from the next `<`, `&`, line feed and tab, looked up only when
+    // passed: native searches rather than a loop over every character.
+    if (this.nextLt < valueStart) this.nextLt = indexOrPast(buf, '<', valueStart)
+    if (this.nextLt < valueEnd) throw new XmlFault('disallowed character.', this.nextLt + 1)
+    if (this.nextAmp < valueStart) this.nextAmp = indexOrPast(buf, '&', valueStart)
+    if (this.nextFeed < valueStart) this.nextFeed = indexOrPast(buf, '\n', valueStart)
+    if (this.nextTab < valueStart) this.nextTab = indexOrPast(buf, '\t', valueStart)
+    const spaces = this.nextFeed < valueEnd || this.nextTab < valueEnd
+    const decoded = spaces || this.nextAmp < valueEnd ? decode(buf, valueStart, valueEnd, spaces).text : undefined
+    this.attributes.add(from, nameStop, valueStart, valueEnd, decoded)
+    return valueEnd + 1
   }
 
   private closeTag(buf: string, lt: number, end: number): number {
