@@ -60,12 +60,10 @@ export class XmlScanner {
   private heldReturn = false
   /** Don't re-read a long carried construct before the buffer is this long. */
   private retryAt = 0
-  /** Cached next `<`, `&`, `]]>`, line feed and tab in the buffer (-1: to look for; past the end: none). */
+  /** Cached next `<`, `&` and `]]>` in the buffer (-1: to look for; past the end: none). */
   private nextLt = -1
   private nextAmp = -1
   private nextCdataEnd = -1
-  private nextFeed = -1
-  private nextTab = -1
   private readonly position = new TextPosition()
   private readonly attributes = new XmlAttributes()
 
@@ -86,9 +84,10 @@ export class XmlScanner {
       text = (this.heldReturn ? text.slice(0, -1) : text).replace(/\r\n?/g, '\n')
     }
     const from = this.buf.length
-    this.buf += text
+    // join() makes one flat string, where `+` would make a rope that every charCodeAt walks.
+    this.buf = from === 0 ? text : [this.buf, text].join('')
     // The cached places were looked for in the shorter buffer.
-    this.nextLt = this.nextAmp = this.nextCdataEnd = this.nextFeed = this.nextTab = -1
+    this.nextLt = this.nextAmp = this.nextCdataEnd = -1
     const bad = text.search(DISALLOWED)
     if (bad === -1 && this.buf.length < this.retryAt) return
     this.run(bad === -1 ? this.buf.length : from + bad, bad !== -1)
@@ -273,18 +272,19 @@ export class XmlScanner {
     if (i >= end) return MORE
     const quote = buf.charCodeAt(i)
     if (quote !== 0x22 && quote !== 0x27) throw new XmlFault('unquoted attribute value.', i + 1)
-    const valueStart = i + 1
-    const valueEnd = buf.indexOf(quote === 0x22 ? '"' : "'", valueStart)
-    if (valueEnd === -1 || valueEnd >= end) return MORE
-    // What the value holds, from the next `<`, `&`, line feed and tab, looked up only when
-    // passed: native searches rather than a loop over every character.
-    if (this.nextLt < valueStart) this.nextLt = indexOrPast(buf, '<', valueStart)
-    if (this.nextLt < valueEnd) throw new XmlFault('disallowed character.', this.nextLt + 1)
-    if (this.nextAmp < valueStart) this.nextAmp = indexOrPast(buf, '&', valueStart)
-    if (this.nextFeed < valueStart) this.nextFeed = indexOrPast(buf, '\n', valueStart)
-    if (this.nextTab < valueStart) this.nextTab = indexOrPast(buf, '\t', valueStart)
-    const spaces = this.nextFeed < valueEnd || this.nextTab < valueEnd
-    const decoded = spaces || this.nextAmp < valueEnd ? decode(buf, valueStart, valueEnd, spaces).text : undefined
+    const valueStart = ++i
+    // One loop over the value: values are short, shorter than a native search's own cost.
+    let special = 0
+    for (; i < end; i++) {
+      const c = buf.charCodeAt(i)
+      if (c === quote) break
+      if (c === 0x3c /* < */) throw new XmlFault('disallowed character.', i + 1)
+      if (c === 0x26 /* & */) special |= 1
+      else if (c === 0x0a || c === 0x09) special |= 2
+    }
+    if (i >= end) return MORE
+    const valueEnd = i
+    const decoded = special === 0 ? undefined : decode(buf, valueStart, valueEnd, special > 1).text
     this.attributes.add(from, nameStop, valueStart, valueEnd, decoded)
     return valueEnd + 1
   }
