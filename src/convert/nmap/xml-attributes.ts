@@ -37,10 +37,14 @@ export class XmlAttributes {
   /** The value of attribute `name`, or undefined when the tag has none. */
   get(name: string): string | undefined {
     const { buf, nameStart, nameEnd } = this
-    const first = name.charCodeAt(0)
+    const length = name.length
     for (let k = 0; k < this.count; k++) {
       const ns = nameStart[k]!
-      if (nameEnd[k]! - ns === name.length && buf.charCodeAt(ns) === first && buf.startsWith(name, ns)) return this.value(k)
+      if (nameEnd[k]! - ns !== length) continue
+      // Compared in place: names are short, shorter than a call to startsWith costs.
+      let i = 0
+      while (i < length && buf.charCodeAt(ns + i) === name.charCodeAt(i)) i++
+      if (i === length) return this.value(k)
     }
     return undefined
   }

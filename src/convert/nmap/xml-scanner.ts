@@ -291,6 +291,19 @@ export class XmlScanner {
 
   private closeTag(buf: string, lt: number, end: number): number {
     const nameStart = lt + 2
+    const open = this.open
+    const expected = open[open.length - 1]
+    // The usual case first: `</name>` of the innermost element, compared in place.
+    if (expected !== undefined && buf.charCodeAt(nameStart + expected.length) === 0x3e && buf.startsWith(expected, nameStart)) {
+      const next = nameStart + expected.length + 1
+      if (next <= end) {
+        open.pop()
+        this.at = next
+        this.handler.close(expected)
+        if (open.length === 0) this.closedRoot = true
+        return next
+      }
+    }
     const nameStop = nameEnd(buf, nameStart, end)
     let i = nameStop
     while (i < end && isSpace(buf.charCodeAt(i))) i++
@@ -299,7 +312,6 @@ export class XmlScanner {
     i++
     if (nameStop === nameStart) throw new XmlFault('weird empty close tag.', i)
     this.at = i
-    const open = this.open
     const top = open.pop()
     if (top === undefined) throw new XmlFault(`unmatched closing tag: ${buf.slice(nameStart, nameStop)}.`, i)
     // Like saxes, a wrong end tag closes the innermost element before failing.
