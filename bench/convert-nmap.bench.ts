@@ -234,7 +234,7 @@ async function run(): Promise<void> {
     const ceilingCpu = parseCpu + serialise.cpu
     console.log(`best of ${rounds} alternate runs each`)
     report('saxes alone (decode + tokenise)', mb(size) / parseSeconds, 'MB/s')
-    report('nmap XML convert (SAX, normalise, fingerprint v1, serialise)', mb(size) / result.seconds, 'MB/s', { value: parseSeconds / result.seconds, baseline: 'saxes alone' })
+    report('nmap XML convert (XML scan, normalise, fingerprint v1, serialise)', mb(size) / result.seconds, 'MB/s', { value: parseSeconds / result.seconds, baseline: 'saxes alone', target: '>= 0.60' })
     report('nmap XML convert', result.events / result.seconds, 'events/s')
     report('saxes + serialising the same events', mb(size) / ceilingSeconds, 'MB/s', { value: parseSeconds / ceilingSeconds, baseline: 'saxes alone' })
     report('nmap XML convert, wall time', mb(size) / result.seconds, 'MB/s', { value: ceilingSeconds / result.seconds, baseline: 'saxes + serialising', target: '>= 0.85' })
