@@ -266,7 +266,11 @@ export class XmlScanner {
     let i = nameStop
     while (i < end && isSpace(buf.charCodeAt(i))) i++
     if (i >= end) return MORE
-    if (buf.charCodeAt(i) !== 0x3d /* = */) throw new XmlFault('attribute without value.', i + 1)
+    if (buf.charCodeAt(i) !== 0x3d /* = */) {
+      // saxes' words: a character that cannot be in a name, else a name with no `=` after it.
+      const misplaced = i === nameStop && buf.charCodeAt(i) !== 0x3e
+      throw new XmlFault(misplaced ? 'disallowed character in attribute name.' : 'attribute without value.', i + 1)
+    }
     i++
     while (i < end && isSpace(buf.charCodeAt(i))) i++
     if (i >= end) return MORE

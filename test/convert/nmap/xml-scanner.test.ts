@@ -193,3 +193,20 @@ describe('nmap XML scanner: errors read as saxes', () => {
     })
   }
 })
+
+describe('nmap XML scanner: damage is found as saxes finds it', () => {
+  const edit = fc.tuple(fc.nat(), fc.constantFrom('', '<', '>', '&', '/', '"', "'", '=', ' ', '\u0001', 'x', '</a>', '<b>', ']]>', '&#0;', '-->', '<!--'), fc.integer({ min: 0, max: 3 }))
+  it('a document with one edit (a cut, an insertion) is rejected by both or by neither', () => {
+    fc.assert(
+      fc.property(document, edit, (xml, [at, insert, remove]) => {
+        const p = at % (xml.length + 1)
+        if (!wholeChars(xml, p) || !wholeChars(xml, Math.min(xml.length, p + remove))) return
+        const broken = xml.slice(0, p) + insert + xml.slice(p + remove)
+        const expected = saxesItems([broken]).find((i) => i[0] === 'error')
+        const got = scannerItems([broken]).find((i) => i[0] === 'error')
+        expect(got !== undefined, `${JSON.stringify(broken)}: saxes ${JSON.stringify(expected)}, scanner ${JSON.stringify(got)}`).toBe(expected !== undefined)
+      }),
+      { numRuns: 3000 },
+    )
+  })
+})
