@@ -210,3 +210,14 @@ describe('nmap XML scanner: damage is found as saxes finds it', () => {
     )
   })
 })
+
+describe('nmap XML scanner: long constructs', () => {
+  it('an attribute, a text and a comment far longer than a chunk come out whole', () => {
+    const long = 'ab&amp;c&#xa;'.repeat(30_000)
+    const xml = `<nmaprun><script output="${long}"><elem key="pem">${long}</elem><!-- ${'x'.repeat(200_000)} --></script></nmaprun>`
+    const chunks = xml.match(/[\s\S]{1,1000}/g)!
+    const expected = saxesItems([xml])
+    expect(expected).toHaveLength(7)
+    expect(scannerItems(chunks)).toEqual(expected)
+  })
+})
