@@ -5,6 +5,9 @@
  * tabs and line feeds are decoded while scanning (to check them) and kept decoded.
  * Valid only during the handler's `open` call: the scanner reuses it for the next tag.
  */
+import { decode, isSpace, nameEnd, XmlFault } from './xml-chars.js'
+import { MORE } from './xml-markup.js'
+
 export class XmlAttributes {
   private buf = ''
   private count = 0
@@ -74,4 +77,37 @@ export class XmlAttributes {
 function sameText(buf: string, a: number, b: number, length: number): boolean {
   for (let i = 0; i < length; i++) if (buf.charCodeAt(a + i) !== buf.charCodeAt(b + i)) return false
   return true
+}
+
+/** `name="value"` from `buf[from]` (a name's first character), added to `attributes`; the index past it, or MORE. */
+export function readAttribute(buf: string, from: number, end: number, attributes: XmlAttributes): number {
+  const nameStop = nameEnd(buf, from, end)
+  let i = nameStop
+  while (i < end && isSpace(buf.charCodeAt(i))) i++
+  if (i >= end) return MORE
+  if (buf.charCodeAt(i) !== 0x3d /* = */) {
+    // saxes' words: a character that cannot be in a name, else a name with no `=` after it.
+    const misplaced = i === nameStop && buf.charCodeAt(i) !== 0x3e
+    throw new XmlFault(misplaced ? 'disallowed character in attribute name.' : 'attribute without value.', i + 1)
+  }
+  i++
+  while (i < end && isSpace(buf.charCodeAt(i))) i++
+  if (i >= end) return MORE
+  const quote = buf.charCodeAt(i)
+  if (quote !== 0x22 && quote !== 0x27) throw new XmlFault('unquoted attribute value.', i + 1)
+  const valueStart = ++i
+  // One loop over the value: values are short, shorter than a native search's own cost.
+  let special = 0
+  for (; i < end; i++) {
+    const c = buf.charCodeAt(i)
+    if (c === quote) break
+    if (c === 0x3c /* < */) throw new XmlFault('disallowed character.', i + 1)
+    if (c === 0x26 /* & */) special |= 1
+    else if (c === 0x0a || c === 0x09) special |= 2
+  }
+  if (i >= end) return MORE
+  const valueEnd = i
+  const decoded = special === 0 ? undefined : decode(buf, valueStart, valueEnd, special > 1).text
+  attributes.add(from, nameStop, valueStart, valueEnd, decoded)
+  return valueEnd + 1
 }

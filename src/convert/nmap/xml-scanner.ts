@@ -11,7 +11,7 @@
  * Input arrives in decoded chunks; a construct cut by a chunk's end is carried over and
  * read again with the next chunk (text is passed on as it comes; only a cut reference waits).
  */
-import { XmlAttributes } from './xml-attributes.js'
+import { readAttribute, XmlAttributes } from './xml-attributes.js'
 import { DISALLOWED, decode, isSpace, nameEnd, startsName, XmlFault } from './xml-chars.js'
 import { MORE, readBang, readInstruction } from './xml-markup.js'
 import { TextPosition } from './xml-position.js'
@@ -245,7 +245,7 @@ export class XmlScanner {
       }
       if (!startsName(buf, i)) throw new XmlFault('disallowed character in attribute name.', i + 1)
       if (!spaced) throw new XmlFault('no whitespace between attributes.', i + 1)
-      i = this.attribute(buf, i, end)
+      i = readAttribute(buf, i, end, attributes)
       if (i === MORE) return MORE
     }
     const twice = attributes.duplicate()
@@ -258,39 +258,6 @@ export class XmlScanner {
       if (this.open.length === 0) this.closedRoot = true
     } else this.open.push(name)
     return i
-  }
-
-  /** `name="value"` from `buf[from]`, added to the attributes; the index past it, or MORE. */
-  private attribute(buf: string, from: number, end: number): number {
-    const nameStop = nameEnd(buf, from, end)
-    let i = nameStop
-    while (i < end && isSpace(buf.charCodeAt(i))) i++
-    if (i >= end) return MORE
-    if (buf.charCodeAt(i) !== 0x3d /* = */) {
-      // saxes' words: a character that cannot be in a name, else a name with no `=` after it.
-      const misplaced = i === nameStop && buf.charCodeAt(i) !== 0x3e
-      throw new XmlFault(misplaced ? 'disallowed character in attribute name.' : 'attribute without value.', i + 1)
-    }
-    i++
-    while (i < end && isSpace(buf.charCodeAt(i))) i++
-    if (i >= end) return MORE
-    const quote = buf.charCodeAt(i)
-    if (quote !== 0x22 && quote !== 0x27) throw new XmlFault('unquoted attribute value.', i + 1)
-    const valueStart = ++i
-    // One loop over the value: values are short, shorter than a native search's own cost.
-    let special = 0
-    for (; i < end; i++) {
-      const c = buf.charCodeAt(i)
-      if (c === quote) break
-      if (c === 0x3c /* < */) throw new XmlFault('disallowed character.', i + 1)
-      if (c === 0x26 /* & */) special |= 1
-      else if (c === 0x0a || c === 0x09) special |= 2
-    }
-    if (i >= end) return MORE
-    const valueEnd = i
-    const decoded = special === 0 ? undefined : decode(buf, valueStart, valueEnd, special > 1).text
-    this.attributes.add(from, nameStop, valueStart, valueEnd, decoded)
-    return valueEnd + 1
   }
 
   private closeTag(buf: string, lt: number, end: number): number {
