@@ -41,7 +41,8 @@ export class TextPosition {
   }
 
   private advance(buf: string, to: number): void {
-    if (to < this.counted) throw new Error(`position ${to} before ${this.counted}: positions are asked in order`)
+    // Places are asked in order; one before the last asked gets the last one's line.
+    if (to < this.counted) return
     let end = Number.isNaN(this.nextEnd) ? buf.indexOf('\n', this.counted) : this.nextEnd
     while (end !== -1 && end < to) {
       this.line++

@@ -37,7 +37,6 @@ export class XmlSyntaxError extends Error {
 
 /** Text outside the root cut by a chunk's end waits for its end up to this length (then it is reported). */
 const OUTSIDE_WAIT = 4096
-
 /** Past this length, a carried construct waits until the text after it is as long (no quadratic re-reading). */
 const LONG_CARRY = 1 << 16
 
@@ -142,6 +141,7 @@ export class XmlScanner {
       this.atStart = false
       this.position.rebase(this.buf, stop)
       this.buf = this.buf.slice(stop)
+      this.at = 0
     }
     this.retryAt = this.buf.length > LONG_CARRY ? 2 * this.buf.length : 0
   }
