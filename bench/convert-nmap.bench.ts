@@ -187,8 +187,8 @@ function serialiseAll(events: readonly Event[]): Timing {
 }
 
 async function convert(file: string): Promise<Timing & { events: number; problems: number }> {
-  // The converter imports its SAX reader (and saxes) on first use: loaded here, untimed, as the
-  // baseline's saxes is. Under tsx that load is a compile of ~20 modules (0.1–0.25 s CPU).
+  // The converter imports its XML reader on first use: loaded here, untimed, as the baseline's
+  // saxes is. Under tsx that load is a compile of ~20 modules (0.1–0.25 s CPU).
   await import('../src/convert/nmap/xml-reader.js')
   const start = process.hrtime.bigint()
   const cpu0 = process.cpuUsage()
@@ -234,9 +234,10 @@ async function run(): Promise<void> {
     const ceilingCpu = parseCpu + serialise.cpu
     console.log(`best of ${rounds} alternate runs each`)
     report('saxes alone (decode + tokenise)', mb(size) / parseSeconds, 'MB/s')
-    report('nmap XML convert (SAX, normalise, fingerprint v1, serialise)', mb(size) / result.seconds, 'MB/s', { value: parseSeconds / result.seconds, baseline: 'saxes alone' })
+    report('nmap XML convert (XML scan, normalise, fingerprint v1, serialise)', mb(size) / result.seconds, 'MB/s', { value: parseSeconds / result.seconds, baseline: 'saxes alone', target: '>= 0.60' })
     report('nmap XML convert', result.events / result.seconds, 'events/s')
     report('saxes + serialising the same events', mb(size) / ceilingSeconds, 'MB/s', { value: parseSeconds / ceilingSeconds, baseline: 'saxes alone' })
+    report('nmap XML convert, wall time', mb(size) / result.seconds, 'MB/s', { value: ceilingSeconds / result.seconds, baseline: 'saxes + serialising', target: '>= 0.85' })
     report('nmap XML convert, CPU time', mb(size) / result.cpu, 'MB/s', { value: parseCpu / result.cpu, baseline: 'saxes alone, CPU time', target: '>= 0.60' })
     report('nmap XML convert, CPU time ', mb(size) / result.cpu, 'MB/s', { value: ceilingCpu / result.cpu, baseline: 'saxes + serialising, CPU time', target: '>= 0.85' })
     report('peak RSS (conversion)', rss, 'MB', { value: rss / 200, baseline: 'limit 200 MB', target: '< 1' })

@@ -1,24 +1,23 @@
 /**
- * SAX handlers that fill one NmapHost at a time from nmap's `-oX` output and turn it into
- * events when `</host>` closes. Memory holds one host (open ports only), never the document.
+ * Handlers of the XML scanner that fill one NmapHost at a time from nmap's `-oX` output and
+ * turn it into events when `</host>` closes. Memory holds one host (open ports only), never
+ * the document.
  */
-import { SaxesParser, type SaxesTagPlain } from 'saxes'
 import { internalError } from '../../jsonl/index.js'
 import type { Event } from '../../schema/index.js'
 import type { ConvertContext, Problem } from '../types.js'
 import { hostEvents } from './events.js'
 import { emptyHost, emptyService, emptyTable, type NmapHost, type NmapPort, type NmapRun, type NmapScript, type ScriptTable } from './model.js'
 import { readsTree } from './scripts.js'
+import type { XmlAttributes } from './xml-attributes.js'
 import { ElementPath } from './xml-path.js'
+import { XmlScanner, XmlSyntaxError } from './xml-scanner.js'
 
 type Item = Event | Problem
 
-/** Thrown from the error handler to stop the parse at the first well-formedness error. */
-class XmlError extends Error {}
-
 export class NmapXmlReader {
   private out: Item[] = []
-  private readonly parser = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true })
+  private readonly scanner: XmlScanner
   private readonly path = new ElementPath()
   private readonly run: NmapRun = { scanner: 'nmap', start: '' }
   private sawRoot = false
@@ -32,20 +31,15 @@ export class NmapXmlReader {
   /** Key of the `<elem>` being read, or null; `cpe` when reading a service's `<cpe>`. */
   private capture: string | null = null
   private text = ''
-  private readonly onText = (text: string) => {
-    this.text += text
-  }
 
   constructor(private readonly ctx: ConvertContext) {
-    this.parser.on('opentag', (tag) => this.open(tag))
-    this.parser.on('closetag', (tag) => this.close(tag.name))
-    // The text handler is set only while a value is captured (startCapture): without one,
-    // saxes neither slices nor joins the text between elements, most of which is line ends.
-    this.parser.on('cdata', (text) => {
-      if (this.capture !== null) this.text += text
-    })
-    this.parser.on('error', (error) => {
-      throw new XmlError(error.message)
+    // Text reaches `text` only while a value is captured (startCapture sets `capturing`).
+    this.scanner = new XmlScanner({
+      open: (name, attributes) => this.open(name, attributes),
+      close: (name) => this.close(name),
+      text: (text) => {
+        this.text += text
+      },
     })
   }
 
@@ -53,17 +47,21 @@ export class NmapXmlReader {
   write(text: string): boolean {
     if (this.stopped) return false
     try {
-      this.parser.write(text)
+      this.scanner.write(text)
     } catch (error) {
-      this.stopped = true
-      if (error instanceof XmlError) this.problem(this.path.toString(), `malformed XML: ${error.message}`)
-      else {
-        // A bug of ours: reported with its stack where it happened; what came before is kept.
-        const issue = internalError(error)
-        this.out.push({ kind: 'problem', where: this.path.toString(), line: this.parser.line, reason: issue.message, stack: issue.stack })
-      }
+      this.fail(error)
     }
     return !this.stopped
+  }
+
+  private fail(error: unknown): void {
+    this.stopped = true
+    if (error instanceof XmlSyntaxError) this.problem(this.path.toString(), `malformed XML: ${error.message}`, error.line)
+    else {
+      // A bug of ours: reported with its stack where it happened; what came before is kept.
+      const issue = internalError(error)
+      this.out.push({ kind: 'problem', where: this.path.toString(), line: this.scanner.line, reason: issue.message, stack: issue.stack })
+    }
   }
 
   /**
@@ -72,20 +70,21 @@ export class NmapXmlReader {
    */
   end(): void {
     if (this.stopped) return
+    try {
+      this.scanner.flush()
+    } catch (error) {
+      return this.fail(error)
+    }
     this.stopped = true
     if (this.host) {
       const where = this.path.toString()
       this.out.push({ kind: 'problem', where, line: this.host.line, reason: `input ends inside <${this.path.current}>: the host is truncated` })
       return
     }
-    const errors: string[] = []
-    this.parser.on('error', (error) => {
-      errors.push(error.message)
-    })
-    this.parser.close()
-    const cut = errors.find((message) => !/unclosed tag/.test(message))
-    if (!this.sawRoot) this.problem('/', 'no <nmaprun> element: not nmap XML output')
-    else if (cut !== undefined) this.problem(this.path.toString(), `input ends inside a tag (truncated?): ${cut}`)
+    const cut = this.scanner.end().find((message) => !/unclosed tag/.test(message))
+    const line = this.scanner.endLine
+    if (!this.sawRoot) this.problem('/', 'no <nmaprun> element: not nmap XML output', line)
+    else if (cut !== undefined) this.problem(this.path.toString(), `input ends inside a tag (truncated?): ${cut}`, line)
   }
 
   /** Items produced since the last call. */
@@ -95,55 +94,57 @@ export class NmapXmlReader {
     return items
   }
 
-  private problem(where: string, reason: string): void {
-    this.out.push({ kind: 'problem', where, line: this.parser.line, reason })
+  private problem(where: string, reason: string, line: number): void {
+    this.out.push({ kind: 'problem', where, line, reason })
   }
 
-  private open(tag: SaxesTagPlain): void {
+  private open(name: string, a: XmlAttributes): void {
     const parent = this.path.current
-    this.path.open(tag.name)
-    const a = tag.attributes
-    if (this.script) return this.openInScript(tag.name, a)
+    this.path.open(name)
+    if (this.script) return this.openInScript(name, a)
     const host = this.host
-    switch (tag.name) {
+    switch (name) {
       case 'nmaprun':
         if (parent === '') {
           this.sawRoot = true
-          this.run.scanner = a.scanner ?? 'nmap'
-          this.run.start = a.start ?? ''
+          this.run.scanner = a.get('scanner') ?? 'nmap'
+          this.run.start = a.get('start') ?? ''
         }
         return
       case 'host':
         if (parent === 'nmaprun') {
-          this.host = emptyHost(this.path.toString(), this.parser.line)
-          this.host.starttime = a.starttime ?? ''
-          this.host.endtime = a.endtime ?? ''
+          this.host = emptyHost(this.path.toString(), this.scanner.line)
+          this.host.starttime = a.get('starttime') ?? ''
+          this.host.endtime = a.get('endtime') ?? ''
         }
         return
     }
     if (!host) return
-    switch (tag.name) {
+    switch (name) {
       case 'status':
-        if (parent === 'host') host.state = a.state ?? ''
+        if (parent === 'host') host.state = a.get('state') ?? ''
         return
       case 'address':
         if (parent !== 'host') return
-        if (a.addrtype === 'mac') {
-          host.mac = a.addr ?? ''
-          host.vendor = a.vendor ?? ''
-        } else if (host.ip === '') host.ip = a.addr ?? ''
+        if (a.get('addrtype') === 'mac') {
+          host.mac = a.get('addr') ?? ''
+          host.vendor = a.get('vendor') ?? ''
+        } else if (host.ip === '') host.ip = a.get('addr') ?? ''
         return
       case 'hostname':
-        if (parent === 'hostnames' && a.name) host.hostnames.push({ name: a.name, type: a.type ?? '' })
+        if (parent === 'hostnames') {
+          const hostname = a.get('name')
+          if (hostname) host.hostnames.push({ name: hostname, type: a.get('type') ?? '' })
+        }
         return
       case 'port':
         if (parent === 'ports') {
           const where = this.path.toString()
-          this.port = { protocol: a.protocol ?? '', portid: a.portid ?? '', state: '', service: undefined, scripts: [], where, line: this.parser.line }
+          this.port = { protocol: a.get('protocol') ?? '', portid: a.get('portid') ?? '', state: '', service: undefined, scripts: [], where, line: this.scanner.line }
         }
         return
       case 'state':
-        if (parent === 'port' && this.port) this.port.state = a.state ?? ''
+        if (parent === 'port' && this.port) this.port.state = a.get('state') ?? ''
         return
       case 'service':
         if (parent === 'port' && this.port) this.port.service = serviceOf(a)
@@ -153,25 +154,25 @@ export class NmapXmlReader {
         return
       case 'script':
         if ((parent === 'port' && this.port) || parent === 'hostscript') {
-          this.script = { id: a.id ?? '', output: a.output ?? '', root: emptyTable() }
+          this.script = { id: a.get('id') ?? '', output: a.get('output') ?? '', root: emptyTable() }
           this.tables.push(this.script.root)
           // Host scripts and unknown scripts reach only the summary: their values are not read.
           this.keepElems = parent === 'port' && readsTree(this.script.id)
         }
         return
       case 'osmatch':
-        if (parent === 'os' && !host.os) host.os = { name: a.name ?? '', accuracy: a.accuracy ?? '' }
+        if (parent === 'os' && !host.os) host.os = { name: a.get('name') ?? '', accuracy: a.get('accuracy') ?? '' }
         return
     }
   }
 
-  private openInScript(name: string, a: Record<string, string>): void {
+  private openInScript(name: string, a: XmlAttributes): void {
     const top = this.tables[this.tables.length - 1]!
     if (name === 'table') {
-      const child = emptyTable(a.key ?? '')
+      const child = emptyTable(a.get('key') ?? '')
       top.tables.push(child)
       this.tables.push(child)
-    } else if (name === 'elem' && this.keepElems) this.startCapture(a.key ?? '')
+    } else if (name === 'elem' && this.keepElems) this.startCapture(a.get('key') ?? '')
   }
 
   private close(name: string): void {
@@ -214,26 +215,26 @@ export class NmapXmlReader {
   }
 
   private startCapture(key: string): void {
-    if (this.capture === null) this.parser.on('text', this.onText)
+    this.scanner.capturing = true
     this.capture = key
     this.text = ''
   }
 
   private stopCapture(): void {
-    if (this.capture !== null) this.parser.off('text')
+    this.scanner.capturing = false
     this.capture = null
   }
 }
 
-function serviceOf(a: Record<string, string>) {
+function serviceOf(a: XmlAttributes) {
   const service = emptyService()
-  service.name = a.name ?? ''
-  service.product = a.product ?? ''
-  service.version = a.version ?? ''
-  service.extrainfo = a.extrainfo ?? ''
-  service.ostype = a.ostype ?? ''
-  service.tunnel = a.tunnel ?? ''
-  service.method = a.method ?? ''
-  service.banner = a.banner ?? ''
+  service.name = a.get('name') ?? ''
+  service.product = a.get('product') ?? ''
+  service.version = a.get('version') ?? ''
+  service.extrainfo = a.get('extrainfo') ?? ''
+  service.ostype = a.get('ostype') ?? ''
+  service.tunnel = a.get('tunnel') ?? ''
+  service.method = a.get('method') ?? ''
+  service.banner = a.get('banner') ?? ''
   return service
 }

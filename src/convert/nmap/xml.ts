@@ -1,4 +1,4 @@
-/** nmap's XML output (`-oX`), streamed through a SAX parser: one host in memory at a time. */
+/** nmap's XML output (`-oX`), streamed through our XML scanner: one host in memory at a time. */
 import type { Event } from '../../schema/index.js'
 import type { ConvertContext, Converter, Problem } from '../types.js'
 
@@ -16,7 +16,7 @@ export const nmapXml: Converter = {
 }
 
 async function* convertNmapXml(input: AsyncIterable<Uint8Array>, ctx: ConvertContext): AsyncGenerator<Event | Problem> {
-  // The SAX parser is loaded only when XML is converted (it is the converters' heaviest module).
+  // The XML reader is loaded only when XML is converted.
   const { NmapXmlReader } = await import('./xml-reader.js')
   const reader = new NmapXmlReader(ctx)
   // Streaming decode: a UTF-8 sequence split across chunks is joined, a BOM dropped.
