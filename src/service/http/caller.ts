@@ -13,7 +13,7 @@ import { sendError } from './reply.js'
 export function identify(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, headers?: Readonly<Record<string, string>>): Caller | undefined {
   const header = req.headers['api-key']
   if (header === undefined || header === '') {
-    return { plan: ctx.config.plans.anonymous, bucket: `address:${req.socket.remoteAddress ?? 'unknown'}` }
+    return { plan: ctx.config.plans.anonymous, bucket: addressBucket(req) }
   }
   const key = ctx.keys.identify(Array.isArray(header) ? header.join(',') : header)
   if (key === undefined) {
@@ -21,6 +21,20 @@ export function identify(ctx: ServiceContext, req: IncomingMessage, res: ServerR
     return undefined
   }
   return { plan: ctx.config.plans[key.plan], bucket: `key:${key.name}` }
+}
+
+/**
+ * The anonymous bucket of the request's connection (`address:` + the client's address), named
+ * once per connection: a new string per request made the limiter's Map hash it every time.
+ */
+const addressBuckets = new WeakMap<object, string>()
+function addressBucket(req: IncomingMessage): string {
+  let bucket = addressBuckets.get(req.socket)
+  if (bucket === undefined) {
+    bucket = `address:${req.socket.remoteAddress ?? 'unknown'}`
+    addressBuckets.set(req.socket, bucket)
+  }
+  return bucket
 }
 
 /**

@@ -4,12 +4,15 @@ import type { ServiceConfig } from '../config.js'
 import { type LimiterOptions, RateLimiter } from '../ratelimit/index.js'
 import type { Store } from '../store/index.js'
 import type { Dispatcher, HookStore, Resolver } from '../hooks/index.js'
+import { AnswerCache } from './answer-cache.js'
 
 export interface ServiceContext {
   store: Store
   config: ServiceConfig
   keys: KeyRing
   limiter: RateLimiter
+  /** Finished /host and /domain answers, for a store with a `version` (answer-cache.ts). */
+  answers: { host: AnswerCache; domain: AnswerCache }
   /** The hook registry and queue, its dispatcher, and how hook URLs are resolved (set by startService; absent = hook routes answer 404). */
   hooks?: HookApi
 }
@@ -21,7 +24,8 @@ export interface HookApi {
 }
 
 export function createContext(store: Store, config: ServiceConfig, limiter: LimiterOptions = {}): ServiceContext {
-  return { store, config, keys: new KeyRing(config.keys), limiter: new RateLimiter(limiter) }
+  const answers = { host: new AnswerCache(), domain: new AnswerCache() }
+  return { store, config, keys: new KeyRing(config.keys), limiter: new RateLimiter(limiter), answers }
 }
 
 /** Who is asking: the plan to apply and the rate-limit bucket to charge. */

@@ -1,10 +1,10 @@
 /** The three lookups: GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { SubdomainEntry } from '../../schema/index.js'
-import { type Lookup, lookupBody, subdomainsBody } from '../store/index.js'
+import { lookupBody, subdomainsBody } from '../store/index.js'
 import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
-import { sendError, sendJson, sendLookupJson, shown, VARY_ACCEPT } from './reply.js'
+import { lookupHeaders, sendError, sendJson, sendLookupJson, shown, VARY_ACCEPT } from './reply.js'
 import { badEncoding, decodeParam, notDomain, notIp, ROUTES_TEXT, type RouteName } from './route.js'
 import { weightOf } from './negotiate.js'
 
@@ -24,21 +24,33 @@ export function handleLookup(ctx: ServiceContext, req: IncomingMessage, res: Ser
   }
   const caller = identify(ctx, req, res, extra)
   if (caller === undefined || !withinLimit(ctx, caller, res, extra)) return
+  if (vary) {
+    // A kept answer (answer-cache.ts) is keyed by the raw parameter: only good ones are kept.
+    const version = ctx.store.version
+    const kept = version === undefined ? undefined : ctx.answers[route as 'host' | 'domain'].get(raw, version)
+    if (kept !== undefined) return sendLookupJson(res, kept.body, kept.headers)
+  }
   const param = decodeParam(raw)
   if (param === null) return sendError(res, 400, badEncoding(raw), extra)
   if (param === '') return sendError(res, 400, `The path needs ${route === 'host' ? 'an IP address' : 'a domain name'} after the last '/'.`, extra)
 
-  if (route === 'host') return answerLookup(res, ctx.store.host(param), param, notIp)
-  if (route === 'domain') return answerLookup(res, ctx.store.domain(param), param, notDomain)
+  if (route === 'host' || route === 'domain') return answerLookup(ctx, res, route, raw, param)
   const limit = caller.plan.subdomains ?? undefined
   settle(res, ctx.store.subdomains(param, limit), undefined, (entries: SubdomainEntry[] | null) =>
     entries === null ? sendError(res, 400, notDomain(param)) : sendJson(res, 200, subdomainsBody(entries)),
   )
 }
 
-/** A /host or /domain answer (both vary by accept). */
-function answerLookup(res: ServerResponse, result: Lookup | null | Promise<Lookup | null>, param: string, malformed: (p: string) => string): void {
-  settle(res, result, VARY_ACCEPT, (lookup) => (lookup === null ? sendError(res, 400, malformed(param), VARY_ACCEPT) : sendLookupJson(res, lookupBody(lookup), true)))
+/** A /host or /domain answer (both vary by accept), kept for the next time if the store allows. */
+function answerLookup(ctx: ServiceContext, res: ServerResponse, route: 'host' | 'domain', raw: string, param: string): void {
+  const version = ctx.store.version
+  const result = route === 'host' ? ctx.store.host(param) : ctx.store.domain(param)
+  settle(res, result, VARY_ACCEPT, (lookup) => {
+    if (lookup === null) return sendError(res, 400, route === 'host' ? notIp(param) : notDomain(param), VARY_ACCEPT)
+    const body = lookupBody(lookup)
+    if (version !== undefined) ctx.answers[route].set(raw, version, body)
+    sendLookupJson(res, body, lookupHeaders(body.length))
+  })
 }
 
 /** Runs `then` now for a plain value (the in-memory store), or when a promise settles; a failure is a 500 (with `headers`). */

@@ -12,14 +12,16 @@ export function sendJson(res: ServerResponse, status: number, body: string | Buf
 }
 
 /**
- * A lookup's 200 answer: the headers as one flat list given to writeHead, so node:http stores
- * them as they are (no header object set up first, no merge, no per-header setHeader).
- * `vary: accept` for /host and /domain, whose answers depend on accept (the web view).
+ * A lookup's 200 answer: `headers` (lookupHeaders) is a flat list that writeHead stores as it
+ * is (no header object set up first, no merge, no per-header setHeader).
  */
-export function sendLookupJson(res: ServerResponse, body: Buffer, varyAccept: boolean): void {
-  res.writeHead(200, varyAccept ? ['content-type', JSON_TYPE, 'content-length', String(body.length), 'vary', 'accept'] : ['content-type', JSON_TYPE, 'content-length', String(body.length)])
+export function sendLookupJson(res: ServerResponse, body: Buffer, headers: readonly string[]): void {
+  res.writeHead(200, headers as string[])
   res.end(body)
 }
+
+/** The headers of a /host or /domain 200 answer (`vary: accept`: the web view answers browsers there). */
+export const lookupHeaders = (length: number): string[] => ['content-type', JSON_TYPE, 'content-length', String(length), 'vary', 'accept']
 
 /** The extra header of every /host and /domain answer, errors included. */
 export const VARY_ACCEPT: Readonly<Record<string, string>> = Object.freeze({ vary: 'accept' })

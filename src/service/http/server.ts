@@ -8,9 +8,10 @@ import type { ServiceContext } from './context.js'
 import { handleIngest } from './ingest.js'
 import { handleLookup } from './lookups.js'
 import { handleHookApi } from './hook-api.js'
-import { rawError, sendError, VARY_ACCEPT } from './reply.js'
+import { rawError, sendError, shown, VARY_ACCEPT } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
 import { handlePage, handleWeb, wantsPage } from './pages.js'
+import { apiPathOf, sendHtmlError } from './send-html.js'
 
 /** The request handler: every answer is JSON, whatever happens, except the web view's pages for browsers (../web). */
 export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: ServerResponse) => void {
@@ -19,7 +20,9 @@ export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: 
       const target = matchRoute(req.url ?? '/')
       if (target === null) {
         if (handleWeb(ctx, req, res)) return
-        return sendError(res, 404, `No such route; routes are ${ROUTES_TEXT}.`)
+        // A browser gets the web view's 404 page, anything else JSON: the answer varies by accept.
+        if (wantsPage(req)) return sendHtmlError(req, res, 404, `There is no page at ${shown(apiPathOf(req))}.`)
+        return sendError(res, 404, `No such route; routes are ${ROUTES_TEXT}.`, VARY_ACCEPT)
       }
       if (target.route === 'ingest') return handleIngest(ctx, req, res)
       if (target.route === 'resources' || target.route === 'hooks') return handleHookApi(ctx, req, res, target.route, target.param)

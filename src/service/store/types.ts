@@ -88,6 +88,12 @@ export interface Store {
   severityCounts(): Awaitable<Record<string, number>>
   /** Number of stored events. */
   readonly size: number
+  /**
+   * Optional: a number that changes whenever an ingest stores anything (so any answer may have
+   * changed). The HTTP layer reuses a lookup's answer bytes while it stays the same; a store
+   * without it (one that others may write to) is asked every time.
+   */
+  readonly version?: number
   /** Calls `listener` after each valid ingested event; returns the function that stops it. */
   onIngest(listener: IngestListener): () => void
 }

@@ -20,6 +20,7 @@ const NS_PER_MS = 1_000_000n
 
 export class MemoryStore implements Store {
   private count = 0
+  private stored = 0
   private readonly arena = new ByteArena()
   private readonly leak = new Column((n) => new Uint8Array(n))
   private readonly ms = new Column((n) => new Float64Array(n))
@@ -49,6 +50,11 @@ export class MemoryStore implements Store {
     return this.count
   }
 
+  /** Documents stored so far, new or duplicate (see Store.version). */
+  get version(): number {
+    return this.stored
+  }
+
   ingest(docs: Iterable<unknown>): IngestResult {
     const result: IngestResult = { accepted: 0, duplicates: 0, rejected: [] }
     let index = 0
@@ -72,6 +78,7 @@ export class MemoryStore implements Store {
   private take(prepared: PrepareResult, index: number, result: IngestResult): void {
     if (!prepared.ok) return void result.rejected.push({ index, errors: prepared.errors })
     const duplicate = this.add(prepared)
+    this.stored++
     if (duplicate) result.duplicates++
     else result.accepted++
     if (this.listeners.size > 0) {
