@@ -86,19 +86,28 @@ export function compile(pattern: Pattern): (text: string, options: Options) => b
   }
 }
 
+/** One replaced capture of a rewrite: the text from `start` to `end` (UTF-16 units) becomes `text`. */
+export interface Edit {
+  start: number
+  end: number
+  text: string
+}
+
 /**
- * The whole-text rewrite of a pattern whose checks may return replacement text: the text
- * with every such capture replaced, or undefined when it does not match or a check says no.
- * Captures that are replaced must not overlap (they never nest in the shapes' patterns).
+ * The edits that make `text` canonical, by a pattern whose checks may return replacement
+ * text: every such capture, in order ([] when none is replaced), or undefined when the text
+ * does not match or a check says no. Captures that are replaced must not overlap (they never
+ * nest in the shapes' patterns). A writer holding the text's bytes can copy them around the
+ * edits instead of encoding the rewritten text again (cli/parallel/output.ts).
  */
-export function rewrite(pattern: Pattern): (text: string, options: Options) => string | undefined {
+export function rewriteEdits(pattern: Pattern): (text: string, options: Options) => Edit[] | undefined {
   // `d`: the match reports where each capture sits, so it can be replaced in place.
   const re = new RegExp(`^${pattern.source}$`, 'd')
   const { checks } = pattern
   return (text, options) => {
     const m = re.exec(text)
     if (m === null) return undefined
-    let out = ''
+    const edits: Edit[] = []
     let at = 0
     for (let i = 0; i < checks.length; i++) {
       const result = checks[i]!(m[i + 1], options)
@@ -106,9 +115,33 @@ export function rewrite(pattern: Pattern): (text: string, options: Options) => s
       if (result === false) return undefined
       const [start, end] = m.indices![i + 1]!
       if (start < at) return undefined
-      out += text.slice(at, start) + result
+      edits.push({ start, end, text: result })
       at = end
     }
-    return at === 0 ? text : out + text.slice(at)
+    return edits
+  }
+}
+
+/** `text` with `edits` (from rewriteEdits) applied; `text` itself when there are none. */
+export function applyEdits(text: string, edits: readonly Edit[]): string {
+  if (edits.length === 0) return text
+  let out = ''
+  let at = 0
+  for (const { start, end, text: replacement } of edits) {
+    out += text.slice(at, start) + replacement
+    at = end
+  }
+  return out + text.slice(at)
+}
+
+/**
+ * The whole-text rewrite of a pattern whose checks may return replacement text: the text
+ * with every such capture replaced, or undefined when it does not match or a check says no.
+ */
+export function rewrite(pattern: Pattern): (text: string, options: Options) => string | undefined {
+  const edits = rewriteEdits(pattern)
+  return (text, options) => {
+    const found = edits(text, options)
+    return found && applyEdits(text, found)
   }
 }

@@ -12,17 +12,27 @@ import { type NormalizeOptions, type Options, resolveOptions } from './context.j
 import { wantedFingerprint } from './fingerprint.js'
 import { normalizeWith } from './normalize.js'
 import { goEscape } from './go-escape.js'
-import { compile, rewrite } from './pattern.js'
+import { applyEdits, compile, type Edit, rewriteEdits } from './pattern.js'
 import { writeCanonical } from './serialize.js'
 import { EVENT } from './shape.js'
 
 export type NormalizeTextResult =
-  | { ok: true; text: string; changed: boolean; warnings: Issue[] }
+  | {
+      ok: true
+      text: string
+      changed: boolean
+      warnings: Issue[]
+      /**
+       * When `text` is the input rewritten in place: the edits that make it (positions in the
+       * input text). A writer holding the input's bytes copies them around the edits.
+       */
+      edits?: readonly Edit[]
+    }
   | { ok: false; errors: Issue[] }
 
 const NO_WARNINGS: Issue[] = []
 let canonicalShape: ReturnType<typeof compile> | undefined
-let lenientShape: ReturnType<typeof rewrite> | undefined
+let lenientShape: ReturnType<typeof rewriteEdits> | undefined
 
 /**
  * True when `text` is byte for byte what normalize + serialize would write for it, before
@@ -38,15 +48,18 @@ export function isCanonicalText(text: string, options: Options, value?: unknown)
 }
 
 /**
- * The canonical text of `text` when only lenient values the shapes' rewrite patterns know
- * stand between it and canonical form (none of which fix() warns about), else undefined.
+ * The canonical text of `text`, and the edits that make it, when only lenient values the
+ * shapes' rewrite patterns know stand between it and canonical form (none of which fix()
+ * warns about), else undefined.
  */
-function rewrittenText(text: string, options: Options): string | undefined {
-  lenientShape ??= rewrite(EVENT.lenient!)
-  const out = lenientShape(text, options)
-  if (out === undefined || options.fingerprint === 'keep') return out
+function rewrittenText(text: string, options: Options): { text: string; edits: Edit[] } | undefined {
+  lenientShape ??= rewriteEdits(EVENT.lenient!)
+  const edits = lenientShape(text, options)
+  if (edits === undefined) return undefined
+  const out = applyEdits(text, edits)
+  if (options.fingerprint === 'keep') return { text: out, edits }
   const event = JSON.parse(out) as Parameters<typeof wantedFingerprint>[0]
-  return wantedFingerprint(event, options) === event.event_fingerprint ? out : undefined
+  return wantedFingerprint(event, options) === event.event_fingerprint ? { text: out, edits } : undefined
 }
 
 /** Normalises a record already parsed from `text` ('' when there is no text of its own). */
@@ -83,7 +96,12 @@ const defaultBadJson = (error: unknown): Issue => ({ code: 'bad_json', pointer: 
 export function normalizeTextWith(text: string, options: Options, badJson: (error: unknown) => Issue = defaultBadJson): NormalizeTextResult {
   if (isCanonicalText(text, options)) return written(text, text, options, NO_WARNINGS)
   const rewritten = rewrittenText(text, options)
-  if (rewritten !== undefined) return written(rewritten, text, options, NO_WARNINGS)
+  if (rewritten !== undefined) {
+    const result = written(rewritten.text, text, options, NO_WARNINGS)
+    // The edits stand for the text unless `--escape go` changed it further.
+    if (result.ok && result.text === rewritten.text) result.edits = rewritten.edits
+    return result
+  }
   const parsed = parseRecord(text, badJson) // refuses a record nested deeper than MAX_DEPTH
   if ('error' in parsed) return { ok: false, errors: [parsed.error] }
   return normalizeValue(parsed.value, text, options)

@@ -11,8 +11,14 @@
 import { toBuffer } from '../../jsonl/lines.js'
 import type { Block } from './types.js'
 
-/** Bytes per block: large enough that messaging costs nothing next to the work. */
-export const BLOCK_BYTES = 1 << 20
+/**
+ * Bytes of whole lines that make a block: large enough that messaging costs nothing next to
+ * the work. Half a read (1 MiB, CHUNK_BYTES), so that each read makes a block of its own: at
+ * 1 MiB a block waited for a second read and came out near 2 MiB, which left a thread idle
+ * longer at the end (waiting for the other's last blocks) and was slower to go through the
+ * caches (measured: --jobs 2 normalize ~10 % faster with the smaller blocks).
+ */
+export const BLOCK_BYTES = 512 * 1024
 
 const NL = 0x0a
 

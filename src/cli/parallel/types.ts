@@ -1,5 +1,6 @@
 /** What the main thread and the worker threads of `--jobs` send each other. */
-import type { LineItem } from '../../jsonl/index.js'
+import type { Line, LineProblem } from '../../jsonl/index.js'
+import type { LineList } from './output.js'
 
 /** The commands that can run on worker threads, by the name of their job module. */
 export type JobName = 'validate' | 'normalize' | 'fingerprint' | 'convert'
@@ -42,10 +43,17 @@ export interface BlockResult {
   counts: number[]
 }
 
+/** A line of a block, with its bytes when they are exactly the UTF-8 of its text (valid input). */
+export interface BlockLine extends Line {
+  bytes: Buffer | undefined
+}
+
+export type BlockLineItem = BlockLine | LineProblem
+
 /** A command's per-line work, run in a worker. */
 export interface LineJob {
   /** Handles one line (or a line problem), appending to `out`. */
-  line(item: LineItem, out: JobOutput): void
+  line(item: BlockLineItem, out: JobOutput): void
 }
 
 /** A command's work on a whole block (a converter reads the block as a stream), run in a worker. */
@@ -57,7 +65,7 @@ export type Job = LineJob | BlockJob
 
 /** Lines per output stream, and the command's counters (validate: valid, invalid; …). */
 export interface JobOutput {
-  streams: string[][]
+  streams: LineList[]
   counts: number[]
 }
 

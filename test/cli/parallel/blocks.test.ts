@@ -49,7 +49,16 @@ async function inBlocks(bytes: Buffer, cuts: number[], max: number, blockBytes: 
   let seq = 0
   for await (const block of blocksOf(chunked(bytes, cuts, owned), max, blockBytes)) {
     expect(block.seq).toBe(seq++)
-    out.push(...linesOf(structuredClone(block, { transfer: transferList(block) }), max))
+    for (const item of linesOf(structuredClone(block, { transfer: transferList(block) }), max)) {
+      if ('error' in item) {
+        out.push(item)
+        continue
+      }
+      // A line's bytes, when given, are exactly its text's UTF-8 (its copy is written for it).
+      const { bytes, ...line } = item
+      if (bytes) expect(Buffer.compare(bytes, Buffer.from(line.text))).toBe(0)
+      out.push(line)
+    }
   }
   return out
 }

@@ -15,13 +15,14 @@ describe('convert job', () => {
     it(`${from}: a block opening with "[" is read line by line, numbered as in the whole input`, async () => {
       const ctx = { runStart: '2024-01-01T00:00:00Z', fingerprint: 1 as const, maxLineBytes: 1 << 20 }
       const job = create({ job: 'convert', file: 'in.jsonl', maxLineBytes: 1 << 20, settings: { from, to: 'l9', fields: [], ctx } })
-      const out: JobOutput = { streams: [[], [], []], counts: [0, 0, 0] }
+      const stderr: string[] = []
+      const out: JobOutput = { streams: [[], stderr, []], counts: [0, 0, 0] }
       const bytes = new TextEncoder().encode(`[\n${event}\n`)
       if (!('block' in job)) throw new Error('the convert job works on whole blocks')
       await job.block({ seq: 3, firstLine: 10, firstOffset: 500, parts: [bytes] }, out)
       // Line 10 is not JSON; line 11 is a record of its own (l9 passes it on, nuclei finds no
       // finding in it). Read as one document, both lines would be a single broken record.
-      expect(out.streams[1]![0]).toMatch(/^in\.jsonl:10: not valid JSON/)
+      expect(stderr[0]).toMatch(/^in\.jsonl:10: not valid JSON/)
       expect(out.counts[0]! + out.counts[1]!).toBe(2)
     })
   }

@@ -1,7 +1,10 @@
 /** `normalize` on a worker thread: counts are [normalised, failed]; streams stdout, stderr, --rejects. */
+import type { NormalizeTextResult } from '../../../normalize/index.js'
 import type { Options } from '../../../normalize/context.js'
+import type { Edit } from '../../../normalize/pattern.js'
 import { normalizeLine, normalizeOutput } from '../../commands/normalize-record.js'
-import type { JobFactory } from '../types.js'
+import type { LineList } from '../output.js'
+import type { BlockLineItem, JobFactory } from '../types.js'
 
 export interface NormalizeJobSettings {
   options: Options
@@ -11,13 +14,32 @@ export interface NormalizeJobSettings {
   rejects: boolean
 }
 
+const NO_EDITS: readonly Edit[] = []
+
+/**
+ * Writes `text`, the document normalised from `item`: as the line's own bytes, around the
+ * edits that made it, when the normaliser kept or rewrote the line in place (no encoding of
+ * the whole text again); else as text.
+ */
+function writeDocument(stdout: LineList, text: string, item: BlockLineItem, result: NormalizeTextResult): void {
+  if (stdout.pushFrom && 'bytes' in item && item.bytes && result.ok && text === result.text) {
+    const edits = result.changed ? result.edits : NO_EDITS
+    if (edits) {
+      stdout.pushFrom(item.bytes, item.text, edits)
+      return
+    }
+  }
+  stdout.push(text)
+}
+
 export const create: JobFactory = (setup) => {
   const settings = setup.settings as NormalizeJobSettings
   return {
     line(item, out) {
-      const result = normalizeOutput(normalizeLine(item, settings.options), setup.file, settings)
+      const record = normalizeLine(item, settings.options)
+      const result = normalizeOutput(record, setup.file, settings)
       out.counts[result.ok ? 0 : 1]!++
-      if (result.out !== undefined) out.streams[0]!.push(result.out)
+      if (result.out !== undefined) writeDocument(out.streams[0]!, result.out, item, record.result)
       for (const line of result.err) out.streams[1]!.push(line)
       if (settings.rejects && result.reject !== undefined) out.streams[2]!.push(result.reject)
     },
