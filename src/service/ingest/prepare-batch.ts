@@ -29,11 +29,12 @@ export function batchTexts(batch: PrepareBatch): string[] {
 }
 
 /**
- * A prepare worker's answer, compact for the trip between threads (objects cost the most to
- * copy): per document its result, or null for a text kept as it was sent (most of a bulk
- * load), whose fields are then the next eight of `kept`: leak, ip, name, time, severity,
- * identity, and where its bytes are in `bytes` (start and end; -1 for a document sent as text).
- * `bytes` is the batch's buffer, moved back: the kept documents' bytes are stored from it.
+ * A prepare worker's answer, compact for the trip between threads (objects and strings cost
+ * the receiving thread the most): `bytes` holds the canonical UTF-8 bytes of every accepted
+ * document, one after another, in a buffer of its own that is moved, not copied; per document,
+ * `results` has null for an accepted one, whose fields are then the next seven of `kept` (leak,
+ * ip, name, time, severity, identity, and where its bytes end in `bytes`), or its refusal.
+ * The receiving thread (the one that answers lookups) thus neither decodes nor encodes JSON.
  */
 export interface PreparedAnswer {
   results: (PrepareResult | null)[]
@@ -41,47 +42,61 @@ export interface PreparedAnswer {
   bytes: Uint8Array
 }
 
+/** Fields per accepted document in PreparedAnswer.kept. */
+const FIELDS = 7
+
 /** The answer for `batch`, whose documents are `texts`, given their prepare() results. */
 export function packAnswer(batch: PrepareBatch, texts: readonly string[], results: readonly PrepareResult[]): PreparedAnswer {
-  const answer: PreparedAnswer = { results: new Array(results.length), kept: [], bytes: batch.bytes }
+  const sent = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength)
+  // Where each document sent as bytes sits in `sent`: a text kept as it came is copied from there.
+  const from: number[] = new Array(results.length)
   let at = 0
+  let size = 0
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!
     const item = batch.items[i]!
-    const start = typeof item === 'number' ? at : -1
+    from[i] = typeof item === 'number' ? at : -1
     if (typeof item === 'number') at = item
-    if (r.ok && r.json === texts[i]) {
-      answer.results[i] = null
-      answer.kept.push(r.leak, r.ip, r.name, r.time, r.severity, r.identity, start, start === -1 ? -1 : at)
-    } else {
-      // The parsed event stays here: the store keeps the JSON, a listener parses it if needed.
-      if (r.ok) r.event = undefined
+    if (!r.ok) continue
+    size += from[i] !== -1 && r.json === texts[i] ? at - from[i]! : Buffer.byteLength(r.json)
+  }
+  const answer: PreparedAnswer = { results: new Array(results.length), kept: [], bytes: Buffer.allocUnsafeSlow(size) }
+  const out = answer.bytes as Buffer
+  let end = 0
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!
+    if (!r.ok) {
       answer.results[i] = r
+      continue
     }
+    const item = batch.items[i]
+    if (from[i] !== -1 && r.json === texts[i]) end += sent.copy(out, end, from[i], item as number)
+    else end += out.write(r.json, end, 'utf8')
+    answer.results[i] = null
+    answer.kept.push(r.leak, r.ip, r.name, r.time, r.severity, r.identity, end)
   }
   return answer
 }
 
 /**
- * The results of a packed answer; texts kept as sent have `json` KEPT_AS_SENT, and those sent
- * as bytes have them as `utf8`, in the returned batch buffer. That buffer is offered to the
- * store to keep (`owned`) only when kept documents fill at least 3/4 of it, so that what no
- * event uses stays small; otherwise the store copies the bytes out of it.
+ * The results of a packed answer: each accepted document has `json` KEPT_AS_SENT and its
+ * bytes as `utf8`, a view of the answer's buffer, which the store may keep as it is (`owned`):
+ * it holds nothing but accepted documents.
  */
 export function unpackAnswer(answer: PreparedAnswer): PrepareResult[] {
   const { kept } = answer
   const bytes = Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength)
-  let keptBytes = 0
-  for (let k = 6; k < kept.length; k += 8) if ((kept[k] as number) !== -1) keptBytes += (kept[k + 1] as number) - (kept[k] as number)
-  const owned = keptBytes * 4 >= bytes.buffer.byteLength * 3
   let k = 0
+  let start = 0
   return answer.results.map((r) => {
     if (r !== null) return r
-    const start = kept[k + 6] as number
+    const end = kept[k + 6] as number
     const prepared: Prepared = {
       ok: true,
       event: undefined,
       json: KEPT_AS_SENT,
+      utf8: bytes.subarray(start, end),
+      owned: true,
       leak: kept[k] as boolean,
       ip: kept[k + 1] as string,
       name: kept[k + 2] as string,
@@ -89,11 +104,8 @@ export function unpackAnswer(answer: PreparedAnswer): PrepareResult[] {
       severity: kept[k + 4] as string,
       identity: kept[k + 5] as string,
     }
-    if (start !== -1) {
-      prepared.utf8 = bytes.subarray(start, kept[k + 7] as number)
-      if (owned) prepared.owned = true
-    }
-    k += 8
+    start = end
+    k += FIELDS
     return prepared
   })
 }

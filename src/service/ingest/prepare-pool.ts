@@ -31,6 +31,13 @@ export function prepareWorkerUrl(): URL | undefined {
 /** One worker for 2 cores (the main thread stores and answers lookups), at most 2. */
 export const defaultPrepareWorkers = () => Math.max(1, Math.min(2, availableParallelism() - 1))
 
+/**
+ * Niceness of the prepare workers (0–19; Linux only, see prepare-worker.ts): lookups arriving
+ * during a large ingest get the CPU before the ingest's preparing, which only takes longer
+ * when the machine is busy.
+ */
+export const DEFAULT_WORKER_NICE = 10
+
 function tsxAvailable(): boolean {
   try {
     import.meta.resolve('tsx/esm/api')
@@ -61,8 +68,8 @@ class PrepareWorker {
   private failure: Error | undefined
   readonly thread: Worker
 
-  constructor(url: URL) {
-    this.thread = new Worker(url.pathname.endsWith('.ts') ? fromSource(url) : url)
+  constructor(url: URL, nice: number) {
+    this.thread = new Worker(url.pathname.endsWith('.ts') ? fromSource(url) : url, { workerData: { nice } })
     this.thread.on('message', (answer: PreparedAnswer) => this.pending.shift()?.resolve(unpackAnswer(answer)))
     this.thread.on('error', (error) => this.fail(error))
     this.thread.on('exit', (code) => this.fail(new Error(`a prepare worker stopped (exit code ${code})`)))
@@ -87,8 +94,8 @@ class PrepareWorker {
 export class PreparePool {
   private readonly workers: PrepareWorker[]
 
-  constructor(url: URL, size = defaultPrepareWorkers()) {
-    this.workers = Array.from({ length: size }, () => new PrepareWorker(url))
+  constructor(url: URL, size = defaultPrepareWorkers(), nice = DEFAULT_WORKER_NICE) {
+    this.workers = Array.from({ length: size }, () => new PrepareWorker(url, nice))
   }
 
   /** Number of worker threads. */
