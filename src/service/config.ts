@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { type ApiKey, DEFAULT_PLANS, digest, KEY_PLANS, type KeyPlan, type Plan, type PlanName, PLAN_NAMES } from './auth/index.js'
 import { defaultHookConfig, type HookConfig, readHookConfig } from './hooks/config.js'
+import { DEFAULT_WORKER_NICE } from './ingest/prepare-pool.js'
 
 /** Hook members (docs/hooks.md): `hookDelivery`, `allowPrivateHooks`, and `declared` resources and hooks per key. */
 export interface ServiceConfig extends HookConfig {
@@ -32,9 +33,6 @@ export const ADMIN_TOKEN_ADVISED_LENGTH = 16
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
 
-/** Lookups first, a large ingest's preparing second (config `ingest_worker_nice`). */
-export const DEFAULT_INGEST_WORKER_NICE = 10
-
 /** Secrets of the built-in default (printed at start; for local testing only). */
 export const DEMO_SECRETS = {
   registered: 'l9kit-demo-registered',
@@ -52,7 +50,7 @@ export function defaultConfig(): ServiceConfig {
     adminToken: digest(DEMO_SECRETS.admin),
     plans: clonePlans(DEFAULT_PLANS),
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-    ingestWorkerNice: DEFAULT_INGEST_WORKER_NICE,
+    ingestWorkerNice: DEFAULT_WORKER_NICE,
     webKey: null,
     // The demo is for local use: hooks may point at a receiver on this machine.
     ...defaultHookConfig(),
@@ -99,7 +97,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   if (!isObject(doc)) throw new ConfigError([`${file}: (document): must be a JSON object`])
   unknownMembers(doc, TOP, '', problem)
 
-  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerNice: DEFAULT_INGEST_WORKER_NICE, webKey: null, ...defaultHookConfig() }
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerNice: DEFAULT_WORKER_NICE, webKey: null, ...defaultHookConfig() }
   config.keys = readKeys(doc.keys, problem)
   Object.assign(config, readHookConfig(doc, problem))
   config.adminToken = readSecret(doc, 'admin_token', '', problem, false)

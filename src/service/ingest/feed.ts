@@ -10,7 +10,7 @@ import { decodeUtf8, DEFAULT_MAX_LINE_BYTES, isJsonText, isRecordError, type Lin
 import type { Issue } from '../../validate/index.js'
 import { isUtf8 } from 'node:buffer'
 import { OffloadedIngest } from './offload.js'
-import { PreparePool, prepareWorkerUrl } from './prepare-pool.js'
+import { prepareWorkerUrl, sharedPreparePool } from './prepare-pool.js'
 import { Slicer } from './slices.js'
 import { JsonText, type Store } from '../store/index.js'
 
@@ -72,34 +72,29 @@ export async function ingestStream(store: Store, input: AsyncIterable<Uint8Array
   // Known to be large: offloaded from the start; otherwise once that much was read.
   const offloadAfter = (options.bytes ?? 0) > OFFLOAD_BYTES ? -1 : OFFLOAD_BYTES
   let offload: OffloadedIngest | undefined
-  let pool: PreparePool | undefined
-  try {
-    for await (const items of documents(counted(input, read))) {
-      for (const item of items) {
-        if (offload === undefined && read.bytes > offloadAfter && store.ingestPrepared !== undefined) {
-          const url = prepareWorkerUrl()
-          if (url !== undefined) {
-            // From here on documents are prepared on worker threads; what came before is stored first.
-            await flush()
-            pool = new PreparePool(url, undefined, options.workerNice)
-            offload = new OffloadedIngest(store as Store & Required<Pick<Store, 'ingestPrepared'>>, pool, report)
-          } else read.bytes = -Infinity // no worker module: stay on this thread
-        }
-        if (offload !== undefined) {
-          if ('error' in item) await offload.error(item.line, item.error)
-          else {
-            const pending = offload.add(item.line, item.doc)
-            if (pending) await pending
-          }
-          continue
-        }
-        await inThread(item)
+  for await (const items of documents(counted(input, read))) {
+    for (const item of items) {
+      if (offload === undefined && read.bytes > offloadAfter && store.ingestPrepared !== undefined) {
+        const url = prepareWorkerUrl()
+        if (url !== undefined) {
+          // From here on documents are prepared on worker threads; what came before is stored first.
+          await flush()
+          const pool = sharedPreparePool(url, options.workerNice)
+          offload = new OffloadedIngest(store as Store & Required<Pick<Store, 'ingestPrepared'>>, pool, report)
+        } else read.bytes = -Infinity // no worker module: stay on this thread
       }
+      if (offload !== undefined) {
+        if ('error' in item) await offload.error(item.line, item.error)
+        else {
+          const pending = offload.add(item.line, item.doc)
+          if (pending) await pending
+        }
+        continue
+      }
+      await inThread(item)
     }
-    await offload?.finish()
-  } finally {
-    await pool?.close()
   }
+  await offload?.finish()
   await flush()
   return report
 
