@@ -120,11 +120,15 @@ const encoded = (built: { body: string; docs: string[] }) => ({ body: Buffer.fro
 
 // The uploading client: a thread of its own, as a real client is another process. (On the
 // service's thread, writing the 16 MiB into the socket took its own 2–3 ms blocks, the
-// bench's and not the service's.) Posts the body it is sent; answers with the status.
+// bench's and not the service's.) Given the request first; POSTs it when told to, and
+// answers with the status.
 const UPLOADER = `
 const { request } = require('node:http')
 const { parentPort } = require('node:worker_threads')
-parentPort.on('message', ({ url, token, body }) => {
+let next
+parentPort.on('message', (message) => {
+  if (message !== 'go') return void (next = message)
+  const { url, token, body } = next
   const headers = { authorization: 'Bearer ' + token, 'content-type': 'application/x-ndjson', 'content-length': body.length }
   const req = request(url, { method: 'POST', headers }, (res) => {
     res.resume()
@@ -137,20 +141,21 @@ parentPort.postMessage('ready')
 `
 
 /**
- * A client thread, started before the clock, that POSTs a body when asked. (node:http, not
- * fetch: fetch's first use sets up undici, a stall that would be the bench's own.)
+ * A client thread, started and given the body before the clock starts, that POSTs it when
+ * told to. (node:http, not fetch: fetch's first use sets up undici, a stall of its own.)
  */
-async function uploader(): Promise<{ post(url: string, token: string, body: Buffer): Promise<number>; close(): Promise<number> }> {
+async function uploader(url: string, token: string, body: Buffer): Promise<{ post(): Promise<number>; close(): Promise<number> }> {
   const worker = new Worker(UPLOADER, { eval: true })
   await new Promise((resolve, reject) => {
     worker.once('message', resolve)
     worker.once('error', reject)
   })
+  worker.postMessage({ url, token, body })
   return {
-    post: (url, token, body) =>
+    post: () =>
       new Promise((resolve, reject) => {
         worker.once('message', (status: number | string) => (typeof status === 'number' ? resolve(status) : reject(new Error(status))))
-        worker.postMessage({ url, token, body })
+        worker.postMessage('go')
       }),
     close: () => worker.terminate(),
   }
@@ -174,12 +179,12 @@ export async function measureIngestStall(baseEvents = 20_000, store: Store = new
     // Encoded before the clock starts; the strings it was built from are let go, so that this
     // bench's own 16 MiB of live young strings are not what a scavenge during the ingest copies.
     const { body, documents } = encoded(lenientBody(16 << 20, 1_000_000))
-    const client = await uploader()
+    const client = await uploader(`${service.url}/admin/events`, token, body)
     const round1 = probe(service.port, target, 6000)
     await sleep(300)
     const watch = watchMainThread()
     const t0 = now()
-    const status = await client.post(`${service.url}/admin/events`, token, body)
+    const status = await client.post()
     const t1 = now()
     await client.close()
     const main = watch.stop()
