@@ -4,7 +4,7 @@
  * compact answer, in which documents kept as they were sent carry only their index fields.
  */
 import type { Instant } from '../../time/index.js'
-import { identityDigest, KEPT_AS_SENT, type Prepared, type PrepareResult } from '../store/prepare.js'
+import { KEPT_AS_SENT, type Prepared, type PrepareResult } from '../store/prepare.js'
 
 /**
  * A batch of documents for a prepare worker: each item is either a document's text, or the
@@ -32,9 +32,8 @@ export function batchTexts(batch: PrepareBatch): string[] {
  * A prepare worker's answer, compact for the trip between threads (objects and strings cost
  * the receiving thread the most): `bytes` holds the canonical UTF-8 bytes of every accepted
  * document, one after another, in a buffer of its own that is moved, not copied; per document,
- * `results` has null for an accepted one, whose fields are then the next eight of `kept` (leak,
- * ip, name, time, severity, identity, its digest, and where its bytes end in `bytes`), or its
- * refusal.
+ * `results` has null for an accepted one, whose fields are then the next seven of `kept` (leak,
+ * ip, name, time, severity, identity, and where its bytes end in `bytes`), or its refusal.
  * The receiving thread (the one that answers lookups) thus neither decodes nor encodes JSON.
  */
 export interface PreparedAnswer {
@@ -44,7 +43,7 @@ export interface PreparedAnswer {
 }
 
 /** Fields per accepted document in PreparedAnswer.kept. */
-const FIELDS = 8
+const FIELDS = 7
 
 /** The answer for `batch`, whose documents are `texts`, given their prepare() results. */
 export function packAnswer(batch: PrepareBatch, texts: readonly string[], results: readonly PrepareResult[]): PreparedAnswer {
@@ -74,7 +73,7 @@ export function packAnswer(batch: PrepareBatch, texts: readonly string[], result
     if (from[i] !== -1 && r.json === texts[i]) end += sent.copy(out, end, from[i], item as number)
     else end += out.write(r.json, end, 'utf8')
     answer.results[i] = null
-    answer.kept.push(r.leak, r.ip, r.name, r.time, r.severity, r.identity, identityDigest(r.identity), end)
+    answer.kept.push(r.leak, r.ip, r.name, r.time, r.severity, r.identity, end)
   }
   return answer
 }
@@ -91,7 +90,7 @@ export function unpackAnswer(answer: PreparedAnswer): PrepareResult[] {
   let start = 0
   return answer.results.map((r) => {
     if (r !== null) return r
-    const end = kept[k + 7] as number
+    const end = kept[k + 6] as number
     const prepared: Prepared = {
       ok: true,
       event: undefined,
@@ -104,7 +103,6 @@ export function unpackAnswer(answer: PreparedAnswer): PrepareResult[] {
       time: kept[k + 3] as Instant,
       severity: kept[k + 4] as string,
       identity: kept[k + 5] as string,
-      digest: kept[k + 6] as string,
     }
     start = end
     k += FIELDS

@@ -7,7 +7,6 @@
  * serialising would write, a form stricter than the strict profile) is kept as it is, without
  * being parsed: that is most of a bulk load, and parsing is the cost that dominates ingest.
  */
-import { createHash } from 'node:crypto'
 import { guarded, parseRecord, tooDeep, valueTooDeep } from '../../jsonl/index.js'
 import { isCanonical, normalize, resolveOptions, serializeEvent } from '../../normalize/index.js'
 import type { Event } from '../../schema/index.js'
@@ -75,8 +74,6 @@ export interface Prepared {
   severity: string
   /** Identity for de-duplication: fingerprint, host, ip, port, source. */
   identity: string
-  /** identityDigest(identity), when computed already (a large ingest's workers do it). */
-  digest?: string
 }
 
 export type PrepareResult = Prepared | { ok: false; errors: Issue[] }
@@ -165,12 +162,6 @@ function finish(
 
 const identityFrom = (fingerprint: string, host: string, ip: string, port: string, source: string) =>
   `${fingerprint}\n${host}\n${ip}\n${port}\n${source}`
-
-/**
- * SHA-256 of an identity's UTF-8 text, as a latin1 string (one character per byte): a short,
- * fixed-size key for it (the PostgreSQL store's unique key).
- */
-export const identityDigest = (identity: string) => createHash('sha256').update(identity).digest('binary')
 
 /** The members that make two events "the same event", joined (host and ip canonical). */
 export function identityOf(event: Event): string {

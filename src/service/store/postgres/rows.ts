@@ -8,8 +8,9 @@
  * Binary COPY, not text: every field is its length and its bytes, so the JSON goes as the
  * bytes it came in (no escaping, often no encoding either), and the server parses nothing.
  */
+import { createHash } from 'node:crypto'
 import { reverseLabels } from '../../names/domain.js'
-import { identityDigest, type Prepared } from '../prepare.js'
+import type { Prepared } from '../prepare.js'
 
 /** One row to stage: the folded copies of one identity in a batch. */
 export interface StagedRow {
@@ -29,7 +30,7 @@ export function foldBatch(items: readonly Prepared[]): { rows: StagedRow[]; keys
   const keys: string[] = []
   for (let i = 0; i < items.length; i++) {
     const p = items[i]!
-    const key = p.digest ?? identityKey(p.identity)
+    const key = identityKey(p.identity)
     keys.push(key)
     const row = byKey.get(key)
     if (row === undefined) byKey.set(key, { identity: key, kept: p, firstAt: i, first: p.time, last: p.time })
@@ -45,7 +46,7 @@ export function foldBatch(items: readonly Prepared[]): { rows: StagedRow[]; keys
 }
 
 /** The unique key of an identity: sha256 of its UTF-8 text (32 bytes in the index), as latin1. */
-export const identityKey = identityDigest
+export const identityKey = (identity: string) => createHash('sha256').update(identity).digest('binary')
 
 /**
  * The staging table's columns, in COPY order. Only int4, bytea and text go in binary form;
@@ -106,16 +107,13 @@ export function copyBinary(rows: readonly StagedRow[]): Buffer {
   return out.subarray(0, at)
 }
 
-/**
- * Writes the COPY data (in 256 KiB pieces, waiting when the stream is full) and ends the
- * stream. (Each piece is one write into the socket on the thread that answers lookups.)
- */
+/** Writes the COPY data (in 1 MiB pieces, waiting when the stream is full) and ends the stream. */
 export async function writeAll(stream: NodeJS.WritableStream, data: Buffer): Promise<void> {
   const done = new Promise<void>((resolve, reject) => {
     stream.once('finish', resolve)
     stream.once('error', reject)
   })
-  const piece = 256 << 10
+  const piece = 1 << 20
   for (let at = 0; at < data.length; at += piece) {
     if (!stream.write(data.subarray(at, at + piece))) await new Promise((resolve) => stream.once('drain', resolve))
   }
