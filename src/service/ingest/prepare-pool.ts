@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { PrepareResult } from '../store/prepare.js'
-import { type PreparedAnswer, type PrepareBatch, unpackAnswer } from './prepare-batch.js'
+import { moved, type PreparedAnswer, type PrepareBatch, unpackAnswer } from './prepare-batch.js'
 
 /**
  * Where the worker's module may be, relative to this code: in the built package it is the
@@ -111,7 +111,7 @@ class PrepareWorker {
     return new Promise((resolve, reject) => {
       if (this.pending.push({ resolve, reject }) === 1) this.thread.ref()
       // The bytes are moved, not copied (the batch's own buffer: see offload.ts).
-      this.thread.postMessage(batch, batch.bytes.byteLength > 0 ? [batch.bytes.buffer as ArrayBuffer] : [])
+      this.thread.postMessage(batch, moved(batch))
     })
   }
 }

@@ -1,16 +1,15 @@
 /**
  * Entry point of a prepare worker thread (large ingests, see prepare-pool.ts): turns each
  * batch of JSON texts (or their UTF-8 bytes) it is sent into their prepare() results, in the
- * same order, packed (prepare-batch.ts, packAnswer): the accepted documents' canonical bytes in
- * one buffer and their index fields; the parsed event is left out (a listener parses the JSON
- * when needed). The thread first lowers its own scheduling priority (workerData.nice), so
+ * same order, packed (prepare-batch.ts, packAnswer): the accepted documents' canonical bytes
+ * and their index fields; the parsed event is left out (a listener parses the JSON when needed). The thread first lowers its own scheduling priority (workerData.nice), so
  * that on a busy machine the thread answering lookups gets the CPU first.
  */
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import { JsonText, prepare } from '../store/prepare.js'
-import { batchTexts, packAnswer, type PrepareBatch } from './prepare-batch.js'
+import { batchTexts, moved, packAnswer, type PrepareBatch } from './prepare-batch.js'
 
 lowerPriority((workerData as { nice?: number } | null)?.nice ?? 0)
 
@@ -32,6 +31,6 @@ function lowerPriority(nice: number): void {
 parentPort!.on('message', (batch: PrepareBatch) => {
   const texts = batchTexts(batch)
   const answer = packAnswer(batch, texts, texts.map((text) => prepare(new JsonText(text))))
-  // The accepted documents' bytes are moved, not copied: the store keeps them as they are.
-  parentPort!.postMessage(answer, answer.bytes.byteLength > 0 ? [answer.bytes.buffer as ArrayBuffer] : [])
+  // The documents' bytes are moved, not copied (the batch's buffer goes back as it came).
+  parentPort!.postMessage(answer, moved(answer))
 })
