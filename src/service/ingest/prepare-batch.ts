@@ -75,6 +75,8 @@ export function packAnswer(batch: PrepareBatch, texts: readonly string[], result
     if (from[i] !== -1 && r.json === texts[i]) answer.kept.push(0, from[i]!, batch.items[i] as number)
     else answer.kept.push(1, end, (end += written.write(r.json, end, 'utf8')))
   }
+  // The batch's buffer goes back only when it holds kept documents (else it is freed here).
+  if (!answer.kept.some((v, k) => k % FIELDS === 6 && v === 0)) answer.bytes = new Uint8Array(0)
   return answer
 }
 
