@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { type ApiKey, DEFAULT_PLANS, digest, KEY_PLANS, type KeyPlan, type Plan, type PlanName, PLAN_NAMES } from './auth/index.js'
 import { defaultHookConfig, type HookConfig, readHookConfig } from './hooks/config.js'
+import { DEFAULT_WORKER_NICE } from './ingest/prepare-pool.js'
 
 /** Hook members (docs/hooks.md): `hookDelivery`, `allowPrivateHooks`, and `declared` resources and hooks per key. */
 export interface ServiceConfig extends HookConfig {
@@ -16,6 +17,11 @@ export interface ServiceConfig extends HookConfig {
   plans: Record<PlanName, Plan>
   /** Largest body POST /admin/events accepts (413 above). */
   maxBodyBytes: number
+  /**
+   * Niceness (0–19, Linux) of the threads that prepare a large ingest's documents, so that
+   * lookups answered meanwhile get the CPU first; 0 = the process's own priority.
+   */
+  ingestWorkerNice: number
   /** Name of the key whose plan and rate limit the web pages use; null = the anonymous plan. */
   webKey: string | null
   /** `FILE: /pointer: message` lines worth printing that do not stop the service (a short admin token). */
@@ -44,6 +50,7 @@ export function defaultConfig(): ServiceConfig {
     adminToken: digest(DEMO_SECRETS.admin),
     plans: clonePlans(DEFAULT_PLANS),
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    ingestWorkerNice: DEFAULT_WORKER_NICE,
     webKey: null,
     // The demo is for local use: hooks may point at a receiver on this machine.
     ...defaultHookConfig(),
@@ -71,7 +78,7 @@ export async function loadConfig(path: string): Promise<ServiceConfig> {
   return parseConfig(text, path)
 }
 
-const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'web_key', 'hook_delivery', 'allow_private_hooks'] as const
+const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'web_key', 'hook_delivery', 'allow_private_hooks'] as const
 const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan', 'resources', 'hooks'] as const
 const PLAN_MEMBERS = ['subdomains', 'rate', 'burst'] as const
 const SECRET = /^[\x21-\x7e]{8,256}$/
@@ -90,7 +97,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   if (!isObject(doc)) throw new ConfigError([`${file}: (document): must be a JSON object`])
   unknownMembers(doc, TOP, '', problem)
 
-  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, webKey: null, ...defaultHookConfig() }
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerNice: DEFAULT_WORKER_NICE, webKey: null, ...defaultHookConfig() }
   config.keys = readKeys(doc.keys, problem)
   Object.assign(config, readHookConfig(doc, problem))
   config.adminToken = readSecret(doc, 'admin_token', '', problem, false)
@@ -103,6 +110,11 @@ export function parseConfig(text: string, file: string): ServiceConfig {
     if (!Number.isSafeInteger(doc.max_body_bytes) || (doc.max_body_bytes as number) < 1) {
       problem('/max_body_bytes', `must be a positive integer (got ${show(doc.max_body_bytes)})`)
     } else config.maxBodyBytes = doc.max_body_bytes as number
+  }
+  if (doc.ingest_worker_nice !== undefined) {
+    const nice = doc.ingest_worker_nice
+    if (!Number.isSafeInteger(nice) || (nice as number) < 0 || (nice as number) > 19) problem('/ingest_worker_nice', `must be an integer from 0 to 19 (got ${show(nice)})`)
+    else config.ingestWorkerNice = nice as number
   }
   if (doc.web_key !== undefined && doc.web_key !== null) {
     // A key's name, not its secret: pages are anonymous to the browser, the plan is chosen here.

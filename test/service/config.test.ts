@@ -40,6 +40,8 @@ describe('configuration file', () => {
     expect(config.plans.registered).toEqual(DEFAULT_PLANS.registered)
     expect(config.plans.pro).toEqual({ name: 'pro', subdomains: null, rate: null })
     expect(config.maxBodyBytes).toBe(1024)
+    expect(config.ingestWorkerNice).toBe(10) // the default
+    expect(parseConfig('{"ingest_worker_nice": 0}', 'keys.json').ingestWorkerNice).toBe(0)
   })
 
   it('reports every problem as FILE: /pointer: message, never echoing a key', () => {
@@ -53,10 +55,11 @@ describe('configuration file', () => {
       ],
       plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5 }, gold: {} },
       max_body_bytes: 0,
+      ingest_worker_nice: 20,
       colour: 'blue',
     })
     expect(found).toEqual([
-      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, web_key, hook_delivery, allow_private_hooks)',
+      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, web_key, hook_delivery, allow_private_hooks)',
       "keys.json: /keys/0/plan: must be one of registered, pro (got \"gold\")",
       'keys.json: /keys/0/key: must be a string of 8 to 256 printable ASCII characters without spaces (value not shown)',
       "keys.json: /keys/1/name: 'a' is already the name of /keys/0",
@@ -70,6 +73,7 @@ describe('configuration file', () => {
       'keys.json: /plans/anonymous/rate: must be a number of requests per second > 0, or null for no limit (got 0)',
       'keys.json: /plans/anonymous/burst: must be an integer ≥ 1 (got 1.5)',
       'keys.json: /max_body_bytes: must be a positive integer (got 0)',
+      'keys.json: /ingest_worker_nice: must be an integer from 0 to 19 (got 20)',
     ])
     for (const line of found) expect(line).not.toMatch(/short|long-enough-key|another-long-key/)
   })

@@ -10,7 +10,7 @@ import { decodeUtf8, DEFAULT_MAX_LINE_BYTES, isJsonText, isRecordError, type Lin
 import type { Issue } from '../../validate/index.js'
 import { isUtf8 } from 'node:buffer'
 import { OffloadedIngest } from './offload.js'
-import { PreparePool, prepareWorkerUrl } from './prepare-pool.js'
+import { prepareWorkerUrl, sharedPreparePool } from './prepare-pool.js'
 import { Slicer } from './slices.js'
 import { JsonText, type Store } from '../store/index.js'
 
@@ -31,8 +31,19 @@ const OFFLOAD_BYTES = 1024 * 1024
 
 type Item = { line: number; doc: unknown } | { line: number; error: Issue }
 
+export interface IngestOptions {
+  /**
+   * The input's size in bytes, when known before reading (a body already received): a large
+   * input then goes to the worker threads from its first line, so that this thread, which
+   * answers lookups, never prepares any of it.
+   */
+  bytes?: number
+  /** Niceness of the worker threads (Linux; see prepare-pool.ts, DEFAULT_WORKER_NICE). */
+  workerNice?: number
+}
+
 /** Reads every record of `input` into `store`; malformed lines are rejected, the rest go on. */
-export async function ingestStream(store: Store, input: AsyncIterable<Uint8Array | string>): Promise<IngestReport> {
+export async function ingestStream(store: Store, input: AsyncIterable<Uint8Array | string>, options: IngestOptions = {}): Promise<IngestReport> {
   const report: IngestReport = { accepted: 0, duplicates: 0, rejected: [] }
   let docs: unknown[] = []
   let lines: number[] = []
@@ -58,35 +69,32 @@ export async function ingestStream(store: Store, input: AsyncIterable<Uint8Array
     await slicer.pause()
   }
   const read = { bytes: 0 }
+  // Known to be large: offloaded from the start; otherwise once that much was read.
+  const offloadAfter = (options.bytes ?? 0) > OFFLOAD_BYTES ? -1 : OFFLOAD_BYTES
   let offload: OffloadedIngest | undefined
-  let pool: PreparePool | undefined
-  try {
-    for await (const items of documents(counted(input, read))) {
-      for (const item of items) {
-        if (offload === undefined && read.bytes > OFFLOAD_BYTES && store.ingestPrepared !== undefined) {
-          const url = prepareWorkerUrl()
-          if (url !== undefined) {
-            // From here on documents are prepared on worker threads; what came before is stored first.
-            await flush()
-            pool = new PreparePool(url)
-            offload = new OffloadedIngest(store as Store & Required<Pick<Store, 'ingestPrepared'>>, pool, report)
-          } else read.bytes = -Infinity // no worker module: stay on this thread
-        }
-        if (offload !== undefined) {
-          if ('error' in item) await offload.error(item.line, item.error)
-          else {
-            const pending = offload.add(item.line, item.doc)
-            if (pending) await pending
-          }
-          continue
-        }
-        await inThread(item)
+  for await (const items of documents(counted(input, read))) {
+    for (const item of items) {
+      if (offload === undefined && read.bytes > offloadAfter && store.ingestPrepared !== undefined) {
+        const url = prepareWorkerUrl()
+        if (url !== undefined) {
+          // From here on documents are prepared on worker threads; what came before is stored first.
+          await flush()
+          const pool = sharedPreparePool(url, options.workerNice)
+          offload = new OffloadedIngest(store as Store & Required<Pick<Store, 'ingestPrepared'>>, pool, report)
+        } else read.bytes = -Infinity // no worker module: stay on this thread
       }
+      if (offload !== undefined) {
+        if ('error' in item) await offload.error(item.line, item.error)
+        else {
+          const pending = offload.add(item.line, item.doc)
+          if (pending) await pending
+        }
+        continue
+      }
+      await inThread(item)
     }
-    await offload?.finish()
-  } finally {
-    await pool?.close()
   }
+  await offload?.finish()
   await flush()
   return report
 
@@ -112,8 +120,9 @@ async function* counted(input: AsyncIterable<Uint8Array | string>, read: { bytes
 }
 
 /** Ingests one in-memory text or byte body. */
-export function ingestText(store: Store, body: string | Uint8Array): Promise<IngestReport> {
-  return ingestStream(store, once(body))
+export function ingestText(store: Store, body: string | Uint8Array, options: Omit<IngestOptions, 'bytes'> = {}): Promise<IngestReport> {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body
+  return ingestStream(store, once(bytes), { ...options, bytes: bytes.length })
 }
 
 /** A line as ingest reads it: its bytes, not decoded (the chunks' memory is never reused). */
@@ -197,7 +206,6 @@ async function* replay(held: (Uint8Array | string)[], rest: AsyncIterator<Uint8A
 const BODY_CHUNK = 256 * 1024
 
 /** The body in chunks (a 16 MiB body split in one go would hold the event loop for a while). */
-async function* once(body: string | Uint8Array): AsyncGenerator<Uint8Array | string> {
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array | string> {
   for (let at = 0; at < bytes.length; at += BODY_CHUNK) yield bytes.subarray(at, at + BODY_CHUNK)
 }

@@ -29,59 +29,82 @@ export function batchTexts(batch: PrepareBatch): string[] {
 }
 
 /**
- * A prepare worker's answer, compact for the trip between threads (objects cost the most to
- * copy): per document its result, or null for a text kept as it was sent (most of a bulk
- * load), whose fields are then the next eight of `kept`: leak, ip, name, time, severity,
- * identity, and where its bytes are in `bytes` (start and end; -1 for a document sent as text).
- * `bytes` is the batch's buffer, moved back: the kept documents' bytes are stored from it.
+ * A prepare worker's answer, compact for the trip between threads (objects and strings cost
+ * the receiving thread the most). Per document, `results` has its refusal, or null for an
+ * accepted one, whose fields are then the next nine of `kept`: leak, ip, name, time,
+ * severity, identity, and where its canonical bytes are (buffer, start, end). Buffer 0 is
+ * `bytes`, the batch's own buffer moved back, which holds the documents kept as they were
+ * sent (most of a bulk load); buffer 1 is `written`, the bytes of the documents the worker
+ * serialised (normalised ones, and texts sent as strings), also moved. So the receiving thread
+ * (the one that answers lookups) neither decodes nor encodes JSON.
  */
 export interface PreparedAnswer {
   results: (PrepareResult | null)[]
   kept: (boolean | string | bigint | number)[]
   bytes: Uint8Array
+  written: Uint8Array
 }
+
+/** Fields per accepted document in PreparedAnswer.kept. */
+const FIELDS = 9
 
 /** The answer for `batch`, whose documents are `texts`, given their prepare() results. */
 export function packAnswer(batch: PrepareBatch, texts: readonly string[], results: readonly PrepareResult[]): PreparedAnswer {
-  const answer: PreparedAnswer = { results: new Array(results.length), kept: [], bytes: batch.bytes }
+  // Where each document sent as bytes sits in the batch's buffer (-1: sent as a string).
+  const from: number[] = new Array(results.length)
   let at = 0
+  let size = 0
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!
     const item = batch.items[i]!
-    const start = typeof item === 'number' ? at : -1
+    from[i] = typeof item === 'number' ? at : -1
     if (typeof item === 'number') at = item
-    if (r.ok && r.json === texts[i]) {
-      answer.results[i] = null
-      answer.kept.push(r.leak, r.ip, r.name, r.time, r.severity, r.identity, start, start === -1 ? -1 : at)
-    } else {
-      // The parsed event stays here: the store keeps the JSON, a listener parses it if needed.
-      if (r.ok) r.event = undefined
-      answer.results[i] = r
-    }
+    if (r.ok && !(from[i] !== -1 && r.json === texts[i])) size += Buffer.byteLength(r.json)
   }
+  const written = Buffer.allocUnsafeSlow(size)
+  const answer: PreparedAnswer = { results: new Array(results.length), kept: [], bytes: batch.bytes, written }
+  let end = 0
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!
+    if (!r.ok) {
+      answer.results[i] = r
+      continue
+    }
+    answer.results[i] = null
+    answer.kept.push(r.leak, r.ip, r.name, r.time, r.severity, r.identity)
+    if (from[i] !== -1 && r.json === texts[i]) answer.kept.push(0, from[i]!, batch.items[i] as number)
+    else answer.kept.push(1, end, (end += written.write(r.json, end, 'utf8')))
+  }
+  // The batch's buffer goes back only when it holds kept documents (else it is freed here).
+  if (!answer.kept.some((v, k) => k % FIELDS === 6 && v === 0)) answer.bytes = new Uint8Array(0)
   return answer
 }
 
+/** The buffers of an answer to move (not copy) between the threads. */
+export const moved = (answer: { bytes: Uint8Array; written?: Uint8Array }): ArrayBuffer[] =>
+  [answer.bytes, answer.written].filter((b): b is Uint8Array => b !== undefined && b.byteLength > 0).map((b) => b.buffer as ArrayBuffer)
+
 /**
- * The results of a packed answer; texts kept as sent have `json` KEPT_AS_SENT, and those sent
- * as bytes have them as `utf8`, in the returned batch buffer. That buffer is offered to the
- * store to keep (`owned`) only when kept documents fill at least 3/4 of it, so that what no
- * event uses stays small; otherwise the store copies the bytes out of it.
+ * The results of a packed answer: each accepted document has `json` KEPT_AS_SENT and its
+ * bytes as `utf8`. The batch's buffer is offered to the store to keep (`owned`) only when
+ * kept documents fill at least 3/4 of it, so that what no event uses stays small; otherwise,
+ * and for the worker's written bytes, the store copies them into its own memory.
  */
 export function unpackAnswer(answer: PreparedAnswer): PrepareResult[] {
   const { kept } = answer
-  const bytes = Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength)
+  const buffers = [answer.bytes, answer.written].map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))
   let keptBytes = 0
-  for (let k = 6; k < kept.length; k += 8) if ((kept[k] as number) !== -1) keptBytes += (kept[k + 1] as number) - (kept[k] as number)
-  const owned = keptBytes * 4 >= bytes.buffer.byteLength * 3
+  for (let k = 0; k < kept.length; k += FIELDS) if (kept[k + 6] === 0) keptBytes += (kept[k + 8] as number) - (kept[k + 7] as number)
+  const owned = keptBytes * 4 >= buffers[0]!.buffer.byteLength * 3
   let k = 0
   return answer.results.map((r) => {
     if (r !== null) return r
-    const start = kept[k + 6] as number
+    const buffer = kept[k + 6] as number
     const prepared: Prepared = {
       ok: true,
       event: undefined,
       json: KEPT_AS_SENT,
+      utf8: buffers[buffer]!.subarray(kept[k + 7] as number, kept[k + 8] as number),
       leak: kept[k] as boolean,
       ip: kept[k + 1] as string,
       name: kept[k + 2] as string,
@@ -89,11 +112,8 @@ export function unpackAnswer(answer: PreparedAnswer): PrepareResult[] {
       severity: kept[k + 4] as string,
       identity: kept[k + 5] as string,
     }
-    if (start !== -1) {
-      prepared.utf8 = bytes.subarray(start, kept[k + 7] as number)
-      if (owned) prepared.owned = true
-    }
-    k += 8
+    if (buffer === 0 && owned) prepared.owned = true
+    k += FIELDS
     return prepared
   })
 }

@@ -2,14 +2,16 @@
  * Worker threads that run prepare() (parse, normalise, validate, serialise) for a large
  * ingest, so the thread that answers lookups only stores the results. Batches go to the least
  * busy worker; each worker answers in the order it was sent, and every batch has its own
- * promise, so the caller decides the order results are used in.
+ * promise, so the caller decides the order results are used in. The service's ingests share
+ * one pool (sharedPreparePool), kept between ingests: a new worker's first batches run cold
+ * code, and compiling it takes CPU from the lookups answered meanwhile.
  */
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { PrepareResult } from '../store/prepare.js'
-import { type PreparedAnswer, type PrepareBatch, unpackAnswer } from './prepare-batch.js'
+import { moved, type PreparedAnswer, type PrepareBatch, unpackAnswer } from './prepare-batch.js'
 
 /**
  * Where the worker's module may be, relative to this code: in the built package it is the
@@ -30,6 +32,28 @@ export function prepareWorkerUrl(): URL | undefined {
 
 /** One worker for 2 cores (the main thread stores and answers lookups), at most 2. */
 export const defaultPrepareWorkers = () => Math.max(1, Math.min(2, availableParallelism() - 1))
+
+/**
+ * Niceness of the prepare workers (0–19; Linux only, see prepare-worker.ts): lookups arriving
+ * during a large ingest get the CPU before the ingest's preparing, which only takes longer
+ * when the machine is busy.
+ */
+export const DEFAULT_WORKER_NICE = 10
+
+let shared: { pool: PreparePool; url: string; nice: number } | undefined
+
+/**
+ * The process's prepare workers, started on first use and kept for later ingests. Idle, they
+ * do not keep the process alive. A pool with a failed worker is replaced.
+ */
+export function sharedPreparePool(url: URL, nice = DEFAULT_WORKER_NICE): PreparePool {
+  if (shared !== undefined && (shared.pool.failed || shared.url !== url.href || shared.nice !== nice)) {
+    void shared.pool.close()
+    shared = undefined
+  }
+  shared ??= { pool: new PreparePool(url, undefined, nice), url: url.href, nice }
+  return shared.pool
+}
 
 function tsxAvailable(): boolean {
   try {
@@ -61,11 +85,20 @@ class PrepareWorker {
   private failure: Error | undefined
   readonly thread: Worker
 
-  constructor(url: URL) {
-    this.thread = new Worker(url.pathname.endsWith('.ts') ? fromSource(url) : url)
-    this.thread.on('message', (answer: PreparedAnswer) => this.pending.shift()?.resolve(unpackAnswer(answer)))
+  constructor(url: URL, nice: number) {
+    this.thread = new Worker(url.pathname.endsWith('.ts') ? fromSource(url) : url, { workerData: { nice } })
+    // Referenced only while it has batches to answer: an idle worker never keeps the process alive.
+    this.thread.unref()
+    this.thread.on('message', (answer: PreparedAnswer) => {
+      this.pending.shift()?.resolve(unpackAnswer(answer))
+      if (this.pending.length === 0) this.thread.unref()
+    })
     this.thread.on('error', (error) => this.fail(error))
     this.thread.on('exit', (code) => this.fail(new Error(`a prepare worker stopped (exit code ${code})`)))
+  }
+
+  get failed(): boolean {
+    return this.failure !== undefined
   }
 
   private fail(error: Error): void {
@@ -76,24 +109,29 @@ class PrepareWorker {
   prepare(batch: PrepareBatch): Promise<PrepareResult[]> {
     if (this.failure) return Promise.reject(this.failure)
     return new Promise((resolve, reject) => {
-      this.pending.push({ resolve, reject })
+      if (this.pending.push({ resolve, reject }) === 1) this.thread.ref()
       // The bytes are moved, not copied (the batch's own buffer: see offload.ts).
-      this.thread.postMessage(batch, batch.bytes.byteLength > 0 ? [batch.bytes.buffer as ArrayBuffer] : [])
+      this.thread.postMessage(batch, moved(batch))
     })
   }
 }
 
-/** A fixed set of prepare workers for one ingest. Call close() when done, also after a failure. */
+/** A fixed set of prepare workers. Call close() when done with it (the shared pool is never closed). */
 export class PreparePool {
   private readonly workers: PrepareWorker[]
 
-  constructor(url: URL, size = defaultPrepareWorkers()) {
-    this.workers = Array.from({ length: size }, () => new PrepareWorker(url))
+  constructor(url: URL, size = defaultPrepareWorkers(), nice = DEFAULT_WORKER_NICE) {
+    this.workers = Array.from({ length: size }, () => new PrepareWorker(url, nice))
   }
 
   /** Number of worker threads. */
   get size(): number {
     return this.workers.length
+  }
+
+  /** A worker stopped or failed (its batches were refused; the pool is of no more use). */
+  get failed(): boolean {
+    return this.workers.some((w) => w.failed)
   }
 
   /** prepare() of each document (as a JsonText), in order, computed on the least busy worker. */
