@@ -50,19 +50,23 @@ const FIELDS = 9
 
 /** The answer for `batch`, whose documents are `texts`, given their prepare() results. */
 export function packAnswer(batch: PrepareBatch, texts: readonly string[], results: readonly PrepareResult[]): PreparedAnswer {
-  // Where each document sent as bytes sits in the batch's buffer (-1: sent as a string).
+  // Where each document kept as sent sits in the batch's buffer (-1: the worker writes its bytes).
   const from: number[] = new Array(results.length)
   let at = 0
   let size = 0
+  let anyKept = false
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!
     const item = batch.items[i]!
-    from[i] = typeof item === 'number' ? at : -1
+    const start = at
     if (typeof item === 'number') at = item
-    if (r.ok && !(from[i] !== -1 && r.json === texts[i])) size += Buffer.byteLength(r.json)
+    from[i] = r.ok && typeof item === 'number' && r.json === texts[i] ? start : -1
+    if (from[i] !== -1) anyKept = true
+    else if (r.ok) size += Buffer.byteLength(r.json)
   }
   const written = Buffer.allocUnsafeSlow(size)
-  const answer: PreparedAnswer = { results: new Array(results.length), kept: [], bytes: batch.bytes, written }
+  // The batch's buffer goes back only when it holds kept documents (else it is freed here).
+  const answer: PreparedAnswer = { results: new Array(results.length), kept: [], bytes: anyKept ? batch.bytes : new Uint8Array(0), written }
   let end = 0
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!
@@ -72,11 +76,9 @@ export function packAnswer(batch: PrepareBatch, texts: readonly string[], result
     }
     answer.results[i] = null
     answer.kept.push(r.leak, r.ip, r.name, r.time, r.severity, r.identity)
-    if (from[i] !== -1 && r.json === texts[i]) answer.kept.push(0, from[i]!, batch.items[i] as number)
+    if (from[i] !== -1) answer.kept.push(0, from[i]!, batch.items[i] as number)
     else answer.kept.push(1, end, (end += written.write(r.json, end, 'utf8')))
   }
-  // The batch's buffer goes back only when it holds kept documents (else it is freed here).
-  if (!answer.kept.some((v, k) => k % FIELDS === 6 && v === 0)) answer.bytes = new Uint8Array(0)
   return answer
 }
 
