@@ -31,8 +31,8 @@ const record = (start, latency) => {
   samples[n++] = start
   samples[n++] = latency
 }
-const gc = { count: 0, ms: 0, maxMs: 0 }
-const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) { gc.count++; gc.ms += e.duration; gc.maxMs = Math.max(gc.maxMs, e.duration) } })
+const pauses = { count: 0, ms: 0, maxMs: 0 } // (not 'gc': with --expose-gc that name is taken)
+const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) { pauses.count++; pauses.ms += e.duration; pauses.maxMs = Math.max(pauses.maxMs, e.duration) } })
 observer.observe({ entryTypes: ['gc'] })
 let bad = 0, open = connections
 const stopAt = now() + ms
@@ -54,7 +54,7 @@ for (let c = 0; c < connections; c++) {
     if (now() < stopAt) send()
     else socket.end()
   })
-  socket.on('close', () => { if (--open === 0) { observer.disconnect(); parentPort.postMessage({ samples: samples.subarray(0, n), bad, gc }) } })
+  socket.on('close', () => { if (--open === 0) { observer.disconnect(); parentPort.postMessage({ samples: samples.subarray(0, n), bad, gc: pauses }) } })
   socket.on('error', () => { bad++ })
 }
 `
