@@ -6,17 +6,16 @@
  *   domain form one contiguous range.
  */
 import type { Event, SubdomainEntry } from '../../../schema/index.js'
-import { formatTime, formatTimeMillis, type Instant } from '../../../time/index.js'
+import { formatTime, formatTimeMillis } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { ByteArena } from './arena.js'
 import { addId, Column, forEachId, type Ids } from './columns.js'
 import { NameIndex } from './name-index.js'
+import { instant, NS_PER_MS, split } from './instants.js'
 import { detach, hash30 } from './strings.js'
 import { identityOf, jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
 import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from '../types.js'
-
-const NS_PER_MS = 1_000_000n
 
 export class MemoryStore implements Store {
   private count = 0
@@ -274,17 +273,3 @@ const COMPACT_AFTER = 64 * 1024 * 1024
 
 const newLookup = (): { services: Buffer[]; leaks: Buffer[] } => ({ services: [], leaks: [] })
 const newSeenLookup = (): { services: SeenEvent[]; leaks: SeenEvent[] } => ({ services: [], leaks: [] })
-
-/** The instant split() took apart. */
-const instant = (ms: number, ns: number): Instant => BigInt(ms) * NS_PER_MS + BigInt(ns)
-
-/** An instant as whole milliseconds (exact in a double for years 0000–9999) and the nanoseconds left. */
-function split(time: Instant): [number, number] {
-  let ms = time / NS_PER_MS
-  let rest = time % NS_PER_MS
-  if (rest < 0n) {
-    ms -= 1n
-    rest += NS_PER_MS
-  }
-  return [Number(ms), Number(rest)]
-}
