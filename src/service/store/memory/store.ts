@@ -38,6 +38,8 @@ export class MemoryStore implements Store {
 
   private readonly ips = new Map<string, number>()
   private readonly ipIds: Ids[] = []
+  /** By address number (as ipIds): the version at which something was last stored for it. */
+  private readonly ipChanged = new Column((n) => new Float64Array(n))
 
   private readonly names = new NameIndex()
 
@@ -52,6 +54,12 @@ export class MemoryStore implements Store {
   /** Documents stored so far, new or duplicate (see Store.version). */
   get version(): number {
     return this.stored
+  }
+
+  /** The version at which something was last stored for address `ip` (canonical), 0 if never (see Store.hostVersion). */
+  hostVersion(ip: string): number {
+    const n = this.ips.get(ip)
+    return n === undefined ? 0 : this.ipChanged.data[n]!
   }
 
   ingest(docs: Iterable<unknown>): IngestResult {
@@ -182,6 +190,7 @@ export class MemoryStore implements Store {
     const hash = hash30(p.identity)
     const existing = this.findIdentity(this.identities.get(hash), p.identity)
     if (existing !== -1) {
+      this.changed(this.ipOf.data[existing]!)
       const oldMs = this.ms.data[existing]!
       if (ms > oldMs || (ms === oldMs && ns > this.subMs.data[existing]!)) {
         this.store(existing, p, true)
@@ -206,7 +215,7 @@ export class MemoryStore implements Store {
     this.firstSubMs.data[id] = ns
     this.setSeverity(id, p.leak, p.severity, false)
     this.identities.set(hash, addId(this.identities.get(hash), id))
-    this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)
+    this.changed((this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)))
     this.nameOf.data[id] = p.name === '' ? -1 : this.names.add(p.name, id)
     return false
   }
@@ -231,6 +240,13 @@ export class MemoryStore implements Store {
     this.leak.data[id] = leak ? 1 : 0
     if (leak) this.leaksBySeverity[n]!++
     this.severityOf.data[id] = n
+  }
+
+  /** Notes that address number `n` (-1: none) changes with the document being stored (take() counts it next). */
+  private changed(n: number): void {
+    if (n < 0) return
+    this.ipChanged.ensure(n)
+    this.ipChanged.data[n] = this.stored + 1
   }
 
   private addIp(ip: string, id: number): number {
