@@ -14,14 +14,26 @@ import { MemoryStore, parseConfig, startService, type Store } from '../../src/se
 import { benchEvent } from './events.js'
 import { mb, report } from './measure.js'
 
-// Each socket: one request in flight; records [absolute start ms, latency ms] per answer.
+// Each socket: one request in flight; records [absolute start ms, latency ms] per answer, as
+// pairs in one preallocated Float64Array. (Kept as an array of small arrays, 100k samples
+// filled this thread's old generation, and its own mark-compact pauses, up to 14 ms, were
+// then timed as the service's latency.) It also reports its own GC pauses.
 const PROBE = `
 const { connect } = require('node:net')
+const { PerformanceObserver } = require('node:perf_hooks')
 const { workerData, parentPort } = require('node:worker_threads')
 const { port, target, connections, ms } = workerData
 const request = Buffer.from('GET ' + target + ' HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nAccept: application/json\\r\\n\\r\\n')
 const now = () => performance.timeOrigin + performance.now()
-const samples = []
+let samples = new Float64Array(1 << 20), n = 0
+const record = (start, latency) => {
+  if (n + 2 > samples.length) { const more = new Float64Array(samples.length * 2); more.set(samples); samples = more }
+  samples[n++] = start
+  samples[n++] = latency
+}
+const pauses = { count: 0, ms: 0, maxMs: 0 } // (not 'gc': with --expose-gc that name is taken)
+const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) { pauses.count++; pauses.ms += e.duration; pauses.maxMs = Math.max(pauses.maxMs, e.duration) } })
+observer.observe({ entryTypes: ['gc'] })
 let bad = 0, open = connections
 const stopAt = now() + ms
 for (let c = 0; c < connections; c++) {
@@ -37,22 +49,33 @@ for (let c = 0; c < connections; c++) {
     const length = parseInt(head.slice(head.indexOf('content-length:') + 15), 10)
     if (buffer.length < end + 4 + length) return
     if (head.slice(9, 12) !== '200') bad++
-    samples.push([sent, now() - sent])
+    record(sent, now() - sent)
     buffer = buffer.subarray(end + 4 + length)
     if (now() < stopAt) send()
     else socket.end()
   })
-  socket.on('close', () => { if (--open === 0) parentPort.postMessage({ samples, bad }) })
+  socket.on('close', () => { if (--open === 0) { observer.disconnect(); parentPort.postMessage({ samples: samples.subarray(0, n), bad, gc: pauses }) } })
   socket.on('error', () => { bad++ })
 }
 `
 
-type Sample = [start: number, latency: number]
+/** The probe's GC pauses over its run (they delay its reading of answers too). */
+export interface ProbeGc {
+  count: number
+  ms: number
+  maxMs: number
+}
 
-function probe(port: number, target: string, ms: number): Promise<Sample[]> {
+/** What a probe saw: [start, latency] pairs, flat, and its own GC pauses. */
+interface Probed {
+  samples: Float64Array
+  gc: ProbeGc
+}
+
+function probe(port: number, target: string, ms: number): Promise<Probed> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(PROBE, { eval: true, workerData: { port, target, connections: 4, ms } })
-    worker.once('message', (r: { samples: Sample[]; bad: number }) => (r.bad > 0 ? reject(new Error(`${r.bad} bad answers`)) : resolve(r.samples)))
+    worker.once('message', (r: Probed & { bad: number }) => (r.bad > 0 ? reject(new Error(`${r.bad} bad answers`)) : resolve(r)))
     worker.once('error', reject)
   })
 }
@@ -98,9 +121,9 @@ function since([ran0, waited0]: [number, number]): { ranMs: number; waitedMs: nu
 export interface StallResult {
   bodyBytes: number
   documents: number
-  idle: { p50: number; p99: number; n: number; cpu: { ranMs: number; waitedMs: number } }
-  sliced: { p50: number; p99: number; n: number; ingestMs: number; main: MainThreadLog }
-  onePiece: { p50: number; p99: number; n: number; ingestMs: number }
+  idle: { p50: number; p99: number; n: number; probeGc: ProbeGc; cpu: { ranMs: number; waitedMs: number } }
+  sliced: { p50: number; p99: number; n: number; probeGc: ProbeGc; ingestMs: number; main: MainThreadLog }
+  onePiece: { p50: number; p99: number; n: number; probeGc: ProbeGc; ingestMs: number }
 }
 
 /** Lenient (non-canonical) documents up to `bytes`, as JSON Lines. */
@@ -168,9 +191,14 @@ export async function measureIngestStall(baseEvents = 20_000, store: Store = new
   const config = parseConfig(JSON.stringify({ admin_token: token, max_body_bytes: 64 << 20, plans: { anonymous: { rate: 1e9, burst: 1e9 } } }), 'bench')
   const service = await startService({ store, config, host: '127.0.0.1', port: 0 })
   const target = '/host/198.51.0.5'
-  const stats = (samples: Sample[], from = -Infinity, to = Infinity) => {
-    const inside = samples.filter(([start, latency]) => start + latency >= from && start <= to).map(([, latency]) => latency)
-    return { p50: percentile(inside, 50), p99: percentile(inside, 99), n: inside.length }
+  const stats = ({ samples, gc }: Probed, from = -Infinity, to = Infinity) => {
+    const inside: number[] = []
+    for (let i = 0; i < samples.length; i += 2) {
+      const start = samples[i]!
+      const latency = samples[i + 1]!
+      if (start + latency >= from && start <= to) inside.push(latency)
+    }
+    return { p50: percentile(inside, 50), p99: percentile(inside, 99), n: inside.length, probeGc: gc }
   }
   try {
     const cpu0 = schedstat() // (nothing else watched while idle: the baseline stays as it was)
@@ -247,8 +275,9 @@ function watchMainThread(): { stop(): MainThreadLog } {
 export function printStall(storeName: string, stall: StallResult): void {
   const ms = (x: number) => `${x.toFixed(2)} ms`
   console.log(`ingest stall, ${storeName}: ${mb(stall.bodyBytes).toFixed(1)} MiB, ${stall.documents} lenient documents; ingest took ${stall.sliced.ingestMs.toFixed(0)} ms in slices, ${stall.onePiece.ingestMs.toFixed(0)} ms in one piece`)
-  console.log(`host lookup p50/p99 idle: ${ms(stall.idle.p50)} / ${ms(stall.idle.p99)} (${stall.idle.n} requests; main thread on a core ${stall.idle.cpu.ranMs.toFixed(0)} ms, waiting for one ${stall.idle.cpu.waitedMs.toFixed(0)} ms)`)
-  console.log(`host lookup p50/p99 during sliced ingest: ${ms(stall.sliced.p50)} / ${ms(stall.sliced.p99)} (${stall.sliced.n} requests)`)
+  const gc = (g: ProbeGc) => `probe's own GC ${g.count} pauses, longest ${ms(g.maxMs)}`
+  console.log(`host lookup p50/p99 idle: ${ms(stall.idle.p50)} / ${ms(stall.idle.p99)} (${stall.idle.n} requests; main thread on a core ${stall.idle.cpu.ranMs.toFixed(0)} ms, waiting for one ${stall.idle.cpu.waitedMs.toFixed(0)} ms; ${gc(stall.idle.probeGc)})`)
+  console.log(`host lookup p50/p99 during sliced ingest: ${ms(stall.sliced.p50)} / ${ms(stall.sliced.p99)} (${stall.sliced.n} requests; ${gc(stall.sliced.probeGc)} over its whole run)`)
   const m = stall.sliced.main
   const kinds = Object.entries(m.gcOver1ms).map(([kind, k]) => `${kind} ${k.count} (${k.ms.toFixed(0)} ms)`).join(', ') || 'none'
   console.log(`  main thread during sliced ingest: ${m.gcCount} GC pauses, ${m.gcTotalMs.toFixed(0)} ms in all, longest ${ms(m.gcMaxMs)}; pauses >= 1 ms: ${kinds}; event-loop delay p99 ${ms(m.loopP99Ms)}, max ${ms(m.loopMaxMs)}; on a core ${m.ranMs.toFixed(0)} ms, waiting for one ${m.waitedMs.toFixed(0)} ms`)

@@ -1,6 +1,7 @@
 /** Kept /host and /domain answers (src/service/http/answer-cache.ts): bounded, and never stale after an ingest. */
 import { describe, expect, it } from 'vitest'
 import { AnswerCache } from '../../src/service/http/answer-cache.js'
+import { createContext } from '../../src/service/http/context.js'
 import { MemoryStore } from '../../src/service/index.js'
 import { makeEvent, request, serveForTest, unlimitedConfig } from './support.js'
 
@@ -20,11 +21,19 @@ describe('AnswerCache', () => {
     expect(cache.size).toBe(0)
   })
 
-  it('does not keep an answer built at another version than the one last asked about', () => {
+  it('gives an answer only at the version it was built at, unless told it is still right there', () => {
     const cache = new AnswerCache()
-    cache.get('a', 2)
-    cache.set('a', 1, bytes('old'))
-    expect(cache.get('a', 2)).toBeUndefined()
+    cache.set('a', 1, bytes('old'), '192.0.2.1')
+    expect(cache.get('a', 2)).toBeUndefined() // no way to tell: dropped
+    const changed = new Map<string, number>([['192.0.2.1', 0]])
+    const told = new AnswerCache(undefined, (scope, builtAt) => (changed.get(scope) ?? 0) <= builtAt)
+    told.set('a', 1, bytes('kept'), '192.0.2.1')
+    told.set('b', 1, bytes('no scope'))
+    expect(told.get('a', 5)?.body.toString()).toBe('kept') // other things changed since version 1
+    expect(told.get('b', 5)).toBeUndefined()
+    changed.set('192.0.2.1', 6)
+    expect(told.get('a', 6)).toBeUndefined()
+    expect(told.size).toBe(0)
   })
 
   it('drops the oldest answers beyond its entry and byte bounds, and never keeps a large one', () => {
@@ -39,6 +48,24 @@ describe('AnswerCache', () => {
     cache.set('f', 1, bytes('ffff'))
     cache.set('g', 1, bytes('gggggg')) // b and c go for the entry bound, then d for the byte bound (1 + 4 + 6 > 10)
     expect(['b', 'c', 'd', 'f', 'g'].map((k) => cache.get(k, 1)?.body.toString())).toEqual([undefined, undefined, undefined, 'ffff', 'gggggg'])
+  })
+})
+
+describe('kept /host answers and the memory store', () => {
+  it('outlive ingests of other addresses and go with one of their own, duplicates included', async () => {
+    const store = new MemoryStore()
+    const { answers } = createContext(store, unlimitedConfig())
+    const fingerprint = 'cd'.repeat(32)
+    await store.ingest([makeEvent({ ip: '192.0.2.30', port: '80', summary: 'a', time: '2024-01-01T00:00:00Z', event_fingerprint: fingerprint })])
+    answers.host.set('192.0.2.30', store.version!, bytes('answer'), '192.0.2.30')
+    await store.ingest([makeEvent({ ip: '192.0.2.31', port: '80' }), makeEvent({ ip: '2001:db8::30', port: '80' })])
+    expect(answers.host.get('192.0.2.30', store.version!)?.body.toString()).toBe('answer')
+    // The same event seen again, earlier: nothing in the answer changes, but it is dropped all the same.
+    await store.ingest([makeEvent({ ip: '192.0.2.30', port: '80', summary: 'a', time: '2023-01-01T00:00:00Z', event_fingerprint: fingerprint })])
+    expect(answers.host.get('192.0.2.30', store.version!)).toBeUndefined()
+    answers.host.set('192.0.2.30', store.version!, bytes('answer'), '192.0.2.30')
+    await store.ingest([makeEvent({ ip: '192.0.2.30', port: '443' })])
+    expect(answers.host.get('192.0.2.30', store.version!)).toBeUndefined()
   })
 })
 

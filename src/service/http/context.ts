@@ -4,7 +4,7 @@ import type { ServiceConfig } from '../config.js'
 import { type LimiterOptions, RateLimiter } from '../ratelimit/index.js'
 import type { Store } from '../store/index.js'
 import type { Dispatcher, HookStore, Resolver } from '../hooks/index.js'
-import { AnswerCache } from './answer-cache.js'
+import { ANSWER_CACHE_LIMITS, AnswerCache } from './answer-cache.js'
 
 export interface ServiceContext {
   store: Store
@@ -24,7 +24,10 @@ export interface HookApi {
 }
 
 export function createContext(store: Store, config: ServiceConfig, limiter: LimiterOptions = {}): ServiceContext {
-  const answers = { host: new AnswerCache(), domain: new AnswerCache() }
+  // A kept /host answer outlives other addresses' ingests where the store can tell (hostVersion).
+  const hostVersion = store.hostVersion?.bind(store)
+  const stillRight = hostVersion && ((ip: string, builtAt: number) => hostVersion(ip) <= builtAt)
+  const answers = { host: new AnswerCache(ANSWER_CACHE_LIMITS, stillRight), domain: new AnswerCache() }
   return { store, config, keys: new KeyRing(config.keys), limiter: new RateLimiter(limiter), answers }
 }
 

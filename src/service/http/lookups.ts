@@ -7,6 +7,7 @@ import type { ServiceContext } from './context.js'
 import { lookupHeaders, sendError, sendJson, sendLookupJson, shown, VARY_ACCEPT } from './reply.js'
 import { badEncoding, decodeParam, notDomain, notIp, ROUTES_TEXT, type RouteName } from './route.js'
 import { weightOf } from './negotiate.js'
+import { canonicalIp } from '../names/ip.js'
 
 /** Answers a lookup route; errors (400, 401, 404, 406, 429) are JSON like everything else. */
 export function handleLookup(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, route: RouteName, raw: string): void {
@@ -48,7 +49,7 @@ function answerLookup(ctx: ServiceContext, res: ServerResponse, route: 'host' | 
   settle(res, result, VARY_ACCEPT, (lookup) => {
     if (lookup === null) return sendError(res, 400, route === 'host' ? notIp(param) : notDomain(param), VARY_ACCEPT)
     const body = lookupBody(lookup)
-    if (version !== undefined) ctx.answers[route].set(raw, version, body)
+    if (version !== undefined) ctx.answers[route].set(raw, version, body, route === 'host' ? (canonicalIp(param) ?? undefined) : undefined)
     sendLookupJson(res, body, lookupHeaders(body.length))
   })
 }

@@ -94,6 +94,12 @@ export interface Store {
    * without it (one that others may write to) is asked every time.
    */
   readonly version?: number
+  /**
+   * Optional, beside `version`: the version at which anything was last stored for address `ip`
+   * (canonical, as canonicalIp gives it), 0 if nothing ever was. A /host answer built at version
+   * v stays right while this is at most v, whatever else was ingested meanwhile.
+   */
+  hostVersion?(ip: string): number
   /** Calls `listener` after each valid ingested event; returns the function that stops it. */
   onIngest(listener: IngestListener): () => void
 }

@@ -1,5 +1,7 @@
 /** A large ingest gives the event loop turns (issue 14): other work runs while it is going on. */
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
+import { afterIoPoll } from '../../../src/service/ingest/slices.js'
 import { ingestText, MemoryStore } from '../../../src/service/index.js'
 import { makeEvent } from '../support.js'
 
@@ -21,5 +23,41 @@ describe('ingest in slices', () => {
     expect(report).toMatchObject({ accepted: 4000, rejected: [] })
     // One turn per slice: without slicing the whole ingest is one turn.
     expect(turns).toBeGreaterThan(10)
+  })
+
+  it('yields so that I/O ready meanwhile is handled, even when the work resumed in the poll phase', async () => {
+    // Ingest work resumes in the poll phase (a worker's answer, a socket's data): a request that
+    // arrives on another connection while it runs must be read before the work goes on.
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const pair = async (): Promise<[Socket, Socket]> => {
+      const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve))
+      const client = connect((server.address() as AddressInfo).port, '127.0.0.1')
+      await new Promise((resolve) => client.once('connect', resolve))
+      return [client, await accepted]
+    }
+    const [workClient, workSide] = await pair()
+    const [lookupClient, lookupSide] = await pair()
+    const order = async (pass: () => Promise<unknown>): Promise<string[]> => {
+      const seen: string[] = []
+      const read = new Promise<void>((resolve) => lookupSide.once('data', () => resolve(void seen.push('request read'))))
+      await new Promise<void>((resolve) => {
+        workSide.once('data', () => {
+          lookupClient.write('request')
+          void pass().then(() => resolve(void seen.push('work goes on')))
+        })
+        workClient.write('answer')
+      })
+      await read
+      return seen
+    }
+    try {
+      expect(await order(afterIoPoll)).toEqual(['request read', 'work goes on'])
+      // What one immediate gives, for contrast: the work goes on first (why afterIoPoll takes two).
+      expect(await order(() => new Promise((resolve) => setImmediate(resolve)))).toEqual(['work goes on', 'request read'])
+    } finally {
+      for (const socket of [workClient, workSide, lookupClient, lookupSide]) socket.destroy()
+      server.close()
+    }
   })
 })

@@ -425,6 +425,30 @@ export function storeCases(name: string, makeStore: StoreFactory): void {
       })
     })
 
+    it('moves an address\'s hostVersion, where the store has one, exactly when something is stored for it (property)', async () => {
+      const ip = fc.constantFrom('192.0.2.1', '::ffff:192.0.2.1', '192.0.2.2', '2001:db8::1', '2001:db8:0::1', '')
+      const batches = fc.array(fc.array(fc.record({ ip, port: fc.constantFrom('80', '443') }), { maxLength: 6 }), { minLength: 1, maxLength: 4 })
+      const probe = makeStore()
+      if (probe.hostVersion === undefined || probe.version === undefined) return // optional: nothing to check
+      const canonical = (a: string) => (a === '::ffff:192.0.2.1' ? '192.0.2.1' : a === '2001:db8:0::1' ? '2001:db8::1' : a)
+      await fc.assert(
+        fc.asyncProperty(batches, async (groups) => {
+          const store = makeStore()
+          for (const group of groups) {
+            const before = store.version!
+            const seen = ['192.0.2.1', '192.0.2.2', '2001:db8::1'].map((a) => store.hostVersion!(a))
+            await store.ingest(group.map((d) => makeEvent(d)))
+            const touched = new Set(group.map((d) => canonical(d.ip)))
+            ;['192.0.2.1', '192.0.2.2', '2001:db8::1'].forEach((a, i) => {
+              if (touched.has(a)) expect(store.hostVersion!(a)).toBeGreaterThan(before)
+              else expect(store.hostVersion!(a)).toBe(seen[i])
+            })
+          }
+        }),
+        { numRuns: 50 },
+      )
+    })
+
     it('agrees with a linear scan for any mix of names, IPs and batches (property)', async () => {
       const label = fc.constantFrom('a', 'b', 'ab', 'a-b', 'x', 'www', 'b_')
       const hostName = fc.array(label, { minLength: 1, maxLength: 4 }).map((ls) => ls.join('.'))

@@ -6,17 +6,16 @@
  *   domain form one contiguous range.
  */
 import type { Event, SubdomainEntry } from '../../../schema/index.js'
-import { formatTime, formatTimeMillis, type Instant } from '../../../time/index.js'
+import { formatTime, formatTimeMillis } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { ByteArena } from './arena.js'
 import { addId, Column, forEachId, type Ids } from './columns.js'
 import { NameIndex } from './name-index.js'
+import { instant, NS_PER_MS, split } from './instants.js'
 import { detach, hash30 } from './strings.js'
 import { identityOf, jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
 import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from '../types.js'
-
-const NS_PER_MS = 1_000_000n
 
 export class MemoryStore implements Store {
   private count = 0
@@ -39,6 +38,8 @@ export class MemoryStore implements Store {
 
   private readonly ips = new Map<string, number>()
   private readonly ipIds: Ids[] = []
+  /** By address number (as ipIds): the version at which something was last stored for it. */
+  private readonly ipChanged = new Column((n) => new Float64Array(n))
 
   private readonly names = new NameIndex()
 
@@ -53,6 +54,12 @@ export class MemoryStore implements Store {
   /** Documents stored so far, new or duplicate (see Store.version). */
   get version(): number {
     return this.stored
+  }
+
+  /** The version at which something was last stored for address `ip` (canonical), 0 if never (see Store.hostVersion). */
+  hostVersion(ip: string): number {
+    const n = this.ips.get(ip)
+    return n === undefined ? 0 : this.ipChanged.data[n]!
   }
 
   ingest(docs: Iterable<unknown>): IngestResult {
@@ -183,6 +190,7 @@ export class MemoryStore implements Store {
     const hash = hash30(p.identity)
     const existing = this.findIdentity(this.identities.get(hash), p.identity)
     if (existing !== -1) {
+      this.changed(this.ipOf.data[existing]!)
       const oldMs = this.ms.data[existing]!
       if (ms > oldMs || (ms === oldMs && ns > this.subMs.data[existing]!)) {
         this.store(existing, p, true)
@@ -207,7 +215,7 @@ export class MemoryStore implements Store {
     this.firstSubMs.data[id] = ns
     this.setSeverity(id, p.leak, p.severity, false)
     this.identities.set(hash, addId(this.identities.get(hash), id))
-    this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)
+    this.changed((this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)))
     this.nameOf.data[id] = p.name === '' ? -1 : this.names.add(p.name, id)
     return false
   }
@@ -232,6 +240,13 @@ export class MemoryStore implements Store {
     this.leak.data[id] = leak ? 1 : 0
     if (leak) this.leaksBySeverity[n]!++
     this.severityOf.data[id] = n
+  }
+
+  /** Notes that address number `n` (-1: none) changes with the document being stored (take() counts it next). */
+  private changed(n: number): void {
+    if (n < 0) return
+    this.ipChanged.ensure(n)
+    this.ipChanged.data[n] = this.stored + 1
   }
 
   private addIp(ip: string, id: number): number {
@@ -274,17 +289,3 @@ const COMPACT_AFTER = 64 * 1024 * 1024
 
 const newLookup = (): { services: Buffer[]; leaks: Buffer[] } => ({ services: [], leaks: [] })
 const newSeenLookup = (): { services: SeenEvent[]; leaks: SeenEvent[] } => ({ services: [], leaks: [] })
-
-/** The instant split() took apart. */
-const instant = (ms: number, ns: number): Instant => BigInt(ms) * NS_PER_MS + BigInt(ns)
-
-/** An instant as whole milliseconds (exact in a double for years 0000–9999) and the nanoseconds left. */
-function split(time: Instant): [number, number] {
-  let ms = time / NS_PER_MS
-  let rest = time % NS_PER_MS
-  if (rest < 0n) {
-    ms -= 1n
-    rest += NS_PER_MS
-  }
-  return [Number(ms), Number(rest)]
-}
