@@ -4,9 +4,9 @@
  * collecting the events and copying their bytes into a new answer. That copy, into memory
  * not touched for a while, was most of what a lookup cost beyond a bare server (docs/service.md).
  * An answer is kept with the version it was built at. Once the version moved on, a /domain
- * answer is dropped; a /host answer stays while the store says nothing was stored for its
- * address since (Store.hostVersion), so an ongoing ingest of other addresses does not turn
- * every host lookup into a rebuilt one.
+ * answer is dropped when next asked for (or pushed out by newer ones); a /host answer stays
+ * while the store says nothing was stored for its address since (Store.hostVersion), so an
+ * ongoing ingest of other addresses does not turn every host lookup into a rebuilt one.
  */
 import { lookupHeaders } from './reply.js'
 
