@@ -16,7 +16,9 @@ import { isJsonText } from '../../jsonl/parse.js'
 import type { NamedInput } from '../inputs.js'
 import { blocksOf } from './blocks.js'
 import { blockRunner } from './jobs/index.js'
+import { giveBack, takeSpare } from './output.js'
 import { Pool } from './pool.js'
+import { giveBackChunk, readHere } from './read-here.js'
 import { defaultJobs, MIN_PARALLEL_BYTES, stopPrestarted, workerCount } from './prestart.js'
 import type { Block, BlockResult, JobName } from './types.js'
 
@@ -24,8 +26,11 @@ import type { Block, BlockResult, JobName } from './types.js'
 export interface LineSink {
   /** Writes `text` and a newline; a promise when the caller must wait (backpressure). */
   write(text: string): Promise<void> | undefined
-  /** Writes bytes holding whole lines, newlines included (stdout and the third output come so). */
-  writeBytes(bytes: Uint8Array): Promise<void> | undefined
+  /**
+   * Writes bytes holding whole lines, newlines included (stdout and the third output come so);
+   * calls `written`, if given, once the bytes are written and their memory is free again.
+   */
+  writeBytes(bytes: Uint8Array, written?: () => void): Promise<void> | undefined
 }
 
 export { defaultJobs }
@@ -67,7 +72,7 @@ async function withJobs(input: Pick<NamedInput, 'name' | 'stream' | 'size'>, pla
   if (plan.jobs <= 1 || !workerAvailable()) return { rest: input.stream }
   if (input.size !== undefined && input.size < MIN_PARALLEL_BYTES) return { rest: input.stream }
   const readAhead = input.size === undefined ? MIN_PARALLEL_BYTES : 0
-  const iterator = input.stream[Symbol.asyncIterator]()
+  const iterator = (readHere(input.stream) ?? input.stream)[Symbol.asyncIterator]()
   const held: Buffer[] = []
   let heldBytes = 0
   let first: LineItem | undefined
@@ -118,7 +123,7 @@ async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file:
       const out = result.texts[i]
       const writer = writers[i]
       if (out === null || out === undefined || !writer) continue
-      const pending = typeof out !== 'string' ? writer.writeBytes(out) : writer.write(plan.fixText ? plan.fixText(i, out, counts) : out)
+      const pending = typeof out !== 'string' ? writer.writeBytes(out, () => giveBack(out.buffer as ArrayBuffer)) : writer.write(plan.fixText ? plan.fixText(i, out, counts) : out)
       if (pending) await pending
     }
     result.counts.forEach((n, i) => (counts[i] = (counts[i] ?? 0) + n)) // a job may add counts after the first three
@@ -136,6 +141,7 @@ async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file:
       for (const slot of slots) {
         if (slot.result) continue
         if (pool.leastBusy() >= DEPTH) return
+        slot.block.out = takeSpare() // memory for its output, written already
         start(slot, pool.run(slot.block))
       }
     }
@@ -180,7 +186,11 @@ async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file:
       }
       if (head.done) {
         slots.shift()
-        await write(await head.result!)
+        const result = await head.result!
+        // Its input's memory, to read into again: moved back by a worker, or run here (the
+        // pieces of a block moved to a worker are empty here).
+        for (const memory of [...(result.inputs ?? []), ...head.block.parts.map((part) => part.buffer as ArrayBuffer)]) giveBackChunk(memory)
+        await write(result)
         feed()
         readNext()
         continue
