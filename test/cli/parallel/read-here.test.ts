@@ -60,7 +60,7 @@ describe('readHere', () => {
     const { path } = file()
     expect(readHere(Readable.from([Buffer.from('{}\n')]))).toBeUndefined()
     const read = createReadStream(path)
-    await new Promise((resolve) => read.once('readable', resolve))
+    await new Promise<void>((resolve) => read.once('readable', () => resolve()))
     read.read(10)
     expect(readHere(read)).toBeUndefined()
     read.destroy()
