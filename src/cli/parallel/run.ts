@@ -10,7 +10,9 @@
  * own loop.
  */
 import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
+import { setFlagsFromString } from 'node:v8'
 import { type LineItem, LineSplitter, toBuffer } from '../../jsonl/lines.js'
 import { isJsonText } from '../../jsonl/parse.js'
 import type { NamedInput } from '../inputs.js'
@@ -114,6 +116,13 @@ interface Slot {
  */
 async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file: string, writers: readonly (LineSink | undefined)[]): Promise<number[]> {
   const setup = { job: plan.job, file, maxLineBytes: plan.maxLineBytes, settings: plan.settings }
+  // With a JS thread on every core, the helper task of a young-generation collection has no
+  // core of its own, and the thread that started the collection waits for it to be scheduled.
+  // One task, on that thread, measured ~2 % faster (normalize --jobs 2, 100 MB, three runs of
+  // 12–20 interleaved rounds). V8 reads this flag at each collection
+  // (ScavengerCollector::NumberOfScavengeTasks), so setting it now is safe; it holds for every
+  // isolate of the process until it ends (a command asked to keep every core busy).
+  if (plan.jobs >= availableParallelism()) setFlagsFromString('--no-parallel-scavenge')
   // The workers first (or those started with the process: prestart.ts), so that they load
   // their modules while this thread loads its own runner.
   const pool = new Pool(WORKER_URL, setup, workerCount(plan.jobs))
