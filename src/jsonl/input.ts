@@ -78,7 +78,9 @@ export class JsonlWriter {
    */
   async writeBytes(bytes: Uint8Array, written?: () => void): Promise<void> {
     await this.flush()
-    await this.send(bytes, written && ((error) => error || written()))
+    await this.send(bytes, written && ((error) => {
+      if (!error) written()
+    }))
   }
 
   async flush(): Promise<void> {

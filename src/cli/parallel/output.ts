@@ -13,7 +13,7 @@ import type { Edit } from '../../normalize/pattern.js'
  * memory already in use costs nothing more, where a new buffer of a block's size is fresh
  * pages from the kernel (a fault and zeroing per page) and external memory the GC accounts:
  * that was most of the cost of copying lines out (100 MB: ~125 ms of the two threads' time,
- * ~40 ms into reused memory). The main thread gives back what it has written; it hands some
+ * ~50 ms into reused memory). The main thread gives back what it has written; it hands some
  * of it on to the workers with their blocks (`Block.out`), and each keeps what it is given.
  */
 const spares: ArrayBuffer[] = []
