@@ -10,9 +10,9 @@
  * own loop.
  */
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { setFlagsFromString } from 'node:v8'
 import { type LineItem, LineSplitter, toBuffer } from '../../jsonl/lines.js'
 import { isJsonText } from '../../jsonl/parse.js'
 import type { NamedInput } from '../inputs.js'
@@ -121,8 +121,9 @@ async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file:
   // One task, on that thread, measured ~2 % faster (normalize --jobs 2, 100 MB, three runs of
   // 12–20 interleaved rounds). V8 reads this flag at each collection
   // (ScavengerCollector::NumberOfScavengeTasks), so setting it now is safe; it holds for every
-  // isolate of the process until it ends (a command asked to keep every core busy).
-  if (plan.jobs >= availableParallelism()) setFlagsFromString('--no-parallel-scavenge')
+  // isolate of the process until it ends (a command asked to keep every core busy). node:v8
+  // is loaded here only: this module is loaded by every start of the stream commands.
+  if (plan.jobs >= availableParallelism()) (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-parallel-scavenge')
   // The workers first (or those started with the process: prestart.ts), so that they load
   // their modules while this thread loads its own runner.
   const pool = new Pool(WORKER_URL, setup, workerCount(plan.jobs))
