@@ -73,11 +73,14 @@ export class JsonlWriter {
 
   /**
    * Writes bytes that already hold whole lines, newlines included (a `--jobs` worker's output),
-   * after the lines queued before them. Await the result to respect backpressure.
+   * after the lines queued before them. Await the result to respect backpressure. `written`
+   * is called once the stream is done with the bytes (their memory may then be reused).
    */
-  async writeBytes(bytes: Uint8Array): Promise<void> {
+  async writeBytes(bytes: Uint8Array, written?: () => void): Promise<void> {
     await this.flush()
-    await this.send(bytes)
+    await this.send(bytes, written && ((error) => {
+      if (!error) written()
+    }))
   }
 
   async flush(): Promise<void> {
@@ -88,8 +91,8 @@ export class JsonlWriter {
     await this.send(data)
   }
 
-  private async send(data: string | Uint8Array): Promise<void> {
-    if (!this.stream.write(data)) {
+  private async send(data: string | Uint8Array, done?: (error: Error | null | undefined) => void): Promise<void> {
+    if (!this.stream.write(data, done)) {
       await new Promise<void>((resolve, reject) => {
         const done = (error?: Error) => {
           this.stream.off('drain', done)

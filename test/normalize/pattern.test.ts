@@ -177,6 +177,33 @@ describe('normalizeText rewrites lenient values in place', () => {
       { numRuns: 1000 },
     )
   })
+  it('gives the same result whichever pattern goes first (after a rewritten record, the rewrite pattern does)', () => {
+    const r = normalize({})
+    if (!r.ok) throw new Error('unreachable')
+    const canonicalLine = JSON.stringify(r.event)
+    const lenientLine = canonicalLine.replace('"port":""', '"port":8080')
+    // A canonical text recognised by the rewrite pattern comes with no edits: compared without them.
+    const withoutEdits = (result: ReturnType<typeof normalizeText>) => {
+      if (!result.ok || result.edits === undefined) return result
+      const { edits: _, ...rest } = result
+      return rest
+    }
+    fc.assert(
+      fc.property(lenientText, options, fc.array(lenientEdit, { maxLength: 6 }), fc.array(mutation, { maxLength: 1 }), (text, opts, edits, more) => {
+        const canonical = fullPath(text, opts)!
+        for (const candidate of [canonical, edits.reduce(applyEdit, canonical), more.reduce(mutate, edits.reduce(applyEdit, canonical))]) {
+          expect(normalizeText(canonicalLine).ok).toBe(true) // canonical first from here
+          const canonicalFirst = normalizeText(candidate, opts)
+          // Rewritten in place, so the rewrite pattern goes first from here.
+          expect((normalizeText(lenientLine) as { edits?: unknown[] }).edits).toHaveLength(1)
+          const rewriteFirst = normalizeText(candidate, opts)
+          for (const result of [canonicalFirst, rewriteFirst]) if (result.ok && result.edits) expect(applyEdits(candidate, result.edits)).toBe(result.text)
+          expect(withoutEdits(rewriteFirst)).toEqual(withoutEdits(canonicalFirst))
+        }
+      }),
+      { numRuns: 500 },
+    )
+  })
   it('takes the common lenient values of tool output without parsing', () => {
     const r = normalize({})
     if (!r.ok) throw new Error('unreachable')

@@ -149,7 +149,7 @@ export async function* blocksOf(input: AsyncIterable<Uint8Array | string>, maxLi
 }
 
 /** The memory a block's pieces live in, each once: the list to move with it to a worker. */
-export const transferList = (block: Block): ArrayBuffer[] => [...new Set(block.parts.map((p) => p.buffer as ArrayBuffer))]
+export const transferList = (block: Block): ArrayBuffer[] => [...new Set(block.parts.map((p) => p.buffer as ArrayBuffer)), ...(block.out ? [block.out] : [])]
 
 /**
  * The input with its first three bytes in one chunk (or all of it, if shorter), so that a byte

@@ -28,6 +28,8 @@ export interface Block {
   /** Byte offset of the block's first byte in the input. */
   firstOffset: number
   tooLong?: boolean
+  /** Memory whose bytes were written, given back for the job's output (output.ts, giveBack). */
+  out?: ArrayBuffer
 }
 
 /**
@@ -41,6 +43,8 @@ export interface BlockResult {
   /** Per output stream: 0 stdout, 1 stderr, 2 the command's third output. */
   texts: (string | Uint8Array | null)[]
   counts: number[]
+  /** From a worker: the memory of the block's input, moved back to be read into again (read-here.ts). */
+  inputs?: ArrayBuffer[]
 }
 
 /** A line of a block, with its bytes when they are exactly the UTF-8 of its text (valid input). */

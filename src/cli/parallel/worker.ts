@@ -23,7 +23,10 @@ port.on('message', (message: Block | JobSetup) => {
   }
   const run = runner
   queue = queue.then(async () => {
-    const result = await (await run)(message as Block)
-    port.postMessage(result, result.texts.filter((t) => t instanceof Uint8Array).map((t) => t.buffer as ArrayBuffer))
+    const block = message as Block
+    const result = await (await run)(block)
+    // The input's memory goes back too: nothing here refers to it once the block is done.
+    result.inputs = [...new Set(block.parts.map((part) => part.buffer as ArrayBuffer))]
+    port.postMessage(result, [...result.texts.filter((t) => t instanceof Uint8Array).map((t) => t.buffer as ArrayBuffer), ...result.inputs])
   })
 })

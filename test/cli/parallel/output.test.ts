@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ByteLines, TextLines } from '../../../src/cli/parallel/output.js'
+import { ByteLines, giveBack, takeSpare, TextLines } from '../../../src/cli/parallel/output.js'
 import { applyEdits, type Edit } from '../../../src/normalize/pattern.js'
 
 /** A text, and non-overlapping edits of it that cut it only between whole characters. */
@@ -48,6 +48,51 @@ describe('ByteLines', () => {
     lines.push(long)
     lines.pushFrom(Buffer.from(long), long, [{ start: 1, end: 3, text: '€' }])
     expect(Buffer.from(lines.take()!).toString()).toBe(`a\n${long}\né€${'é'.repeat(9_997)}\n`)
+  })
+})
+
+describe('ByteLines in memory given back', () => {
+  /** Lines of `n` characters each, told apart by their first one. */
+  const lines = (count: number, n: number) => Array.from({ length: count }, (_, i) => `${String.fromCharCode(97 + (i % 26))}${'x'.repeat(n - 1)}`)
+  /** The block's bytes once written: its memory is then given back, as the main thread does. */
+  const written = (out: ByteLines) => {
+    const bytes = out.take()!
+    const copy = Buffer.from(bytes)
+    giveBack(bytes.buffer as ArrayBuffer)
+    return { copy, memory: bytes.buffer }
+  }
+
+  it('reuses it, and never shows what it held before, for blocks of very different sizes', () => {
+    while (takeSpare()); // none left from other tests
+    let last: ArrayBufferLike | undefined
+    let reused = 0
+    // Long lines, then short ones, then long ones again, over the same memory.
+    for (const [count, n] of [[40, 10_000], [3, 20], [1, 1], [200, 100], [40, 10_000], [2, 5_000]] as const) {
+      const out = new ByteLines(300_000)
+      const text = lines(count, n)
+      for (const [i, line] of text.entries()) {
+        if (i % 2 === 0) out.push(line)
+        else out.pushFrom(Buffer.from(line), line, [{ start: 1, end: 3, text: 'é' }])
+      }
+      const { copy, memory } = written(out)
+      expect(copy.toString()).toBe(text.map((line, i) => (i % 2 === 0 ? line : `${line[0]}é${line.slice(3)}`)).join('\n') + '\n')
+      if (memory === last) reused++
+      last = memory
+    }
+    expect(reused).toBeGreaterThan(3)
+  })
+
+  it('keeps only memory large enough to be worth it, and takes a kept one only if it is large enough', () => {
+    while (takeSpare());
+    giveBack(new ArrayBuffer(1024))
+    expect(takeSpare()).toBeUndefined()
+    const small = new ArrayBuffer(100_000)
+    giveBack(small)
+    const out = new ByteLines(500_000)
+    out.push('a'.repeat(10))
+    out.push('b'.repeat(10))
+    expect(out.take()!.buffer).not.toBe(small)
+    expect(takeSpare()).toBe(small)
   })
 })
 

@@ -1,7 +1,7 @@
 /** The job of each command that can run on several threads, loaded on demand. */
 import type { Block, BlockResult, JobFactory, JobName, JobOutput, JobSetup } from '../types.js'
 import { linesOf } from '../lines.js'
-import { ByteLines, TextLines } from '../output.js'
+import { ByteLines, giveBack, TextLines } from '../output.js'
 
 /** A job's output with the streams a block's result is taken from. */
 interface Output extends JobOutput {
@@ -33,7 +33,10 @@ export async function blockRunner(setup: JobSetup): Promise<BlockRunner> {
     counts: out.counts,
   })
   // stdout and the third output as bytes (see output.ts); stdout is sized for the block's documents.
-  const fresh = (block: Block): Output => ({ streams: [new ByteLines(blockBytes(block)), new TextLines(), new ByteLines()], counts: [0, 0, 0] })
+  const fresh = (block: Block): Output => {
+    if (block.out) giveBack(block.out)
+    return { streams: [new ByteLines(blockBytes(block)), new TextLines(), new ByteLines()], counts: [0, 0, 0] }
+  }
   if ('block' in job) {
     return async (block) => {
       const out = fresh(block)
