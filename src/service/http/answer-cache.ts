@@ -78,4 +78,3 @@ export class AnswerCache {
     this.kept.delete(key)
   }
 }
-

@@ -2,8 +2,9 @@
  * Entry point of a prepare worker thread (large ingests, see prepare-pool.ts): turns each
  * batch of JSON texts (or their UTF-8 bytes) it is sent into their prepare() results, in the
  * same order, packed (prepare-batch.ts, packAnswer): the accepted documents' canonical bytes
- * and their index fields; the parsed event is left out (a listener parses the JSON when needed). The thread first lowers its own scheduling priority (workerData.nice), so
- * that on a busy machine the thread answering lookups gets the CPU first.
+ * and their index fields; the parsed event is left out (a listener parses the JSON when
+ * needed). The thread first lowers its own scheduling priority (workerData.nice), so that on
+ * a busy machine the thread answering lookups gets the CPU first.
  */
 import { readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'

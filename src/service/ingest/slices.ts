@@ -7,8 +7,8 @@
 
 /**
  * Longest stretch of synchronous ingest work between two turns of the event loop. (At 2 ms,
- * each worker answer became one stretch of about 0.5 ms of storing plus the next batch's
- * splitting, and every lookup waiting behind it took about 1 ms.)
+ * storing a worker's answer and splitting the next batch ran as one stretch, and the
+ * lookups waiting behind it took about 1 ms each.)
  */
 export const SLICE_MS = 0.5
 
