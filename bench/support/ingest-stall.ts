@@ -2,7 +2,9 @@
  * Does a large ingest stall lookups? Host-lookup latency measured from a worker thread over
  * keep-alive sockets: while idle, during a 16 MiB `POST /admin/events` of lenient documents
  * (the normalising path, processed in slices), and, for contrast, during the same documents
- * ingested in one piece (one store.ingest call, the behaviour before issue 14). Any store: the
+ * ingested in one piece (one store.ingest call, the behaviour before issue 14); and, to show
+ * what the machine alone costs, beside a thread that only keeps a core busy, at the prepare
+ * workers' niceness, for as long as the sliced ingest took. Any store: the
  * memory store by default, the PostgreSQL store from bench/postgres.bench.ts. To explain
  * itself it also prints what the service's thread went through during the sliced ingest: its GC
  * pauses, its event-loop delay, and (Linux) how long it ran and how long it waited for a core.
@@ -11,19 +13,26 @@ import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
 import { readFileSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import { MemoryStore, parseConfig, startService, type Store } from '../../src/service/index.js'
+import { DEFAULT_WORKER_NICE } from '../../src/service/ingest/prepare-pool.js'
 import { benchEvent } from './events.js'
 import { mb, report } from './measure.js'
 
 // Each socket: one request in flight; records [absolute start ms, latency ms] per answer, as
 // pairs in one preallocated Float64Array. (Kept as an array of small arrays, 100k samples
 // filled this thread's old generation, and its own mark-compact pauses, up to 14 ms, were
-// then timed as the service's latency.) It also reports its own GC pauses.
+// then timed as the service's latency.) Answers are read into one reused buffer per socket
+// (net's onread) and their head is read as bytes, so an answer allocates nothing: with a new
+// Buffer per read and a string per head, the probe ran about 50 scavenges a second, up to
+// 6 ms each under load, and each one was timed into the four answers in flight. It also
+// reports its own GC pauses.
 const PROBE = `
 const { connect } = require('node:net')
 const { PerformanceObserver } = require('node:perf_hooks')
 const { workerData, parentPort } = require('node:worker_threads')
 const { port, target, connections, ms } = workerData
 const request = Buffer.from('GET ' + target + ' HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nAccept: application/json\\r\\n\\r\\n')
+const HEAD_END = Buffer.from('\\r\\n\\r\\n')
+const LENGTH = Buffer.from('\\r\\ncontent-length:')
 const now = () => performance.timeOrigin + performance.now()
 let samples = new Float64Array(1 << 20), n = 0
 const record = (start, latency) => {
@@ -34,30 +43,69 @@ const record = (start, latency) => {
 const pauses = { count: 0, ms: 0, maxMs: 0 } // (not 'gc': with --expose-gc that name is taken)
 const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) { pauses.count++; pauses.ms += e.duration; pauses.maxMs = Math.max(pauses.maxMs, e.duration) } })
 observer.observe({ entryTypes: ['gc'] })
+// Where the value of 'content-length:' starts in head[0, end), in any letter case; -1 if absent.
+const lengthAt = (head, end) => {
+  outer: for (let i = 0; i + LENGTH.length <= end; i++) {
+    for (let j = 0; j < LENGTH.length; j++) if ((head[i + j] | (j > 1 ? 0x20 : 0)) !== LENGTH[j]) continue outer
+    return i + LENGTH.length
+  }
+  return -1
+}
 let bad = 0, open = connections
 const stopAt = now() + ms
 for (let c = 0; c < connections; c++) {
-  const socket = connect(port, '127.0.0.1')
-  let buffer = Buffer.alloc(0), sent = 0
+  const held = Buffer.alloc(1 << 20) // the answer read so far
+  let size = 0, sent = 0
   const send = () => { sent = now(); socket.write(request) }
-  socket.on('connect', send)
-  socket.on('data', (chunk) => {
-    buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])
-    const end = buffer.indexOf('\\r\\n\\r\\n')
-    if (end === -1) return
-    const head = buffer.toString('latin1', 0, end).toLowerCase()
-    const length = parseInt(head.slice(head.indexOf('content-length:') + 15), 10)
-    if (buffer.length < end + 4 + length) return
-    if (head.slice(9, 12) !== '200') bad++
+  const read = (nread, buf) => {
+    if (size + nread > held.length) { bad++; socket.destroy(); return }
+    buf.copy(held, size, 0, nread)
+    size += nread
+    const end = held.indexOf(HEAD_END, 0)
+    if (end === -1 || end >= size) return
+    let at = lengthAt(held, end)
+    if (at === -1) { bad++; socket.destroy(); return }
+    while (held[at] === 0x20) at++
+    let length = 0
+    while (held[at] >= 0x30 && held[at] <= 0x39) length = length * 10 + held[at++] - 0x30
+    const total = end + 4 + length
+    if (size < total) return
+    if (held[9] !== 0x32 || held[10] !== 0x30 || held[11] !== 0x30) bad++ // not '200'
     record(sent, now() - sent)
-    buffer = buffer.subarray(end + 4 + length)
+    held.copy(held, 0, total, size)
+    size -= total
     if (now() < stopAt) send()
     else socket.end()
-  })
+  }
+  const socket = connect({ port, host: '127.0.0.1', onread: { buffer: Buffer.alloc(64 * 1024), callback: read } })
+  socket.on('connect', send)
   socket.on('close', () => { if (--open === 0) { observer.disconnect(); parentPort.postMessage({ samples: samples.subarray(0, n), bad, gc: pauses }) } })
   socket.on('error', () => { bad++ })
 }
 `
+
+// A thread at the prepare workers' niceness that keeps a core busy for workerData.ms and
+// does nothing else: lookups beside it show what sharing the machine with an ingest's worker
+// costs by itself, without any of the ingest's work on the service's thread.
+const SPINNER = `
+const { workerData, parentPort } = require('node:worker_threads')
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop())
+  require('node:os').setPriority(tid, workerData.nice)
+} catch {}
+const end = performance.now() + workerData.ms
+let turns = 0
+while (performance.now() < end) turns++
+parentPort.postMessage(turns)
+`
+
+function spin(ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(SPINNER, { eval: true, workerData: { ms, nice: DEFAULT_WORKER_NICE } })
+    worker.once('message', () => resolve())
+    worker.once('error', reject)
+  })
+}
 
 /** The probe's GC pauses over its run (they delay its reading of answers too). */
 export interface ProbeGc {
@@ -123,6 +171,8 @@ export interface StallResult {
   documents: number
   idle: { p50: number; p99: number; n: number; probeGc: ProbeGc; cpu: { ranMs: number; waitedMs: number } }
   sliced: { p50: number; p99: number; n: number; probeGc: ProbeGc; ingestMs: number; main: MainThreadLog }
+  /** Lookups while a thread at the workers' niceness only kept a core busy, for as long as the sliced ingest took. */
+  busyCore: { p50: number; p99: number; n: number; probeGc: ProbeGc }
   onePiece: { p50: number; p99: number; n: number; probeGc: ProbeGc; ingestMs: number }
 }
 
@@ -219,6 +269,13 @@ export async function measureIngestStall(baseEvents = 20_000, store: Store = new
     if (status !== 200) throw new Error(`ingest answered ${status}`)
     const during = stats(await round1, t0, t1)
 
+    const round3 = probe(service.port, target, 3000)
+    await sleep(300)
+    const t4 = now()
+    await spin(t1 - t0)
+    const t5 = now()
+    const busyCore = stats(await round3, t4, t5)
+
     const piece = lenientBody(16 << 20, 2_000_000).docs.map((d) => JSON.parse(d) as unknown)
     const round2 = probe(service.port, target, 6000)
     await sleep(300)
@@ -231,6 +288,7 @@ export async function measureIngestStall(baseEvents = 20_000, store: Store = new
       documents,
       idle,
       sliced: { ...during, ingestMs: t1 - t0, main },
+      busyCore,
       onePiece: { ...blocked, ingestMs: t3 - t2 },
     }
   } finally {
@@ -281,6 +339,7 @@ export function printStall(storeName: string, stall: StallResult): void {
   const m = stall.sliced.main
   const kinds = Object.entries(m.gcOver1ms).map(([kind, k]) => `${kind} ${k.count} (${k.ms.toFixed(0)} ms)`).join(', ') || 'none'
   console.log(`  main thread during sliced ingest: ${m.gcCount} GC pauses, ${m.gcTotalMs.toFixed(0)} ms in all, longest ${ms(m.gcMaxMs)}; pauses >= 1 ms: ${kinds}; event-loop delay p99 ${ms(m.loopP99Ms)}, max ${ms(m.loopMaxMs)}; on a core ${m.ranMs.toFixed(0)} ms, waiting for one ${m.waitedMs.toFixed(0)} ms`)
+  console.log(`host lookup p50/p99 beside a busy thread at the workers' niceness, no ingest: ${ms(stall.busyCore.p50)} / ${ms(stall.busyCore.p99)} (${stall.busyCore.n} requests; ratio ${(stall.busyCore.p99 / stall.idle.p99).toFixed(2)} vs idle p99; the sliced ingest's p99 is ${(stall.sliced.p99 / stall.busyCore.p99).toFixed(2)}x this)`)
   console.log(`host lookup p50/p99 during one-piece ingest: ${ms(stall.onePiece.p50)} / ${ms(stall.onePiece.p99)} (${stall.onePiece.n} requests)`)
   report(`lookup p99 during 16 MiB ingest, ${storeName}`, stall.sliced.p99, 'ms', { value: stall.sliced.p99 / stall.idle.p99, baseline: 'idle p99', target: '<= 3' })
 }
