@@ -11,14 +11,9 @@ import type { PreparePool } from './prepare-pool.js'
 import { Slicer } from './slices.js'
 import { type IngestResult, JsonText, KEPT_AS_SENT, prepare, type PrepareResult, type Store } from '../store/index.js'
 
-/**
- * Documents (or bytes of their text) sent to a worker at once. Each answer is taken in and
- * stored on the thread that answers lookups, and lookups that arrive meanwhile wait: at 256
- * documents or 256 KiB the stall bench's p99 during a 16 MiB ingest was 0.7–1.0 ms, at 64
- * (or 64 KiB) 0.4–0.8 ms, at 1024 (or 1 MiB) 1.0–1.4 ms; the ingest took as long.
- */
-const BATCH_DOCS = 64
-const BATCH_CHARS = 64 * 1024
+/** Documents (or bytes of their text) sent to a worker at once. */
+const BATCH_DOCS = 256
+const BATCH_CHARS = 256 * 1024
 /** Documents an async store (PostgreSQL) is given at once, as feed.ts gives its ingest(). */
 const HELD_DOCS = 1024
 /** Batches sent ahead of the one being stored: keeps the workers busy and memory bounded. */
