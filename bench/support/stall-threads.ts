@@ -87,6 +87,7 @@ while (performance.now() < end) turns++
 parentPort.postMessage(turns)
 `
 
+/** Keeps one core busy for `ms` from a thread at the prepare workers' niceness; resolves when done. */
 export function spin(ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(SPINNER, { eval: true, workerData: { ms, nice: DEFAULT_WORKER_NICE } })
@@ -108,6 +109,7 @@ export interface Probed {
   gc: ProbeGc
 }
 
+/** Four keep-alive sockets timing `GET target` one at a time for `ms`; rejects on any answer but 200. */
 export function probe(port: number, target: string, ms: number): Promise<Probed> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(PROBE, { eval: true, workerData: { port, target, connections: 4, ms } })
