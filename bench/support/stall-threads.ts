@@ -50,7 +50,7 @@ for (let c = 0; c < connections; c++) {
     buf.copy(held, size, 0, nread)
     size += nread
     const end = held.indexOf(HEAD_END, 0)
-    if (end === -1 || end >= size) return
+    if (end === -1 || end + 4 > size) return // (past size the buffer holds an older answer)
     let at = lengthAt(held, end)
     if (at === -1) { bad++; socket.destroy(); return }
     while (held[at] === 0x20) at++
