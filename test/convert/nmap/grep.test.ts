@@ -59,7 +59,13 @@ const arbEntry = fc.record({
   proto: fc.constantFrom('tcp', 'udp', 'sctp'),
   state: fc.constantFrom('open', 'open', 'closed', 'filtered', 'open|filtered'),
   service: fc.constantFrom('', 'ssh', 'http', 'ssl/http', 'http?', 'tcpwrapped'),
-  version: fc.oneof(fc.constant(''), fc.string({ maxLength: 20 }), fc.constantFrom('a, b (c/d)', 'x, 5 y', 'OpenSSH 9.6p1 (protocol 2.0)')),
+  // A version ending in ', ' and digits is left out: written before the entry's closing '/', it
+  // reads as the start of a next entry ('…, 0/'), which this format cannot tell apart.
+  version: fc.oneof(
+    fc.constant(''),
+    fc.string({ maxLength: 20 }).filter((v) => !/, \d+$/.test(v)),
+    fc.constantFrom('a, b (c/d)', 'x, 5 y', 'OpenSSH 9.6p1 (protocol 2.0)'),
+  ),
 })
 const arbLine = fc.record({
   ip: fc.oneof(fc.ipV4(), fc.ipV6()),
