@@ -4,7 +4,7 @@
  * (the normalising path, processed in slices), and, for contrast, during the same documents
  * ingested in one piece (one store.ingest call, the behaviour before issue 14); and, to show
  * what the machine alone costs, beside a thread that only keeps a core busy, at the prepare
- * workers' niceness, for as long as the sliced ingest took. Any store: the
+ * workers' priority, for as long as the sliced ingest took. Any store: the
  * memory store by default, the PostgreSQL store from bench/postgres.bench.ts. To explain
  * itself it also prints what the service's thread went through during the sliced ingest: its GC
  * pauses, its event-loop delay, and (Linux) how long it ran and how long it waited for a core.
@@ -60,7 +60,7 @@ export interface StallResult {
   documents: number
   idle: { p50: number; p99: number; n: number; probeGc: ProbeGc; cpu: { ranMs: number; waitedMs: number } }
   sliced: { p50: number; p99: number; n: number; probeGc: ProbeGc; ingestMs: number; main: MainThreadLog }
-  /** Lookups while a thread at the workers' niceness only kept a core busy, for as long as the sliced ingest took. */
+  /** Lookups while a thread at the workers' priority only kept a core busy, for as long as the sliced ingest took. */
   busyCore: { p50: number; p99: number; n: number; probeGc: ProbeGc }
   onePiece: { p50: number; p99: number; n: number; probeGc: ProbeGc; ingestMs: number }
 }
@@ -228,7 +228,7 @@ export function printStall(storeName: string, stall: StallResult): void {
   const m = stall.sliced.main
   const kinds = Object.entries(m.gcOver1ms).map(([kind, k]) => `${kind} ${k.count} (${k.ms.toFixed(0)} ms)`).join(', ') || 'none'
   console.log(`  main thread during sliced ingest: ${m.gcCount} GC pauses, ${m.gcTotalMs.toFixed(0)} ms in all, longest ${ms(m.gcMaxMs)}; pauses >= 1 ms: ${kinds}; event-loop delay p99 ${ms(m.loopP99Ms)}, max ${ms(m.loopMaxMs)}; on a core ${m.ranMs.toFixed(0)} ms, waiting for one ${m.waitedMs.toFixed(0)} ms`)
-  console.log(`host lookup p50/p99 beside a busy thread at the workers' niceness, no ingest: ${ms(stall.busyCore.p50)} / ${ms(stall.busyCore.p99)} (${stall.busyCore.n} requests; ratio ${(stall.busyCore.p99 / stall.idle.p99).toFixed(2)} vs idle p99; the sliced ingest's p99 is ${(stall.sliced.p99 / stall.busyCore.p99).toFixed(2)}x this)`)
+  console.log(`host lookup p50/p99 beside a busy thread at the workers' priority, no ingest: ${ms(stall.busyCore.p50)} / ${ms(stall.busyCore.p99)} (${stall.busyCore.n} requests; ratio ${(stall.busyCore.p99 / stall.idle.p99).toFixed(2)} vs idle p99; the sliced ingest's p99 is ${(stall.sliced.p99 / stall.busyCore.p99).toFixed(2)}x this)`)
   console.log(`host lookup p50/p99 during one-piece ingest: ${ms(stall.onePiece.p50)} / ${ms(stall.onePiece.p99)} (${stall.onePiece.n} requests)`)
   report(`lookup p99 during 16 MiB ingest, ${storeName}`, stall.sliced.p99, 'ms', { value: stall.sliced.p99 / stall.idle.p99, baseline: 'idle p99', target: '<= 3' })
 }

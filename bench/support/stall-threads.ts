@@ -1,9 +1,9 @@
 /**
  * The stall bench's load threads (ingest-stall.ts): a latency probe of four keep-alive sockets,
- * and a thread that only keeps a core busy, at the prepare workers' niceness.
+ * and a thread that only keeps a core busy, at the prepare workers' priority.
  */
 import { Worker } from 'node:worker_threads'
-import { DEFAULT_WORKER_NICE } from '../../src/service/ingest/prepare-pool.js'
+import { DEFAULT_WORKER_PRIORITY, IDLE_FALLBACK_NICE } from '../../src/service/ingest/worker-priority.js'
 
 // Each socket: one request in flight; records [absolute start ms, latency ms] per answer, as
 // pairs in one preallocated Float64Array. (Kept as an array of small arrays, 100k samples
@@ -72,14 +72,17 @@ for (let c = 0; c < connections; c++) {
 }
 `
 
-// A thread at the prepare workers' niceness that keeps a core busy for workerData.ms and
-// does nothing else: lookups beside it show what sharing the machine with an ingest's worker
-// costs by itself, without any of the ingest's work on the service's thread.
+// A thread at the prepare workers' priority (worker-priority.ts: by default Linux's idle class,
+// set with chrt) that keeps a core busy for workerData.ms and does nothing else: lookups beside
+// it show what sharing the machine with an ingest's worker costs by itself, without any of the
+// ingest's work on the service's thread. (Plain JS for an eval worker: it repeats
+// lowerOwnPriority's few lines rather than load the TypeScript.)
 const SPINNER = `
 const { workerData, parentPort } = require('node:worker_threads')
 try {
   const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop())
-  require('node:os').setPriority(tid, workerData.nice)
+  const idle = workerData.priority === 'idle' && require('node:child_process').spawnSync('chrt', ['--idle', '--pid', '0', String(tid)]).status === 0
+  if (!idle) require('node:os').setPriority(tid, workerData.priority === 'idle' ? ${IDLE_FALLBACK_NICE} : workerData.priority)
 } catch {}
 const end = performance.now() + workerData.ms
 let turns = 0
@@ -87,10 +90,10 @@ while (performance.now() < end) turns++
 parentPort.postMessage(turns)
 `
 
-/** Keeps one core busy for `ms` from a thread at the prepare workers' niceness; resolves when done. */
+/** Keeps one core busy for `ms` from a thread at the prepare workers' priority; resolves when done. */
 export function spin(ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(SPINNER, { eval: true, workerData: { ms, nice: DEFAULT_WORKER_NICE } })
+    const worker = new Worker(SPINNER, { eval: true, workerData: { ms, priority: DEFAULT_WORKER_PRIORITY } })
     worker.once('message', () => resolve())
     worker.once('error', reject)
   })

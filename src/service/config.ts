@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { type ApiKey, DEFAULT_PLANS, digest, KEY_PLANS, type KeyPlan, type Plan, type PlanName, PLAN_NAMES } from './auth/index.js'
 import { defaultHookConfig, type HookConfig, readHookConfig } from './hooks/config.js'
-import { DEFAULT_WORKER_NICE } from './ingest/prepare-pool.js'
+import { DEFAULT_WORKER_PRIORITY, isWorkerPriority, type WorkerPriority } from './ingest/worker-priority.js'
 
 /** Hook members (docs/hooks.md): `hookDelivery`, `allowPrivateHooks`, and `declared` resources and hooks per key. */
 export interface ServiceConfig extends HookConfig {
@@ -18,10 +18,11 @@ export interface ServiceConfig extends HookConfig {
   /** Largest body POST /admin/events accepts (413 above). */
   maxBodyBytes: number
   /**
-   * Niceness (0–19, Linux) of the threads that prepare a large ingest's documents, so that
-   * lookups answered meanwhile get the CPU first; 0 = the process's own priority.
+   * Priority (Linux) of the threads that prepare a large ingest's documents, so that lookups
+   * answered meanwhile get the CPU first: 'idle' (the SCHED_IDLE class, the default), or a
+   * niceness 0–19 (0 = the process's own priority). See ingest/worker-priority.ts.
    */
-  ingestWorkerNice: number
+  ingestWorkerPriority: WorkerPriority
   /** Name of the key whose plan and rate limit the web pages use; null = the anonymous plan. */
   webKey: string | null
   /** `FILE: /pointer: message` lines worth printing that do not stop the service (a short admin token). */
@@ -50,7 +51,7 @@ export function defaultConfig(): ServiceConfig {
     adminToken: digest(DEMO_SECRETS.admin),
     plans: clonePlans(DEFAULT_PLANS),
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-    ingestWorkerNice: DEFAULT_WORKER_NICE,
+    ingestWorkerPriority: DEFAULT_WORKER_PRIORITY,
     webKey: null,
     // The demo is for local use: hooks may point at a receiver on this machine.
     ...defaultHookConfig(),
@@ -97,7 +98,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   if (!isObject(doc)) throw new ConfigError([`${file}: (document): must be a JSON object`])
   unknownMembers(doc, TOP, '', problem)
 
-  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerNice: DEFAULT_WORKER_NICE, webKey: null, ...defaultHookConfig() }
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: DEFAULT_WORKER_PRIORITY, webKey: null, ...defaultHookConfig() }
   config.keys = readKeys(doc.keys, problem)
   Object.assign(config, readHookConfig(doc, problem))
   config.adminToken = readSecret(doc, 'admin_token', '', problem, false)
@@ -112,9 +113,9 @@ export function parseConfig(text: string, file: string): ServiceConfig {
     } else config.maxBodyBytes = doc.max_body_bytes as number
   }
   if (doc.ingest_worker_nice !== undefined) {
-    const nice = doc.ingest_worker_nice
-    if (!Number.isSafeInteger(nice) || (nice as number) < 0 || (nice as number) > 19) problem('/ingest_worker_nice', `must be an integer from 0 to 19 (got ${show(nice)})`)
-    else config.ingestWorkerNice = nice as number
+    const priority = doc.ingest_worker_nice
+    if (!isWorkerPriority(priority)) problem('/ingest_worker_nice', `must be "idle" or an integer from 0 to 19 (got ${show(priority)})`)
+    else config.ingestWorkerPriority = priority
   }
   if (doc.web_key !== undefined && doc.web_key !== null) {
     // A key's name, not its secret: pages are anonymous to the browser, the plan is chosen here.

@@ -40,8 +40,10 @@ describe('configuration file', () => {
     expect(config.plans.registered).toEqual(DEFAULT_PLANS.registered)
     expect(config.plans.pro).toEqual({ name: 'pro', subdomains: null, rate: null })
     expect(config.maxBodyBytes).toBe(1024)
-    expect(config.ingestWorkerNice).toBe(10) // the default
-    expect(parseConfig('{"ingest_worker_nice": 0}', 'keys.json').ingestWorkerNice).toBe(0)
+    expect(config.ingestWorkerPriority).toBe('idle') // the default
+    expect(parseConfig('{"ingest_worker_nice": 0}', 'keys.json').ingestWorkerPriority).toBe(0)
+    expect(parseConfig('{"ingest_worker_nice": 10}', 'keys.json').ingestWorkerPriority).toBe(10)
+    expect(parseConfig('{"ingest_worker_nice": "idle"}', 'keys.json').ingestWorkerPriority).toBe('idle')
   })
 
   it('reports every problem as FILE: /pointer: message, never echoing a key', () => {
@@ -73,7 +75,7 @@ describe('configuration file', () => {
       'keys.json: /plans/anonymous/rate: must be a number of requests per second > 0, or null for no limit (got 0)',
       'keys.json: /plans/anonymous/burst: must be an integer ≥ 1 (got 1.5)',
       'keys.json: /max_body_bytes: must be a positive integer (got 0)',
-      'keys.json: /ingest_worker_nice: must be an integer from 0 to 19 (got 20)',
+      'keys.json: /ingest_worker_nice: must be "idle" or an integer from 0 to 19 (got 20)',
     ])
     for (const line of found) expect(line).not.toMatch(/short|long-enough-key|another-long-key/)
   })

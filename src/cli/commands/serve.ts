@@ -95,7 +95,7 @@ export const serve: Command = {
       loaded.push(`loaded ${store.size} events (bundled corpus: ${report.files} files, and the demo events)`)
     } else {
       for (const input of inputs) {
-        const report = await ingestStream(store, input.stream)
+        const report = await ingestStream(store, input.stream, { workerPriority: config.ingestWorkerPriority })
         for (const r of report.rejected) {
           for (const e of r.errors) io.stderr.write(`l9kit serve: ${issueLine(input.name, r.line, e)}\n`)
         }

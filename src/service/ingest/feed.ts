@@ -12,6 +12,7 @@ import { isUtf8 } from 'node:buffer'
 import { OffloadedIngest } from './offload.js'
 import { prepareWorkerUrl, sharedPreparePool } from './prepare-pool.js'
 import { Slicer } from './slices.js'
+import type { WorkerPriority } from './worker-priority.js'
 import { JsonText, type Store } from '../store/index.js'
 
 export interface IngestReport {
@@ -38,8 +39,8 @@ export interface IngestOptions {
    * answers lookups, never prepares any of it.
    */
   bytes?: number
-  /** Niceness of the worker threads (Linux; see prepare-pool.ts, DEFAULT_WORKER_NICE). */
-  workerNice?: number
+  /** Priority of the worker threads (Linux; see worker-priority.ts). */
+  workerPriority?: WorkerPriority
 }
 
 /** Reads every record of `input` into `store`; malformed lines are rejected, the rest go on. */
@@ -79,7 +80,7 @@ export async function ingestStream(store: Store, input: AsyncIterable<Uint8Array
         if (url !== undefined) {
           // From here on documents are prepared on worker threads; what came before is stored first.
           await flush()
-          const pool = sharedPreparePool(url, options.workerNice)
+          const pool = sharedPreparePool(url, options.workerPriority)
           offload = new OffloadedIngest(store as Store & Required<Pick<Store, 'ingestPrepared'>>, pool, report)
         } else read.bytes = -Infinity // no worker module: stay on this thread
       }

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { PrepareResult } from '../store/prepare.js'
 import { moved, type PreparedAnswer, type PrepareBatch, unpackAnswer } from './prepare-batch.js'
+import { DEFAULT_WORKER_PRIORITY, type WorkerPriority } from './worker-priority.js'
 
 /**
  * Where the worker's module may be, relative to this code: in the built package it is the
@@ -33,25 +34,18 @@ export function prepareWorkerUrl(): URL | undefined {
 /** One worker for 2 cores (the main thread stores and answers lookups), at most 2. */
 export const defaultPrepareWorkers = () => Math.max(1, Math.min(2, availableParallelism() - 1))
 
-/**
- * Niceness of the prepare workers (0–19; Linux only, see prepare-worker.ts): lookups arriving
- * during a large ingest get the CPU before the ingest's preparing, which only takes longer
- * when the machine is busy.
- */
-export const DEFAULT_WORKER_NICE = 10
-
-let shared: { pool: PreparePool; url: string; nice: number } | undefined
+let shared: { pool: PreparePool; url: string; priority: WorkerPriority } | undefined
 
 /**
  * The process's prepare workers, started on first use and kept for later ingests. Idle, they
  * do not keep the process alive. A pool with a failed worker is replaced.
  */
-export function sharedPreparePool(url: URL, nice = DEFAULT_WORKER_NICE): PreparePool {
-  if (shared !== undefined && (shared.pool.failed || shared.url !== url.href || shared.nice !== nice)) {
+export function sharedPreparePool(url: URL, priority = DEFAULT_WORKER_PRIORITY): PreparePool {
+  if (shared !== undefined && (shared.pool.failed || shared.url !== url.href || shared.priority !== priority)) {
     void shared.pool.close()
     shared = undefined
   }
-  shared ??= { pool: new PreparePool(url, undefined, nice), url: url.href, nice }
+  shared ??= { pool: new PreparePool(url, undefined, priority), url: url.href, priority }
   return shared.pool
 }
 
@@ -85,8 +79,8 @@ class PrepareWorker {
   private failure: Error | undefined
   readonly thread: Worker
 
-  constructor(url: URL, nice: number) {
-    this.thread = new Worker(url.pathname.endsWith('.ts') ? fromSource(url) : url, { workerData: { nice } })
+  constructor(url: URL, priority: WorkerPriority) {
+    this.thread = new Worker(url.pathname.endsWith('.ts') ? fromSource(url) : url, { workerData: { priority } })
     // Referenced only while it has batches to answer: an idle worker never keeps the process alive.
     this.thread.unref()
     this.thread.on('message', (answer: PreparedAnswer) => {
@@ -120,8 +114,8 @@ class PrepareWorker {
 export class PreparePool {
   private readonly workers: PrepareWorker[]
 
-  constructor(url: URL, size = defaultPrepareWorkers(), nice = DEFAULT_WORKER_NICE) {
-    this.workers = Array.from({ length: size }, () => new PrepareWorker(url, nice))
+  constructor(url: URL, size = defaultPrepareWorkers(), priority = DEFAULT_WORKER_PRIORITY) {
+    this.workers = Array.from({ length: size }, () => new PrepareWorker(url, priority))
   }
 
   /** Number of worker threads. */

@@ -1,0 +1,54 @@
+/** The prepare workers give way to the thread that answers lookups (issue 21): Linux's idle class by default. */
+import { spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { PreparePool, prepareWorkerUrl } from '../../../src/service/ingest/prepare-pool.js'
+import { DEFAULT_WORKER_PRIORITY, IDLE_FALLBACK_NICE, isWorkerPriority, lowerOwnPriority, type WorkerPriority } from '../../../src/service/ingest/worker-priority.js'
+
+/** Niceness and scheduling policy (0 normal, 5 SCHED_IDLE) of each thread of this process. */
+function threads(): { tid: number; nice: number; policy: number }[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    // Fields after the command's closing parenthesis start at field 3 (state): nice is field 19, policy 41.
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
+    return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) }
+  })
+}
+
+/** The threads a pool of one worker at `priority` adds, once it has answered a batch. */
+async function poolThreads(priority: WorkerPriority) {
+  const before = new Set(threads().map((t) => t.tid))
+  const pool = new PreparePool(prepareWorkerUrl()!, 1, priority)
+  try {
+    await pool.prepare({ bytes: new Uint8Array(0), items: ['{}'] })
+    return threads().filter((t) => !before.has(t.tid))
+  } finally {
+    await pool.close()
+  }
+}
+
+const SCHED_IDLE = 5
+const hasChrt = process.platform === 'linux' && spawnSync('chrt', ['--version']).status === 0
+
+describe('prepare worker priority', () => {
+  it('accepts "idle" or a niceness 0–19, "idle" by default', () => {
+    expect(DEFAULT_WORKER_PRIORITY).toBe('idle')
+    for (const ok of ['idle', 0, 10, 19]) expect(isWorkerPriority(ok)).toBe(true)
+    for (const bad of ['low', -1, 20, 1.5, null, '10']) expect(isWorkerPriority(bad)).toBe(false)
+    expect(lowerOwnPriority(0)).toBe('unchanged')
+  })
+
+  it.runIf(process.platform === 'linux')('puts the worker in the idle class (or at the lowest niceness without chrt); the thread that asked keeps its own', async () => {
+    const added = await poolThreads('idle')
+    const lowered = added.filter((t) => (hasChrt ? t.policy === SCHED_IDLE : t.nice === IDLE_FALLBACK_NICE))
+    expect(lowered).toHaveLength(1)
+    const self = threads().find((t) => t.tid === process.pid)!
+    expect(self).toMatchObject({ policy: 0 })
+  })
+
+  it.runIf(process.platform === 'linux')('or at a niceness, in the normal class', async () => {
+    const added = await poolThreads(10)
+    expect(added.filter((t) => t.nice === 10 && t.policy === 0)).toHaveLength(1)
+    expect(added.some((t) => t.policy === SCHED_IDLE)).toBe(false)
+  })
+})
