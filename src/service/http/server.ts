@@ -12,10 +12,12 @@ import { rawError, sendError, shown, VARY_ACCEPT } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
 import { handlePage, handleWeb, wantsPage } from './pages.js'
 import { apiPathOf, sendHtmlError } from './send-html.js'
+import { noteRequest } from '../ingest/slices.js'
 
 /** The request handler: every answer is JSON, whatever happens, except the web view's pages for browsers (../web). */
 export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    noteRequest()
     try {
       const target = matchRoute(req.url ?? '/')
       if (target === null) {

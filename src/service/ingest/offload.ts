@@ -28,7 +28,7 @@ type PreparingStore = Store & Required<Pick<Store, 'ingestPrepared'>>
 /** Feeds documents to the workers and stores their results, in order, into `report`. */
 export class OffloadedIngest {
   private readonly segments: Segment[] = []
-  private readonly slicer = new Slicer(16, 4096)
+  private readonly slicer = new Slicer(8, 4096)
   private lines: number[] = []
   private docs: unknown[] = []
   private chars = 0
@@ -138,8 +138,10 @@ export class OffloadedIngest {
       return
     }
     for (let from = 0; from < batch.docs.length; ) {
+      // The answer may have arrived in this very turn (taking it in is part of the slice).
+      await this.slicer.pause()
       const started = performance.now()
-      const to = Math.min(batch.docs.length, from + this.slicer.size)
+      const to = Math.min(batch.docs.length, from + this.slicer.room())
       const items: PrepareResult[] = []
       for (let i = from; i < to; i++) items.push(itemAt(i))
       const pending = this.store.ingestPrepared(items)
@@ -157,7 +159,6 @@ export class OffloadedIngest {
       this.slicer.measured(to - from, performance.now() - started)
       this.count(pending, batch.lines, from)
       from = to
-      await this.slicer.pause()
     }
   }
 

@@ -1,7 +1,7 @@
 /** A large ingest gives the event loop turns (issue 14): other work runs while it is going on. */
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { afterIoPoll } from '../../../src/service/ingest/slices.js'
+import { afterIoPoll, BUSY_SLICE_MS, noteRequest, SLICE_MS, Slicer } from '../../../src/service/ingest/slices.js'
 import { ingestText, MemoryStore } from '../../../src/service/index.js'
 import { makeEvent } from '../support.js'
 
@@ -59,5 +59,62 @@ describe('ingest in slices', () => {
       for (const socket of [workClient, workSide, lookupClient, lookupSide]) socket.destroy()
       server.close()
     }
+  })
+})
+
+describe('Slicer', () => {
+  const spin = (ms: number) => {
+    const end = performance.now() + ms
+    while (performance.now() < end);
+  }
+  const turned = () => {
+    let ran = false
+    setImmediate(() => (ran = true))
+    return () => ran
+  }
+
+  it('sizes a batch by what is left of the slice, and yields only when not even the minimum fits', async () => {
+    const slicer = new Slicer(4, 10_000)
+    await slicer.pause()
+    slicer.measured(100, SLICE_MS / 10) // 100 documents take a tenth of a slice
+    expect(slicer.size).toBe(1000)
+    spin(SLICE_MS) // the slice is used up by other work (splitting lines, taking in an answer)
+    expect(slicer.room()).toBe(4)
+    const ran = turned()
+    await slicer.pause()
+    expect(ran()).toBe(true)
+  })
+
+  it('does not yield while the slice has room', async () => {
+    const slicer = new Slicer(1, 10_000)
+    slicer.measured(1, 1e-4)
+    // Right after a yield the new slice is all room; a machine that stops this thread for half a
+    // millisecond just then would make one attempt yield, so up to five are made.
+    const yielded: boolean[] = []
+    for (let attempt = 0; attempt < 5 && !yielded.includes(false); attempt++) {
+      spin(SLICE_MS) // the slice is used up: this pause yields and starts a new one
+      await slicer.pause()
+      const ran = turned()
+      await slicer.pause()
+      yielded.push(ran())
+    }
+    expect(yielded).toContain(false)
+  })
+
+  it('takes short slices while requests come in, and whole ones again once they stop', async () => {
+    const slicer = new Slicer(1, 100_000)
+    slicer.measured(100, SLICE_MS / 10)
+    const whole = slicer.size
+    expect(whole).toBe(1000)
+    const yieldOnce = async () => {
+      spin(SLICE_MS)
+      await slicer.pause()
+    }
+    await yieldOnce()
+    noteRequest() // a lookup answered during the next turn of the event loop
+    await yieldOnce()
+    expect(slicer.size).toBe(Math.floor((whole * BUSY_SLICE_MS) / SLICE_MS))
+    await yieldOnce()
+    expect(slicer.size).toBe(whole)
   })
 })
