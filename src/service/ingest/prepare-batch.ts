@@ -86,18 +86,23 @@ export function packAnswer(batch: PrepareBatch, texts: readonly string[], result
 export const moved = (answer: { bytes: Uint8Array; written?: Uint8Array }): ArrayBuffer[] =>
   [answer.bytes, answer.written].filter((b): b is Uint8Array => b !== undefined && b.byteLength > 0).map((b) => b.buffer as ArrayBuffer)
 
+/** Written bytes smaller than this are copied by the store rather than kept as a slab of their own. */
+const KEEP_WRITTEN_BYTES = 64 * 1024
+
 /**
  * The results of a packed answer: each accepted document has `json` KEPT_AS_SENT and its
  * bytes as `utf8`. The batch's buffer is offered to the store to keep (`owned`) only when
- * kept documents fill at least 3/4 of it, so that what no event uses stays small; otherwise,
- * and for the worker's written bytes, the store copies them into its own memory.
+ * kept documents fill at least 3/4 of it, so that what no event uses stays small; the worker's
+ * written bytes hold nothing else, and are offered whenever there are enough of them to make
+ * a slab (so the thread that answers lookups does not copy a normalised ingest's bytes).
+ * Otherwise the store copies them into its own memory.
  */
 export function unpackAnswer(answer: PreparedAnswer): PrepareResult[] {
   const { kept } = answer
   const buffers = [answer.bytes, answer.written].map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))
   let keptBytes = 0
   for (let k = 0; k < kept.length; k += FIELDS) if (kept[k + 6] === 0) keptBytes += (kept[k + 8] as number) - (kept[k + 7] as number)
-  const owned = keptBytes * 4 >= buffers[0]!.buffer.byteLength * 3
+  const owned = [keptBytes * 4 >= buffers[0]!.buffer.byteLength * 3, buffers[1]!.length >= KEEP_WRITTEN_BYTES]
   let k = 0
   return answer.results.map((r) => {
     if (r !== null) return r
@@ -114,7 +119,7 @@ export function unpackAnswer(answer: PreparedAnswer): PrepareResult[] {
       severity: kept[k + 4] as string,
       identity: kept[k + 5] as string,
     }
-    if (buffer === 0 && owned) prepared.owned = true
+    if (owned[buffer]) prepared.owned = true
     k += FIELDS
     return prepared
   })

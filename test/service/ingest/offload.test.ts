@@ -66,6 +66,57 @@ describe('large ingest on worker threads', () => {
     }
   })
 
+  it("offers the worker's written bytes to the store to keep, once there are enough of them for a slab", async () => {
+    const pool = new PreparePool(prepareWorkerUrl()!, 1)
+    try {
+      // Lenient documents (a numeric port): each is normalised, so the worker writes its bytes.
+      const texts = Array.from({ length: 40 }, (_, i) => JSON.stringify({ ...makeEvent({ ip: `192.0.2.${i}`, summary: 'x'.repeat(2000) }), port: 22 }))
+      const results = await pool.prepare({ bytes: new Uint8Array(0), items: texts })
+      const buffers = new Set(results.map((r) => (r.ok ? r.utf8!.buffer : undefined)))
+      expect(buffers.size).toBe(1) // one buffer, the worker's written bytes
+      const written = [...buffers][0]!
+      expect(written.byteLength).toBeGreaterThanOrEqual(64 * 1024)
+      expect(results.every((r) => r.ok && r.owned === true)).toBe(true)
+      // The store keeps that buffer as a slab of its own: no copy, and nothing in it is waste.
+      const store = new MemoryStore()
+      expect(store.ingestPrepared(results)).toMatchObject({ accepted: 40, duplicates: 0, rejected: [] })
+      expect(store.stats()).toMatchObject({ events: 40, jsonBytes: written.byteLength, slabBytes: written.byteLength, wastedBytes: 0 })
+      // A few documents' bytes stay below a slab's worth: copied, not kept.
+      const few = await pool.prepare({ bytes: new Uint8Array(0), items: texts.slice(0, 3) })
+      expect(few.some((r) => r.ok && r.owned)).toBe(false)
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it("prepares a failed worker's batches on this thread, with the same outcome", async () => {
+    const { JsonText } = await import('../../../src/service/store/index.js')
+    const { OffloadedIngest } = await import('../../../src/service/ingest/offload.js')
+    const failing = { prepare: () => Promise.reject(new Error('worker gone')) } as unknown as PreparePool
+    const canonical = (i: number) => JSON.stringify(makeEvent({ ip: `192.0.2.${i}`, event_fingerprint: String(i % 10).repeat(64), summary: 'y'.repeat(3000) }))
+    // Bytes (most of a body), a text without bytes, a lenient document, a refusal, and a value that is not JSON text.
+    const texts = Array.from({ length: 300 }, (_, i) => canonical(i))
+    const lenient = JSON.stringify({ ...makeEvent({ ip: '192.0.2.200' }), port: 8443 })
+    const value = makeEvent({ ip: '192.0.2.201' })
+    const docs = (): unknown[] => [
+      ...texts.map((t) => JsonText.ofBytes(Buffer.from(t))),
+      new JsonText(texts[7]!),
+      JsonText.ofBytes(Buffer.from(lenient)),
+      JsonText.ofBytes(Buffer.from('{"ip": 1')),
+      structuredClone(value),
+    ]
+    const here = new MemoryStore()
+    const expected = here.ingest(docs())
+    const store = new MemoryStore()
+    const report = { accepted: 0, duplicates: 0, rejected: [] as { line: number; errors: unknown[] }[] }
+    const offloaded = new OffloadedIngest(store as MemoryStore & Required<Pick<MemoryStore, 'ingestPrepared'>>, failing, report as never)
+    for (const [i, doc] of docs().entries()) await offloaded.add(i, doc)
+    await offloaded.finish()
+    expect(report).toEqual({ accepted: expected.accepted, duplicates: expected.duplicates, rejected: expected.rejected.map((r) => ({ line: r.index, errors: r.errors })) })
+    expect(expected).toMatchObject({ accepted: 302, duplicates: 1, rejected: [{ index: 302 }] }) // (the text sent without bytes repeats event 7)
+    for (const ip of ['192.0.2.7', '192.0.2.200', '192.0.2.201']) expect(store.host(ip)).toEqual(here.host(ip))
+  })
+
   it('gives the same report, stored bytes and listener calls as the in-thread path', async () => {
     const { body, ips } = mixedBody()
     expect(body.length).toBeGreaterThan(2 * 1024 * 1024)
