@@ -17,7 +17,7 @@ const PROBE = `
 const { connect } = require('node:net')
 const { PerformanceObserver } = require('node:perf_hooks')
 const { workerData, parentPort } = require('node:worker_threads')
-const { port, target, connections, ms } = workerData
+const { port, target, connections } = workerData
 const request = Buffer.from('GET ' + target + ' HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nAccept: application/json\\r\\n\\r\\n')
 const HEAD_END = Buffer.from('\\r\\n\\r\\n')
 const LENGTH = Buffer.from('\\r\\ncontent-length:')
@@ -39,8 +39,8 @@ const lengthAt = (head, end) => {
   }
   return -1
 }
-let bad = 0, open = connections
-const stopAt = now() + ms
+let bad = 0, open = connections, stopped = false
+parentPort.on('message', (message) => { if (message === 'stop') stopped = true })
 for (let c = 0; c < connections; c++) {
   const held = Buffer.alloc(1 << 20) // the answer read so far
   let size = 0, sent = 0
@@ -62,12 +62,12 @@ for (let c = 0; c < connections; c++) {
     record(sent, now() - sent)
     held.copy(held, 0, total, size)
     size -= total
-    if (now() < stopAt) send()
+    if (!stopped) send()
     else socket.end()
   }
   const socket = connect({ port, host: '127.0.0.1', onread: { buffer: Buffer.alloc(64 * 1024), callback: read } })
   socket.on('connect', send)
-  socket.on('close', () => { if (--open === 0) { observer.disconnect(); parentPort.postMessage({ samples: samples.subarray(0, n), bad, gc: pauses }) } })
+  socket.on('close', () => { if (--open === 0) { observer.disconnect(); parentPort.postMessage({ samples: samples.subarray(0, n), bad, gc: pauses }); parentPort.close() } })
   socket.on('error', () => { bad++ })
 }
 `
@@ -112,11 +112,21 @@ export interface Probed {
   gc: ProbeGc
 }
 
-/** Four keep-alive sockets timing `GET target` one at a time for `ms`; rejects on any answer but 200. */
-export function probe(port: number, target: string, ms: number): Promise<Probed> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(PROBE, { eval: true, workerData: { port, target, connections: 4, ms } })
+/**
+ * Four keep-alive sockets timing `GET target` one at a time, from now until stop() is called;
+ * stop() resolves with what was seen, and rejects on any answer but 200.
+ */
+export function probe(port: number, target: string): { stop(): Promise<Probed> } {
+  const worker = new Worker(PROBE, { eval: true, workerData: { port, target, connections: 4 } })
+  const done = new Promise<Probed>((resolve, reject) => {
     worker.once('message', (r: Probed & { bad: number }) => (r.bad > 0 ? reject(new Error(`${r.bad} bad answers`)) : resolve(r)))
     worker.once('error', reject)
   })
+  done.catch(() => undefined) // (reported by stop())
+  return {
+    stop() {
+      worker.postMessage('stop')
+      return done
+    },
+  }
 }
