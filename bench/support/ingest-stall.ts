@@ -13,7 +13,9 @@
  * and its p99 is taken over the lookups of all of them: one ingest gives about 5 000 lookups, so
  * its p99 rests on some 50 of them, a dozen pauses of the process that the machine's scheduler
  * decides as much as the service; one run's ratio swung from 1.0 to 6.9 on the same code.
- * Each ingest's own ratio is printed too.
+ * Each ingest's own ratio is printed too. The idle baseline is likewise INGESTS windows, one
+ * just before each ingest, so that it is measured on the same heap, code and machine as the
+ * ingests (one window at the start read the process before its lookup path was warm).
  */
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
@@ -47,7 +49,8 @@ export interface StallResult {
   documents: number
   /** The probe's own GC pauses over its whole run (they delay its reading of answers too). */
   probeGc: ProbeGc
-  idle: Latency & { cpu: { ranMs: number; waitedMs: number } }
+  /** The idle windows before the ingests, together and each. */
+  idle: Latency & { cpu: { ranMs: number; waitedMs: number }; each: Latency[] }
   /** All sliced ingests' lookups together, and each ingest's own p99 and time. */
   sliced: Latency & { ingestMs: number; each: (Latency & { ingestMs: number })[]; main: MainThreadLog }
   /** Lookups while a thread at the workers' priority only kept a core busy, for as long as an ingest took. */
@@ -57,6 +60,14 @@ export interface StallResult {
 
 /** Ingests of 16 MiB in the sliced round (see the top of this file). */
 const INGESTS = 5
+/** Idle window before each ingest: INGESTS of them make the idle baseline. */
+const IDLE_MS = 500
+/**
+ * Pause between building a body (and collecting its garbage) and the idle window. With 300 ms,
+ * the idle windows' p99 read 0.9–2.8 ms, against 0.4–0.5 ms with 1 s: the full collection's
+ * concurrent sweeping and the uploading thread's start were still taking CPU.
+ */
+const SETTLE_MS = 1000
 
 /** Lenient (non-canonical) documents up to `bytes`, as JSON Lines. */
 function lenientBody(bytes: number, from: number): { body: string; docs: string[] } {
@@ -127,11 +138,8 @@ export async function measureIngestStall(baseEvents = 20_000, store: Store = new
   const prober = probe(service.port, '/host/198.51.0.5')
   const windows = { idle: [] as Window[], sliced: [] as Window[], busy: [] as Window[], piece: [] as Window[] }
   try {
-    await sleep(300)
-    const cpu0 = schedstat() // (nothing else watched while idle: the baseline stays as it was)
-    windows.idle.push(await timed(() => sleep(2000)))
-    const cpu = since(cpu0)
-
+    await sleep(1000) // (the probe warms the lookup path up)
+    const cpu = { ranMs: 0, waitedMs: 0 }
     const watch = watchMainThread()
     for (let i = 0; i < INGESTS; i++) {
       // Each body (new events, so every ingest stores as much) is built and handed to its
@@ -144,7 +152,14 @@ export async function measureIngestStall(baseEvents = 20_000, store: Store = new
       clients.push(client)
       Object.assign(body, { bytes: built.body.length, documents: built.documents })
       collectGarbage()
-      await sleep(300)
+      await sleep(SETTLE_MS)
+      // The idle window, just before each ingest: the baseline shares the ingests' heap, code
+      // and machine, not only those of the bench's start. (Nothing else watched in it.)
+      const cpu0 = schedstat()
+      windows.idle.push(await timed(() => sleep(IDLE_MS)))
+      const idleCpu = since(cpu0)
+      cpu.ranMs += idleCpu.ranMs
+      cpu.waitedMs += idleCpu.waitedMs
       watch.resume()
       windows.sliced.push(await timed(() => client.post().then((status) => void (status !== 200 && fail(`ingest answered ${status}`)))))
     }
@@ -165,7 +180,7 @@ export async function measureIngestStall(baseEvents = 20_000, store: Store = new
       bodyBytes: body.bytes,
       documents: body.documents,
       probeGc: gc,
-      idle: { ...of(windows.idle), cpu },
+      idle: { ...of(windows.idle), cpu, each: windows.idle.map((w) => of([w])) },
       sliced: { ...of(windows.sliced), ingestMs, main, each: windows.sliced.map((w) => ({ ...of([w]), ingestMs: w[1] - w[0] })) },
       busyCore: of(windows.busy),
       onePiece: { ...of(windows.piece), ingestMs: windows.piece[0]![1] - windows.piece[0]![0] },
@@ -208,6 +223,7 @@ export function printStall(storeName: string, stall: StallResult): void {
   const { sliced, idle } = stall
   console.log(`ingest stall, ${storeName}: ${INGESTS} ingests of ${mb(stall.bodyBytes).toFixed(1)} MiB, ${stall.documents} lenient documents each; an ingest took ${sliced.ingestMs.toFixed(0)} ms in slices (mean), ${stall.onePiece.ingestMs.toFixed(0)} ms in one piece`)
   console.log(`host lookup p50/p99 idle: ${ms(idle.p50)} / ${ms(idle.p99)} (${idle.n} requests; main thread on a core ${idle.cpu.ranMs.toFixed(0)} ms, waiting for one ${idle.cpu.waitedMs.toFixed(0)} ms); the probe's own GC over its whole run: ${stall.probeGc.count} pauses, longest ${ms(stall.probeGc.maxMs)}`)
+  console.log(`  each idle window's p99: ${idle.each.map((e) => ms(e.p99)).join(', ')}`)
   console.log(`host lookup p50/p99 during the sliced ingests: ${ms(sliced.p50)} / ${ms(sliced.p99)} (${sliced.n} requests)`)
   console.log(`  each ingest's p99 vs idle p99: ${sliced.each.map((e) => (e.p99 / idle.p99).toFixed(2)).join(', ')} (${sliced.each.map((e) => e.n).join(', ')} requests; ${sliced.each.map((e) => e.ingestMs.toFixed(0)).join(', ')} ms)`)
   // A slower ingest spreads the same pauses over more lookups: this count does not get better that way.
