@@ -20,7 +20,7 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { Worker } from 'node:worker_threads'
-import { MemoryStore, parseConfig, startService, type Store } from '../../src/service/index.js'
+import { MemoryStore, parseConfig, startService, startSharedPreparePool, type Store } from '../../src/service/index.js'
 import { benchEvent } from './events.js'
 import { mb, report } from './measure.js'
 import { type MainThreadLog, schedstat, since, watchMainThread } from './main-thread-watch.js'
@@ -132,6 +132,9 @@ export async function measureIngestStall(baseEvents = 20_000, store: Store = new
   const token = 'bench-admin-token-0123456789'
   await store.ingest(Array.from({ length: baseEvents }, (_, i) => benchEvent(i)))
   const config = parseConfig(JSON.stringify({ admin_token: token, max_body_bytes: 64 << 20, plans: { anonymous: { rate: 1e9, burst: 1e9 } } }), 'bench')
+  // As `l9kit serve` does: the ingest workers start before the service listens (a process's
+  // start forks this one, a stall that grows with the heap: prepare-pool.ts).
+  if (config.ingestWorkers === 'process') startSharedPreparePool(config.ingestWorkerPriority, 'process')
   const service = await startService({ store, config, host: '127.0.0.1', port: 0 })
   const clients: Awaited<ReturnType<typeof uploader>>[] = []
   const body = { bytes: 0, documents: 0 }

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { type ApiKey, DEFAULT_PLANS, digest, KEY_PLANS, type KeyPlan, type Plan, type PlanName, PLAN_NAMES } from './auth/index.js'
 import { defaultHookConfig, type HookConfig, readHookConfig } from './hooks/config.js'
-import { DEFAULT_WORKER_PRIORITY, isWorkerPriority, type WorkerPriority } from './ingest/worker-priority.js'
+import { DEFAULT_WORKER_PRIORITY, SERVICE_WORKER_KIND, isWorkerKind, isWorkerPriority, type PrepareWorkerKind, type WorkerPriority } from './ingest/worker-priority.js'
 
 /** Hook members (docs/hooks.md): `hookDelivery`, `allowPrivateHooks`, and `declared` resources and hooks per key. */
 export interface ServiceConfig extends HookConfig {
@@ -23,6 +23,11 @@ export interface ServiceConfig extends HookConfig {
    * niceness 0–19 (0 = the process's own priority). See ingest/worker-priority.ts.
    */
   ingestWorkerPriority: WorkerPriority
+  /**
+   * What runs those workers for the ingests taken while lookups are answered (POST
+   * /admin/events): child processes (the default) or threads of the service's process.
+   */
+  ingestWorkers: PrepareWorkerKind
   /** Name of the key whose plan and rate limit the web pages use; null = the anonymous plan. */
   webKey: string | null
   /** `FILE: /pointer: message` lines worth printing that do not stop the service (a short admin token). */
@@ -52,6 +57,7 @@ export function defaultConfig(): ServiceConfig {
     plans: clonePlans(DEFAULT_PLANS),
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     ingestWorkerPriority: DEFAULT_WORKER_PRIORITY,
+    ingestWorkers: SERVICE_WORKER_KIND,
     webKey: null,
     // The demo is for local use: hooks may point at a receiver on this machine.
     ...defaultHookConfig(),
@@ -79,7 +85,7 @@ export async function loadConfig(path: string): Promise<ServiceConfig> {
   return parseConfig(text, path)
 }
 
-const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'web_key', 'hook_delivery', 'allow_private_hooks'] as const
+const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'web_key', 'hook_delivery', 'allow_private_hooks'] as const
 const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan', 'resources', 'hooks'] as const
 const PLAN_MEMBERS = ['subdomains', 'rate', 'burst'] as const
 const SECRET = /^[\x21-\x7e]{8,256}$/
@@ -98,7 +104,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   if (!isObject(doc)) throw new ConfigError([`${file}: (document): must be a JSON object`])
   unknownMembers(doc, TOP, '', problem)
 
-  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: DEFAULT_WORKER_PRIORITY, webKey: null, ...defaultHookConfig() }
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: DEFAULT_WORKER_PRIORITY, ingestWorkers: SERVICE_WORKER_KIND, webKey: null, ...defaultHookConfig() }
   config.keys = readKeys(doc.keys, problem)
   Object.assign(config, readHookConfig(doc, problem))
   config.adminToken = readSecret(doc, 'admin_token', '', problem, false)
@@ -116,6 +122,10 @@ export function parseConfig(text: string, file: string): ServiceConfig {
     const priority = doc.ingest_worker_nice
     if (!isWorkerPriority(priority)) problem('/ingest_worker_nice', `must be "idle" or an integer from 0 to 19 (got ${show(priority)})`)
     else config.ingestWorkerPriority = priority
+  }
+  if (doc.ingest_workers !== undefined) {
+    if (!isWorkerKind(doc.ingest_workers)) problem('/ingest_workers', `must be "process" or "thread" (got ${show(doc.ingest_workers)})`)
+    else config.ingestWorkers = doc.ingest_workers
   }
   if (doc.web_key !== undefined && doc.web_key !== null) {
     // A key's name, not its secret: pages are anonymous to the browser, the plan is chosen here.

@@ -44,6 +44,9 @@ describe('configuration file', () => {
     expect(parseConfig('{"ingest_worker_nice": 0}', 'keys.json').ingestWorkerPriority).toBe(0)
     expect(parseConfig('{"ingest_worker_nice": 10}', 'keys.json').ingestWorkerPriority).toBe(10)
     expect(parseConfig('{"ingest_worker_nice": "idle"}', 'keys.json').ingestWorkerPriority).toBe('idle')
+    expect(config.ingestWorkers).toBe('process') // the default
+    expect(parseConfig('{"ingest_workers": "thread"}', 'keys.json').ingestWorkers).toBe('thread')
+    expect(parseConfig('{"ingest_workers": "process"}', 'keys.json').ingestWorkers).toBe('process')
   })
 
   it('reports every problem as FILE: /pointer: message, never echoing a key', () => {
@@ -58,10 +61,11 @@ describe('configuration file', () => {
       plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5 }, gold: {} },
       max_body_bytes: 0,
       ingest_worker_nice: 20,
+      ingest_workers: 'threads',
       colour: 'blue',
     })
     expect(found).toEqual([
-      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, web_key, hook_delivery, allow_private_hooks)',
+      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, ingest_workers, web_key, hook_delivery, allow_private_hooks)',
       "keys.json: /keys/0/plan: must be one of registered, pro (got \"gold\")",
       'keys.json: /keys/0/key: must be a string of 8 to 256 printable ASCII characters without spaces (value not shown)',
       "keys.json: /keys/1/name: 'a' is already the name of /keys/0",
@@ -76,6 +80,7 @@ describe('configuration file', () => {
       'keys.json: /plans/anonymous/burst: must be an integer ≥ 1 (got 1.5)',
       'keys.json: /max_body_bytes: must be a positive integer (got 0)',
       'keys.json: /ingest_worker_nice: must be "idle" or an integer from 0 to 19 (got 20)',
+      'keys.json: /ingest_workers: must be "process" or "thread" (got "threads")',
     ])
     for (const line of found) expect(line).not.toMatch(/short|long-enough-key|another-long-key/)
   })

@@ -17,6 +17,7 @@ import {
   type RunningService,
   type ServiceConfig,
   startService,
+  startSharedPreparePool,
 } from '../../service/index.js'
 
 const HELP = `Usage: l9kit serve [--host HOST] [--port PORT] [--config FILE] [--allow-private-hooks] [--load FILE...]
@@ -95,7 +96,8 @@ export const serve: Command = {
       loaded.push(`loaded ${store.size} events (bundled corpus: ${report.files} files, and the demo events)`)
     } else {
       for (const input of inputs) {
-        const report = await ingestStream(store, input.stream, { workerPriority: config.ingestWorkerPriority })
+        // Before the service listens no lookup waits on this process: threads, the faster kind (not ingest_workers).
+        const report = await ingestStream(store, input.stream, { workerPriority: config.ingestWorkerPriority, workerKind: 'thread' })
         for (const r of report.rejected) {
           for (const e of r.errors) io.stderr.write(`l9kit serve: ${issueLine(input.name, r.line, e)}\n`)
         }
@@ -121,6 +123,9 @@ export const serve: Command = {
       return EXIT.ok
     }
 
+    // Worker processes for large ingests over HTTP start before the service listens: starting
+    // one forks this process, a stall that grows with what it holds (prepare-pool.ts).
+    if (config.adminToken !== null && config.ingestWorkers === 'process') startSharedPreparePool(config.ingestWorkerPriority, 'process')
     let running: RunningService
     try {
       running = await startService({ store, config, host, port, hooks: opened.hooks })

@@ -48,7 +48,7 @@ export function handleIngest(ctx: ServiceContext, req: IncomingMessage, res: Ser
   req.on('end', () => {
     if (over) return
     // The chunks as they came, not one concatenated copy: no 16 MiB copy in one piece of the event loop.
-    ingestStream(ctx.store, fromArray(chunks), { bytes: size, workerPriority: ctx.config.ingestWorkerPriority }).then(
+    ingestStream(ctx.store, fromArray(chunks), { bytes: size, workerPriority: ctx.config.ingestWorkerPriority, workerKind: ctx.config.ingestWorkers }).then(
       (report) => sendJson(res, 200, JSON.stringify(report)),
       (error: unknown) => sendError(res, 500, `Ingest failed: ${(error as Error).message}`),
     )

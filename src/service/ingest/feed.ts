@@ -12,7 +12,7 @@ import { isUtf8 } from 'node:buffer'
 import { OffloadedIngest } from './offload.js'
 import { prepareWorkerUrl, sharedPreparePool } from './prepare-pool.js'
 import { Slicer } from './slices.js'
-import type { WorkerPriority } from './worker-priority.js'
+import type { PrepareWorkerKind, WorkerPriority } from './worker-priority.js'
 import { JsonText, type Store } from '../store/index.js'
 
 export interface IngestReport {
@@ -35,12 +35,14 @@ type Item = { line: number; doc: unknown } | { line: number; error: Issue }
 export interface IngestOptions {
   /**
    * The input's size in bytes, when known before reading (a body already received): a large
-   * input then goes to the worker threads from its first line, so that this thread, which
+   * input then goes to the prepare workers from its first line, so that this thread, which
    * answers lookups, never prepares any of it.
    */
   bytes?: number
-  /** Priority of the worker threads (Linux; see worker-priority.ts). */
+  /** Priority of the prepare workers (Linux; see worker-priority.ts). */
   workerPriority?: WorkerPriority
+  /** What runs the prepare workers: threads (the default) or child processes (see worker-priority.ts). */
+  workerKind?: PrepareWorkerKind
 }
 
 /** Reads every record of `input` into `store`; malformed lines are rejected, the rest go on. */
@@ -78,9 +80,9 @@ export async function ingestStream(store: Store, input: AsyncIterable<Uint8Array
       if (offload === undefined && read.bytes > offloadAfter && store.ingestPrepared !== undefined) {
         const url = prepareWorkerUrl()
         if (url !== undefined) {
-          // From here on documents are prepared on worker threads; what came before is stored first.
+          // From here on documents are prepared by the workers; what came before is stored first.
           await flush()
-          const pool = sharedPreparePool(url, options.workerPriority)
+          const pool = sharedPreparePool(url, options.workerPriority, options.workerKind)
           offload = new OffloadedIngest(store as Store & Required<Pick<Store, 'ingestPrepared'>>, pool, report)
         } else read.bytes = -Infinity // no worker module: stay on this thread
       }

@@ -1,7 +1,7 @@
 /**
  * The large-ingest path (issue 14): each document's JSON text is prepared (parsed, normalised,
- * validated, serialised: store/prepare.ts) on worker threads while the main thread goes on
- * reading lines and answering lookups; the main thread only stores the prepared results, in
+ * validated, serialised: store/prepare.ts) by prepare workers (child processes or threads)
+ * while the main thread goes on reading lines and answering lookups; the main thread only stores the prepared results, in
  * input order and in short slices (Store.ingestPrepared). Accepting, refusing, duplicates and
  * listener calls are those of store.ingest() over the same documents, in the same order.
  */
@@ -82,8 +82,8 @@ export class OffloadedIngest {
    * ingest: this thread is the one that answers them.)
    */
   private prepareBatch(docs: unknown[]): Promise<PrepareResult[] | null> {
-    // Documents with bytes go as bytes, packed in one buffer that is moved to the worker: this
-    // thread never decodes them (a text kept as it is is stored from its bytes).
+    // Documents with bytes go as bytes, packed in one buffer (moved to a worker thread, copied
+    // to a process): this thread never decodes them (a text kept as it is is stored from its bytes).
     let size = 0
     for (const doc of docs) if (doc instanceof JsonText && doc.utf8 !== undefined) size += doc.utf8.length
     const bytes = Buffer.allocUnsafeSlow(size)
@@ -120,9 +120,9 @@ export class OffloadedIngest {
       const doc = batch.docs[i]
       if (!(doc instanceof JsonText)) return prepare(doc)
       const result = fromWorker === null ? prepare(doc) : fromWorker[next++]!
-      // A text kept as it is: its bytes, from the batch buffer the worker moved back (kept by the
-      // store as they are) or else from the input (`json` then stays KEPT_AS_SENT: jsonOf()
-      // decodes them if a listener asks); without bytes, its own text.
+      // A text kept as it is: its bytes, from the batch's buffer (kept by the store as they are)
+      // or else from the input (`json` then stays KEPT_AS_SENT: jsonOf() decodes them if a
+      // listener asks); without bytes, its own text.
       if (result.ok && result.json === KEPT_AS_SENT && result.utf8 === undefined) {
         if (doc.utf8 !== undefined) result.utf8 = doc.utf8
         else result.json = doc.text

@@ -1,7 +1,8 @@
 /**
- * The trip of a batch of documents to a prepare worker thread and back (prepare-pool.ts,
- * prepare-worker.ts): what is sent (texts, or UTF-8 bytes moved rather than copied) and the
- * compact answer, in which documents kept as they were sent carry only their index fields.
+ * The trip of a batch of documents to a prepare worker and back (prepare-pool.ts,
+ * prepare-worker.ts): what is sent (texts, or UTF-8 bytes: moved to a thread rather than
+ * copied, copied to a child process) and the compact answer, in which documents kept as they
+ * were sent carry only their index fields.
  */
 import type { Instant } from '../../time/index.js'
 import { KEPT_AS_SENT, type Prepared, type PrepareResult } from '../store/prepare.js'
@@ -9,7 +10,7 @@ import { KEPT_AS_SENT, type Prepared, type PrepareResult } from '../store/prepar
 /**
  * A batch of documents for a prepare worker: each item is either a document's text, or the
  * end offset in `bytes` of a document given as UTF-8 (it starts where the previous such one
- * ended). `bytes` is moved to the worker, not copied.
+ * ended). `bytes` is moved to a worker thread, not copied.
  */
 export interface PrepareBatch {
   bytes: Uint8Array
@@ -29,13 +30,14 @@ export function batchTexts(batch: PrepareBatch): string[] {
 }
 
 /**
- * A prepare worker's answer, compact for the trip between threads (objects and strings cost
- * the receiving thread the most). Per document, `results` has its refusal, or null for an
+ * A prepare worker's answer, compact for the trip back (objects and strings cost the
+ * receiving thread the most). Per document, `results` has its refusal, or null for an
  * accepted one, whose fields are then the next nine of `kept`: leak, ip, name, time,
  * severity, identity, and where its canonical bytes are (buffer, start, end). Buffer 0 is
- * `bytes`, the batch's own buffer moved back, which holds the documents kept as they were
- * sent (most of a bulk load); buffer 1 is `written`, the bytes of the documents the worker
- * serialised (normalised ones, and texts sent as strings), also moved. So the receiving thread
+ * `bytes`, the batch's own buffer (moved back by a thread; left out by a child process, as the
+ * sender still has it), which holds the documents kept as they were sent (most of a bulk
+ * load); buffer 1 is `written`, the bytes of the documents the worker serialised (normalised
+ * ones, and texts sent as strings), moved or copied likewise. So the receiving thread
  * (the one that answers lookups) neither decodes nor encodes JSON.
  */
 export interface PreparedAnswer {

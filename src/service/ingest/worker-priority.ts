@@ -1,6 +1,6 @@
 /**
  * How the prepare workers of a large ingest give way to the thread that answers lookups
- * (Linux; elsewhere they run at the process's priority).
+ * (Linux; elsewhere they run at the process's priority), and what runs them.
  *
  * 'idle' (the default) puts a worker in Linux's SCHED_IDLE class. A niceness alone lowers a
  * thread's share of a busy core, but the scheduler still treats that core as busy: a lookup's
@@ -12,8 +12,9 @@
  * ingest waits for lookups (which is the order this service wants).
  */
 import { spawnSync } from 'node:child_process'
-import { readlinkSync } from 'node:fs'
+import { accessSync, constants, readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
+import { delimiter, join } from 'node:path'
 
 /** A niceness from 0 (the process's own priority) to 19, or 'idle' (SCHED_IDLE). */
 export type WorkerPriority = number | 'idle'
@@ -22,6 +23,26 @@ export const DEFAULT_WORKER_PRIORITY: WorkerPriority = 'idle'
 
 /** Niceness used where the idle class cannot be set (no `chrt` on the PATH, or not Linux). */
 export const IDLE_FALLBACK_NICE = 19
+
+/**
+ * What runs a prepare worker: a child process (all its threads, V8's helpers among them, run
+ * at the workers' priority) or a thread of this process (buffers moved rather than copied, but
+ * V8's helper threads that collect its garbage run at the service's priority).
+ *
+ * Measured on 2 cores (docs/service.md, sixth round): a process lowered lookups' p99 during
+ * large ingests by a fifth to a third, and made a bulk load without lookups 25–35 % slower
+ * (batches cross a socket, and the two processes wait on each other's reads).
+ */
+export type PrepareWorkerKind = 'process' | 'thread'
+
+/** For ingestStream() and a pool: threads, the faster for a bulk load, with no lookups to protect. */
+export const DEFAULT_WORKER_KIND: PrepareWorkerKind = 'thread'
+
+/** For the ingests the service takes while it answers lookups (POST /admin/events; config `ingest_workers`). */
+export const SERVICE_WORKER_KIND: PrepareWorkerKind = 'process'
+
+/** Whether `value` is a worker kind a configuration may give. */
+export const isWorkerKind = (value: unknown): value is PrepareWorkerKind => value === 'process' || value === 'thread'
 
 /** Whether `value` is a priority a configuration may give. */
 export function isWorkerPriority(value: unknown): value is WorkerPriority {
@@ -46,7 +67,7 @@ export function lowerOwnPriority(priority: WorkerPriority): 'idle' | number | 'u
   if (priority === 'idle') {
     const chrt = spawnSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5_000 })
     if (chrt.status === 0) return 'idle'
-    priority = IDLE_FALLBACK_NICE
+    priority = niceFor(priority)
   }
   try {
     setPriority(tid, priority)
@@ -54,4 +75,39 @@ export function lowerOwnPriority(priority: WorkerPriority): 'idle' | number | 'u
   } catch {
     return 'unchanged'
   }
+}
+
+/** The niceness that stands for `priority` where the idle class cannot be set. */
+export const niceFor = (priority: WorkerPriority): number => (priority === 'idle' ? IDLE_FALLBACK_NICE : priority)
+
+/**
+ * What to start a prepare process (prepare-process.ts) under, so that all its threads run at
+ * `priority` from their start: a program and its arguments, put before the process's own
+ * command line. Linux's idle class with util-linux's `chrt`; a niceness with `nice` (added to
+ * the service's own); none for 0, or where neither program is on the PATH (the caller then
+ * lowers the started process's priority as it can).
+ */
+export function launcherFor(priority: WorkerPriority): string[] {
+  if (priority === 0) return []
+  if (priority === 'idle' && process.platform === 'linux' && onPath('chrt')) return ['chrt', '--idle', '0']
+  return process.platform !== 'win32' && onPath('nice') ? ['nice', '-n', String(niceFor(priority))] : []
+}
+
+const found = new Map<string, boolean>()
+
+/** Whether an executable `name` is in one of the PATH's folders (looked up once). */
+function onPath(name: string): boolean {
+  let is = found.get(name)
+  if (is === undefined) {
+    is = (process.env.PATH ?? '').split(delimiter).some((dir) => {
+      try {
+        accessSync(join(dir, name), constants.X_OK)
+        return dir !== ''
+      } catch {
+        return false
+      }
+    })
+    found.set(name, is)
+  }
+  return is
 }

@@ -1,5 +1,6 @@
 /** A large JSON Lines body mixing every kind of line, for the large-ingest tests (memory and PostgreSQL stores). */
 import { ingestText, type IngestedEvent, type IngestReport, type Store } from '../../../src/service/index.js'
+import type { PrepareWorkerKind } from '../../../src/service/ingest/worker-priority.js'
 import { expect } from 'vitest'
 import { makeEvent } from '../support.js'
 
@@ -58,11 +59,11 @@ export function mixedBody(): { body: Buffer; ips: string[] } {
 
 
 /**
- * Ingests `body` into `store` through the worker threads (`workers`) or on this thread only
- * (its ingestPrepared hidden), counting the documents that went through ingestPrepared and
- * recording what listeners hear.
+ * Ingests `body` into `store` through the prepare workers (`workers`: true for the default
+ * kind, or which kind) or on this thread only (its ingestPrepared hidden), counting the
+ * documents that went through ingestPrepared and recording what listeners hear.
  */
-export async function ingestWatched(store: Store, body: Buffer, workers: boolean): Promise<{ report: IngestReport; heard: { json: string; duplicate: boolean; summary: string }[]; prepared: number }> {
+export async function ingestWatched(store: Store, body: Buffer, workers: boolean | PrepareWorkerKind): Promise<{ report: IngestReport; heard: { json: string; duplicate: boolean; summary: string }[]; prepared: number }> {
   let prepared = 0
   if (workers) {
     const ingestPrepared = store.ingestPrepared!.bind(store)
@@ -70,7 +71,7 @@ export async function ingestWatched(store: Store, body: Buffer, workers: boolean
   } else Object.defineProperty(store, 'ingestPrepared', { value: undefined }) // the in-thread path
   const heard: { json: string; duplicate: boolean; summary: string }[] = []
   store.onIngest((e: IngestedEvent) => heard.push({ json: e.json, duplicate: e.duplicate, summary: e.event.summary }))
-  const report = await ingestText(store, body)
+  const report = await ingestText(store, body, typeof workers === 'string' ? { workerKind: workers } : {})
   return { report, heard, prepared }
 }
 

@@ -3,27 +3,39 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { PreparePool, prepareWorkerUrl } from '../../../src/service/ingest/prepare-pool.js'
+import { ProcessWorker } from '../../../src/service/ingest/prepare-process.js'
 import { DEFAULT_WORKER_PRIORITY, IDLE_FALLBACK_NICE, isWorkerPriority, lowerOwnPriority, type WorkerPriority } from '../../../src/service/ingest/worker-priority.js'
 
-/** Niceness and scheduling policy (0 normal, 5 SCHED_IDLE) of each thread of this process. */
-function threads(): { tid: number; nice: number; policy: number }[] {
-  return readdirSync('/proc/self/task').map((tid) => {
+/** Niceness and scheduling policy (0 normal, 5 SCHED_IDLE) of each thread of a process (this one by default). */
+function threads(pid: number | 'self' = 'self'): { tid: number; nice: number; policy: number }[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
     // Fields after the command's closing parenthesis start at field 3 (state): nice is field 19, policy 41.
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
     return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) }
   })
 }
 
-/** The threads a pool of one worker at `priority` adds, once it has answered a batch. */
+/** The threads a pool of one worker thread at `priority` adds, once it has answered a batch. */
 async function poolThreads(priority: WorkerPriority) {
   const before = new Set(threads().map((t) => t.tid))
-  const pool = new PreparePool(prepareWorkerUrl()!, 1, priority)
+  const pool = new PreparePool(prepareWorkerUrl()!, 1, priority, 'thread')
   try {
     await pool.prepare({ bytes: new Uint8Array(0), items: ['{}'] })
     return threads().filter((t) => !before.has(t.tid))
   } finally {
     await pool.close()
+  }
+}
+
+/** The threads of a worker process at `priority`, once it has answered a batch. */
+async function processThreads(priority: WorkerPriority) {
+  const worker = new ProcessWorker(prepareWorkerUrl()!, priority)
+  try {
+    await worker.prepare({ bytes: new Uint8Array(0), items: ['{}'] })
+    return threads(worker.pid!)
+  } finally {
+    await worker.close()
   }
 }
 
@@ -38,7 +50,18 @@ describe('prepare worker priority', () => {
     expect(lowerOwnPriority(0)).toBe('unchanged')
   })
 
-  it.runIf(process.platform === 'linux')('puts the worker in the idle class (or at the lowest niceness without chrt); the thread that asked keeps its own', async () => {
+  it.runIf(process.platform === 'linux')('starts a worker process with all its threads in the idle class (or at the lowest niceness without chrt)', async () => {
+    const threadsOf = await processThreads('idle')
+    expect(threadsOf.length).toBeGreaterThan(3) // the main thread, V8's helpers, libuv's…
+    for (const t of threadsOf) expect(hasChrt ? t.policy : t.nice).toBe(hasChrt ? SCHED_IDLE : IDLE_FALLBACK_NICE)
+    expect(threads().every((t) => t.policy === 0)).toBe(true) // this process keeps its own
+  })
+
+  it.runIf(process.platform === 'linux')('or a worker process with all its threads at a niceness, in the normal class', async () => {
+    for (const t of await processThreads(10)) expect(t).toMatchObject({ nice: 10, policy: 0 })
+  })
+
+  it.runIf(process.platform === 'linux')('puts a worker thread in the idle class (or at the lowest niceness without chrt); the thread that asked keeps its own', async () => {
     const added = await poolThreads('idle')
     const lowered = added.filter((t) => (hasChrt ? t.policy === SCHED_IDLE : t.nice === IDLE_FALLBACK_NICE))
     expect(lowered).toHaveLength(1)
@@ -46,7 +69,7 @@ describe('prepare worker priority', () => {
     expect(self).toMatchObject({ policy: 0 })
   })
 
-  it.runIf(process.platform === 'linux')('or at a niceness, in the normal class', async () => {
+  it.runIf(process.platform === 'linux')('or a worker thread at a niceness, in the normal class', async () => {
     const added = await poolThreads(10)
     expect(added.filter((t) => t.nice === 10 && t.policy === 0)).toHaveLength(1)
     expect(added.some((t) => t.policy === SCHED_IDLE)).toBe(false)
