@@ -3,9 +3,9 @@
  * the thread that answers lookups only stores the results: threads of this process
  * (prepare-thread.ts), or child processes (prepare-process.ts; see PrepareWorkerKind).
  * Batches go to the least busy worker; each worker answers in the order it was sent, and every
- * batch has its own promise, so the caller decides the order results are used in. The service's ingests share
- * one pool (sharedPreparePool), kept between ingests: a new worker's first batches run cold
- * code, and compiling it takes CPU from the lookups answered meanwhile.
+ * batch has its own promise, so the caller decides the order results are used in. The
+ * service's ingests share one pool (sharedPreparePool), kept between ingests: a new worker's
+ * first batches run cold code, and compiling it takes CPU from the lookups answered meanwhile.
  */
 import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
