@@ -1,9 +1,10 @@
 /**
  * The large-ingest path (issue 14): each document's JSON text is prepared (parsed, normalised,
  * validated, serialised: store/prepare.ts) by prepare workers (child processes or threads)
- * while the main thread goes on reading lines and answering lookups; the main thread only stores the prepared results, in
- * input order and in short slices (Store.ingestPrepared). Accepting, refusing, duplicates and
- * listener calls are those of store.ingest() over the same documents, in the same order.
+ * while the main thread goes on reading lines and answering lookups; the main thread only
+ * stores the prepared results, in input order and in short slices (Store.ingestPrepared).
+ * Accepting, refusing, duplicates and listener calls are those of store.ingest() over the same
+ * documents, in the same order.
  */
 import type { Issue } from '../../validate/index.js'
 import type { IngestReport } from './feed.js'

@@ -28,10 +28,11 @@ export class ProcessWorker implements PrepareWorker {
     const entry = fileURLToPath(url)
     // From source the entry is TypeScript: tsx (a development dependency) loads it.
     const node = [process.execPath, ...(entry.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : []), entry]
-    const [command, ...args] = [...launcherFor(priority), ...node]
+    const launcher = launcherFor(priority)
+    const [command, ...args] = [...launcher, ...node]
     this.child = spawn(command!, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' })
     const nice = niceFor(priority)
-    if (launcherFor(priority).length === 0 && nice > 0 && this.child.pid !== undefined) {
+    if (launcher.length === 0 && nice > 0 && this.child.pid !== undefined) {
       try {
         setPriority(this.child.pid, nice) // (best effort, where no launcher program is found)
       } catch {}

@@ -15,7 +15,7 @@ export interface PrepareWorker {
   readonly failed: boolean
   /** prepare() of each document of the batch, in order. */
   prepare(batch: PrepareBatch): Promise<PrepareResult[]>
-  /** Stops it (batches still waiting are never answered). */
+  /** Stops it; batches still waiting are refused. */
   close(): Promise<void>
 }
 
