@@ -20,7 +20,7 @@
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { Worker } from 'node:worker_threads'
-import { MemoryStore, parseConfig, startService, startSharedPreparePool, type Store } from '../../src/service/index.js'
+import { lowerHelperThreads, MemoryStore, parseConfig, startService, startSharedPreparePool, type Store } from '../../src/service/index.js'
 import { benchEvent } from './events.js'
 import { mb, report } from './measure.js'
 import { type MainThreadLog, schedstat, since, watchMainThread } from './main-thread-watch.js'
@@ -45,6 +45,8 @@ export interface Latency {
 }
 
 export interface StallResult {
+  /** Threads of this process put at the workers' priority, as serve does (helper-threads.ts). */
+  helpersLowered: number
   bodyBytes: number
   documents: number
   /** The probe's own GC pauses over its whole run (they delay its reading of answers too). */
@@ -127,14 +129,20 @@ async function uploader(url: string, token: string, body: Buffer): Promise<{ pos
   }
 }
 
-/** Runs the rounds against a fresh service on 127.0.0.1 over `store` (empty; a memory store if none). */
+/**
+ * Runs the rounds against a fresh service on 127.0.0.1 over `store` (empty; a memory store if
+ * none). Like `l9kit serve` with ingest on, it lowers this process's helper threads, which
+ * cannot be undone: the last measurement of a bench process.
+ */
 export async function measureIngestStall(baseEvents = 20_000, store: Store = new MemoryStore()): Promise<StallResult> {
   const token = 'bench-admin-token-0123456789'
   await store.ingest(Array.from({ length: baseEvents }, (_, i) => benchEvent(i)))
   const config = parseConfig(JSON.stringify({ admin_token: token, max_body_bytes: 64 << 20, plans: { anonymous: { rate: 1e9, burst: 1e9 } } }), 'bench')
   // As `l9kit serve` does: the ingest workers start before the service listens (a process's
-  // start forks this one, a stall that grows with the heap: prepare-pool.ts).
+  // start forks this one, a stall that grows with the heap: prepare-pool.ts), and this
+  // process's helper threads are lowered (for good: hence last in a bench process).
   if (config.ingestWorkers === 'process') startSharedPreparePool(config.ingestWorkerPriority, 'process')
+  const helpersLowered = lowerHelperThreads(config.helperThreadPriority)
   const service = await startService({ store, config, host: '127.0.0.1', port: 0 })
   const clients: Awaited<ReturnType<typeof uploader>>[] = []
   const body = { bytes: 0, documents: 0 }
@@ -180,6 +188,7 @@ export async function measureIngestStall(baseEvents = 20_000, store: Store = new
     const idle = latency(samples, windows.idle, Infinity)
     const of = (w: Window[]) => latency(samples, w, 3 * idle.p99)
     return {
+      helpersLowered,
       bodyBytes: body.bytes,
       documents: body.documents,
       probeGc: gc,
@@ -224,7 +233,7 @@ const fail = (message: string): never => {
 export function printStall(storeName: string, stall: StallResult): void {
   const ms = (x: number) => `${x.toFixed(2)} ms`
   const { sliced, idle } = stall
-  console.log(`ingest stall, ${storeName}: ${INGESTS} ingests of ${mb(stall.bodyBytes).toFixed(1)} MiB, ${stall.documents} lenient documents each; an ingest took ${sliced.ingestMs.toFixed(0)} ms in slices (mean), ${stall.onePiece.ingestMs.toFixed(0)} ms in one piece`)
+  console.log(`ingest stall, ${storeName}: ${INGESTS} ingests of ${mb(stall.bodyBytes).toFixed(1)} MiB, ${stall.documents} lenient documents each; an ingest took ${sliced.ingestMs.toFixed(0)} ms in slices (mean), ${stall.onePiece.ingestMs.toFixed(0)} ms in one piece; ${stall.helpersLowered} helper threads of this process lowered`)
   console.log(`host lookup p50/p99 idle: ${ms(idle.p50)} / ${ms(idle.p99)} (${idle.n} requests; main thread on a core ${idle.cpu.ranMs.toFixed(0)} ms, waiting for one ${idle.cpu.waitedMs.toFixed(0)} ms); the probe's own GC over its whole run: ${stall.probeGc.count} pauses, longest ${ms(stall.probeGc.maxMs)}`)
   console.log(`  each idle window's p99: ${idle.each.map((e) => ms(e.p99)).join(', ')}`)
   console.log(`host lookup p50/p99 during the sliced ingests: ${ms(sliced.p50)} / ${ms(sliced.p99)} (${sliced.n} requests)`)

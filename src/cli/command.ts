@@ -10,6 +10,12 @@ export interface Io {
   env: NodeJS.ProcessEnv
   /** Resolves when the command should stop (SIGINT/SIGTERM); used by long-running commands. */
   stopSignal?: AbortSignal
+  /**
+   * True when the command has the process to itself (the `l9kit` binary, not a test or a host
+   * program running it in-process): it may then change what is the process's as a whole, such
+   * as its helper threads' priority (serve).
+   */
+  ownsProcess?: boolean
 }
 
 export interface Command {

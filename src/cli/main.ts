@@ -21,5 +21,6 @@ process.exitCode = await main(process.argv.slice(2), {
   stderrIsTTY: Boolean(process.stderr.isTTY),
   env: process.env,
   stopSignal: controller.signal,
+  ownsProcess: true,
 })
 stopPrestarted()

@@ -28,6 +28,12 @@ export interface ServiceConfig extends HookConfig {
    * /admin/events): child processes (the default) or threads of the service's process.
    */
   ingestWorkers: PrepareWorkerKind
+  /**
+   * Priority (Linux) of the service process's own helper threads (V8's garbage-collection and
+   * compiler threads, libuv's pool) when it takes ingests: 'idle' (the default) or a niceness
+   * 0–19 (0 = left as they are). Set by `l9kit serve`; see ingest/helper-threads.ts.
+   */
+  helperThreadPriority: WorkerPriority
   /** Name of the key whose plan and rate limit the web pages use; null = the anonymous plan. */
   webKey: string | null
   /** `FILE: /pointer: message` lines worth printing that do not stop the service (a short admin token). */
@@ -58,6 +64,7 @@ export function defaultConfig(): ServiceConfig {
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     ingestWorkerPriority: DEFAULT_WORKER_PRIORITY,
     ingestWorkers: SERVICE_WORKER_KIND,
+    helperThreadPriority: DEFAULT_WORKER_PRIORITY,
     webKey: null,
     // The demo is for local use: hooks may point at a receiver on this machine.
     ...defaultHookConfig(),
@@ -85,7 +92,7 @@ export async function loadConfig(path: string): Promise<ServiceConfig> {
   return parseConfig(text, path)
 }
 
-const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'web_key', 'hook_delivery', 'allow_private_hooks'] as const
+const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks'] as const
 const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan', 'resources', 'hooks'] as const
 const PLAN_MEMBERS = ['subdomains', 'rate', 'burst'] as const
 const SECRET = /^[\x21-\x7e]{8,256}$/
@@ -104,7 +111,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   if (!isObject(doc)) throw new ConfigError([`${file}: (document): must be a JSON object`])
   unknownMembers(doc, TOP, '', problem)
 
-  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: DEFAULT_WORKER_PRIORITY, ingestWorkers: SERVICE_WORKER_KIND, webKey: null, ...defaultHookConfig() }
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: DEFAULT_WORKER_PRIORITY, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: DEFAULT_WORKER_PRIORITY, webKey: null, ...defaultHookConfig() }
   config.keys = readKeys(doc.keys, problem)
   Object.assign(config, readHookConfig(doc, problem))
   config.adminToken = readSecret(doc, 'admin_token', '', problem, false)
@@ -126,6 +133,11 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   if (doc.ingest_workers !== undefined) {
     if (!isWorkerKind(doc.ingest_workers)) problem('/ingest_workers', `must be "process" or "thread" (got ${show(doc.ingest_workers)})`)
     else config.ingestWorkers = doc.ingest_workers
+  }
+  if (doc.helper_thread_nice !== undefined) {
+    const priority = doc.helper_thread_nice
+    if (!isWorkerPriority(priority)) problem('/helper_thread_nice', `must be "idle" or an integer from 0 to 19 (got ${show(priority)})`)
+    else config.helperThreadPriority = priority
   }
   if (doc.web_key !== undefined && doc.web_key !== null) {
     // A key's name, not its secret: pages are anonymous to the browser, the plan is chosen here.

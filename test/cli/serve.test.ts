@@ -1,6 +1,6 @@
 /** `l9kit serve`: first line, demo keys, --config, --load, usage errors, graceful stop (in-process and as a process). */
-import { spawn } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -13,6 +13,15 @@ import { fileTempDir } from '../support/temp.js'
 const serve = (argv: string[]) => running(['serve', ...argv])
 
 const dir = fileTempDir('l9kit-serve-')
+
+/** Niceness and scheduling policy (0 normal, 5 SCHED_IDLE) of each thread of process `pid` (Linux). */
+function threadsOf(pid: number): { tid: number; nice: number; policy: number }[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
+    return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) }
+  })
+}
 
 describe('l9kit serve', () => {
   it('with no options: the embedded default, first line "listening on", then the demo keys', async () => {
@@ -83,7 +92,7 @@ describe('l9kit serve', () => {
     }
   })
 
-  it('stops cleanly on SIGTERM as a real process', async () => {
+  it('stops cleanly on SIGTERM as a real process, its helper threads lowered', async () => {
     const root = packageRoot()
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'serve', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
     const out = new Lines()
@@ -94,6 +103,15 @@ describe('l9kit serve', () => {
     const [, url] = (await Promise.race([out.waitFor(/^listening on (http:\/\/\S+)\n/), exited.then(() => [])])) as string[]
     expect(url, out.text + err.text).toBeDefined()
     expect((await request(url!, '/host/192.0.2.10')).status).toBe(200)
+    if (process.platform === 'linux') {
+      // Ingest is on (the demo admin token): every thread but the one that answers lookups is in
+      // the idle class, or at the lowest niceness without chrt (helper-threads.ts).
+      const others = threadsOf(child.pid!).filter((t) => t.tid !== child.pid)
+      expect(others.length).toBeGreaterThanOrEqual(4)
+      const hasChrt = spawnSync('chrt', ['--version']).status === 0
+      for (const t of others) expect(hasChrt ? t.policy : t.nice).toBe(hasChrt ? 5 : 19)
+      expect(threadsOf(child.pid!).find((t) => t.tid === child.pid)).toMatchObject({ nice: 0, policy: 0 })
+    }
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
   })

@@ -47,6 +47,9 @@ describe('configuration file', () => {
     expect(config.ingestWorkers).toBe('process') // the default
     expect(parseConfig('{"ingest_workers": "thread"}', 'keys.json').ingestWorkers).toBe('thread')
     expect(parseConfig('{"ingest_workers": "process"}', 'keys.json').ingestWorkers).toBe('process')
+    expect(config.helperThreadPriority).toBe('idle') // the default
+    expect(parseConfig('{"helper_thread_nice": 0}', 'keys.json').helperThreadPriority).toBe(0)
+    expect(parseConfig('{"helper_thread_nice": 19}', 'keys.json').helperThreadPriority).toBe(19)
   })
 
   it('reports every problem as FILE: /pointer: message, never echoing a key', () => {
@@ -62,10 +65,11 @@ describe('configuration file', () => {
       max_body_bytes: 0,
       ingest_worker_nice: 20,
       ingest_workers: 'threads',
+      helper_thread_nice: 'low',
       colour: 'blue',
     })
     expect(found).toEqual([
-      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, ingest_workers, web_key, hook_delivery, allow_private_hooks)',
+      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, ingest_workers, helper_thread_nice, web_key, hook_delivery, allow_private_hooks)',
       "keys.json: /keys/0/plan: must be one of registered, pro (got \"gold\")",
       'keys.json: /keys/0/key: must be a string of 8 to 256 printable ASCII characters without spaces (value not shown)',
       "keys.json: /keys/1/name: 'a' is already the name of /keys/0",
@@ -81,6 +85,7 @@ describe('configuration file', () => {
       'keys.json: /max_body_bytes: must be a positive integer (got 0)',
       'keys.json: /ingest_worker_nice: must be "idle" or an integer from 0 to 19 (got 20)',
       'keys.json: /ingest_workers: must be "process" or "thread" (got "threads")',
+      'keys.json: /helper_thread_nice: must be "idle" or an integer from 0 to 19 (got "low")',
     ])
     for (const line of found) expect(line).not.toMatch(/short|long-enough-key|another-long-key/)
   })

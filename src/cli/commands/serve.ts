@@ -18,6 +18,7 @@ import {
   type ServiceConfig,
   startService,
   startSharedPreparePool,
+  lowerHelperThreads,
 } from '../../service/index.js'
 
 const HELP = `Usage: l9kit serve [--host HOST] [--port PORT] [--config FILE] [--allow-private-hooks] [--load FILE...]
@@ -123,9 +124,14 @@ export const serve: Command = {
       return EXIT.ok
     }
 
-    // Worker processes for large ingests over HTTP start before the service listens: starting
-    // one forks this process, a stall that grows with what it holds (prepare-pool.ts).
-    if (config.adminToken !== null && config.ingestWorkers === 'process') startSharedPreparePool(config.ingestWorkerPriority, 'process')
+    if (config.adminToken !== null) {
+      // Worker processes for large ingests over HTTP start before the service listens: starting
+      // one forks this process, a stall that grows with what it holds (prepare-pool.ts).
+      if (config.ingestWorkers === 'process') startSharedPreparePool(config.ingestWorkerPriority, 'process')
+      // And this process's helper threads give way to lookups during ingests (helper-threads.ts),
+      // when the process is this command's alone: the change lasts for the whole process.
+      if (io.ownsProcess) lowerHelperThreads(config.helperThreadPriority)
+    }
     let running: RunningService
     try {
       running = await startService({ store, config, host, port, hooks: opened.hooks })

@@ -52,18 +52,31 @@ export function isWorkerPriority(value: unknown): value is WorkerPriority {
 /**
  * Lowers the calling thread's priority (a worker thread's own: Linux schedules threads on their
  * own, /proc/thread-self names this one, and lowering one's own priority needs no privilege).
- * The idle class is set with util-linux's `chrt`, as Node has no call for it. Returns what was
- * applied.
+ * Returns what was applied.
  */
 export function lowerOwnPriority(priority: WorkerPriority): 'idle' | number | 'unchanged' {
   if (priority === 0) return 'unchanged'
-  let tid: number
+  const tid = ownThreadId()
+  return tid === undefined ? 'unchanged' : lowerThread(tid, priority)
+}
+
+/** The calling thread's id (Linux), or undefined elsewhere. */
+export function ownThreadId(): number | undefined {
   try {
-    tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
-    if (!Number.isSafeInteger(tid) || tid <= 0) return 'unchanged'
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop())
+    return Number.isSafeInteger(tid) && tid > 0 ? tid : undefined
   } catch {
-    return 'unchanged' // not Linux
+    return undefined // not Linux
   }
+}
+
+/**
+ * Lowers the priority of thread `tid` of this process (Linux). The idle class is set with
+ * util-linux's `chrt`, as Node has no call for it; where that fails, the niceness that stands
+ * for it. Returns what was applied.
+ */
+export function lowerThread(tid: number, priority: WorkerPriority): 'idle' | number | 'unchanged' {
+  if (priority === 0) return 'unchanged'
   if (priority === 'idle') {
     const chrt = spawnSync('chrt', ['--idle', '--pid', '0', String(tid)], { stdio: 'ignore', timeout: 5_000 })
     if (chrt.status === 0) return 'idle'

@@ -1,0 +1,70 @@
+/** The service process's own helper threads at the workers' priority (issue 21, seventh round). */
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { IDLE_FALLBACK_NICE, type WorkerPriority } from '../../../src/service/ingest/worker-priority.js'
+
+const moduleUrl = pathToFileURL(fileURLToPath(new URL('../../../src/service/ingest/helper-threads.ts', import.meta.url))).href
+
+interface Seen {
+  lowered: number
+  main: number
+  threads: { tid: number; nice: number; policy: number }[]
+}
+
+/**
+ * A fresh node process that lowers its helper threads to `priority` and reports each thread's
+ * niceness and policy (in a child: the change cannot be undone, and must not touch the tests').
+ */
+function lowerIn(priority: WorkerPriority, env: NodeJS.ProcessEnv = process.env): Seen {
+  const script = `
+    import { readdirSync, readFileSync } from 'node:fs'
+    const { lowerHelperThreads } = await import(${JSON.stringify(moduleUrl)})
+    const lowered = lowerHelperThreads(${JSON.stringify(priority)})
+    const threads = readdirSync('/proc/self/task').map((tid) => {
+      const stat = readFileSync('/proc/self/task/' + tid + '/stat', 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
+      return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) }
+    })
+    console.log(JSON.stringify({ lowered, main: process.pid, threads }))
+  `
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000, env })
+  if (run.status !== 0) throw new Error(`the child failed: ${run.stderr}`)
+  return JSON.parse(run.stdout) as Seen
+}
+
+const SCHED_IDLE = 5
+const hasChrt = process.platform === 'linux' && spawnSync('chrt', ['--version']).status === 0
+
+describe.runIf(process.platform === 'linux')('lowerHelperThreads', () => {
+  it('puts every other thread of the process in the idle class (or at the lowest niceness without chrt), not the calling one', () => {
+    const seen = lowerIn('idle')
+    const others = seen.threads.filter((t) => t.tid !== seen.main)
+    expect(others.length).toBeGreaterThanOrEqual(4) // V8's platform threads at least
+    for (const t of others) expect(hasChrt ? t.policy : t.nice).toBe(hasChrt ? SCHED_IDLE : IDLE_FALLBACK_NICE)
+    expect(seen.lowered).toBe(others.length)
+    expect(seen.threads.find((t) => t.tid === seen.main)).toMatchObject({ nice: 0, policy: 0 })
+  })
+
+  it('falls back to the lowest niceness where chrt cannot be run', () => {
+    const seen = lowerIn('idle', { ...process.env, PATH: '/nonexistent' })
+    const others = seen.threads.filter((t) => t.tid !== seen.main)
+    for (const t of others) expect(t).toMatchObject({ nice: IDLE_FALLBACK_NICE, policy: 0 })
+    expect(seen.lowered).toBe(others.length)
+    expect(seen.threads.find((t) => t.tid === seen.main)).toMatchObject({ nice: 0, policy: 0 })
+  })
+
+  it('or at a niceness, in the normal class', () => {
+    const seen = lowerIn(10)
+    const others = seen.threads.filter((t) => t.tid !== seen.main)
+    for (const t of others) expect(t).toMatchObject({ nice: 10, policy: 0 })
+    expect(seen.lowered).toBe(others.length)
+    expect(seen.threads.find((t) => t.tid === seen.main)).toMatchObject({ nice: 0, policy: 0 })
+  })
+
+  it('leaves every thread as it is for 0', () => {
+    const seen = lowerIn(0)
+    expect(seen.lowered).toBe(0)
+    for (const t of seen.threads) expect(t).toMatchObject({ nice: 0, policy: 0 })
+  })
+})
