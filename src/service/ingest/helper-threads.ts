@@ -2,9 +2,9 @@
  * The service process's own helper threads at the prepare workers' priority (issue 21, seventh
  * round). V8 runs the garbage collection and compilation of every isolate in a process on a
  * few platform threads of that process, at its priority; during a large ingest they ran, in
- * short bursts, about a tenth of the machine, and each burst could take the core of the
- * thread that answers lookups, or of the clients waiting for those answers (`perf sched`:
- * half of the slow lookups overlapped such a wait and no pause of the service's thread). In
+ * short bursts, about a twelfth of a core, and each burst could take the core of the thread
+ * that answers lookups, or of the clients waiting for those answers (`perf sched`: about half
+ * of the slow lookups overlapped such a wait and no pause of the service's thread). In
  * the idle class they run only on a core nothing else wants, as the prepare workers do.
  *
  * The cost: a collection on the service's thread shares its work with these helpers and waits

@@ -1,10 +1,9 @@
 /** The service process's own helper threads at the workers' priority (issue 21, seventh round). */
 import { spawnSync } from 'node:child_process'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { IDLE_FALLBACK_NICE, type WorkerPriority } from '../../../src/service/ingest/worker-priority.js'
 
-const moduleUrl = pathToFileURL(fileURLToPath(new URL('../../../src/service/ingest/helper-threads.ts', import.meta.url))).href
+const moduleUrl = new URL('../../../src/service/ingest/helper-threads.ts', import.meta.url).href
 
 interface Seen {
   lowered: number
