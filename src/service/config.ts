@@ -125,20 +125,12 @@ export function parseConfig(text: string, file: string): ServiceConfig {
       problem('/max_body_bytes', `must be a positive integer (got ${show(doc.max_body_bytes)})`)
     } else config.maxBodyBytes = doc.max_body_bytes as number
   }
-  if (doc.ingest_worker_nice !== undefined) {
-    const priority = doc.ingest_worker_nice
-    if (!isWorkerPriority(priority)) problem('/ingest_worker_nice', `must be "idle" or an integer from 0 to 19 (got ${show(priority)})`)
-    else config.ingestWorkerPriority = priority
-  }
+  config.ingestWorkerPriority = readPriority(doc, 'ingest_worker_nice', problem) ?? config.ingestWorkerPriority
   if (doc.ingest_workers !== undefined) {
     if (!isWorkerKind(doc.ingest_workers)) problem('/ingest_workers', `must be "process" or "thread" (got ${show(doc.ingest_workers)})`)
     else config.ingestWorkers = doc.ingest_workers
   }
-  if (doc.helper_thread_nice !== undefined) {
-    const priority = doc.helper_thread_nice
-    if (!isWorkerPriority(priority)) problem('/helper_thread_nice', `must be "idle" or an integer from 0 to 19 (got ${show(priority)})`)
-    else config.helperThreadPriority = priority
-  }
+  config.helperThreadPriority = readPriority(doc, 'helper_thread_nice', problem) ?? config.helperThreadPriority
   if (doc.web_key !== undefined && doc.web_key !== null) {
     // A key's name, not its secret: pages are anonymous to the browser, the plan is chosen here.
     if (typeof doc.web_key !== 'string' || !config.keys.some((k) => k.name === doc.web_key)) {
@@ -254,6 +246,15 @@ function unknownMembers(obj: Record<string, unknown>, known: readonly string[], 
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** A priority member ("idle" or a niceness 0–19), or undefined when absent or wrong (reported). */
+function readPriority(doc: Record<string, unknown>, member: string, problem: (pointer: string, message: string) => void): WorkerPriority | undefined {
+  const priority = doc[member]
+  if (priority === undefined) return undefined
+  if (isWorkerPriority(priority)) return priority
+  problem(`/${member}`, `must be "idle" or an integer from 0 to 19 (got ${show(priority)})`)
+  return undefined
+}
 
 function show(value: unknown): string {
   if (value === undefined) return 'nothing'

@@ -1,6 +1,6 @@
 /** `l9kit serve`: first line, demo keys, --config, --load, usage errors, graceful stop (in-process and as a process). */
-import { spawn, spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -8,20 +8,12 @@ import { packageRoot } from '../../src/service/index.js'
 import { jsonl, makeEvent, request } from '../service/support.js'
 import { Lines, running } from '../support/running.js'
 import { fileTempDir } from '../support/temp.js'
+import { hasChrt, SCHED_IDLE, threadsOf } from '../support/threads.js'
 
 /** Runs `l9kit serve ...` in-process until `stop()`. */
 const serve = (argv: string[]) => running(['serve', ...argv])
 
 const dir = fileTempDir('l9kit-serve-')
-
-/** Niceness and scheduling policy (0 normal, 5 SCHED_IDLE) of each thread of process `pid` (Linux). */
-function threadsOf(pid: number): { tid: number; nice: number; policy: number }[] {
-  return readdirSync(`/proc/${pid}/task`).map((tid) => {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
-    return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) }
-  })
-}
 
 describe('l9kit serve', () => {
   it('with no options: the embedded default, first line "listening on", then the demo keys', async () => {
@@ -110,8 +102,7 @@ describe('l9kit serve', () => {
       // the idle class, or at the lowest niceness without chrt (helper-threads.ts).
       const others = threadsOf(child.pid!).filter((t) => t.tid !== child.pid)
       expect(others.length).toBeGreaterThanOrEqual(4)
-      const hasChrt = spawnSync('chrt', ['--version']).status === 0
-      for (const t of others) expect(hasChrt ? t.policy : t.nice).toBe(hasChrt ? 5 : 19)
+      for (const t of others) expect(hasChrt ? t.policy : t.nice).toBe(hasChrt ? SCHED_IDLE : 19)
       expect(threadsOf(child.pid!).find((t) => t.tid === child.pid)).toMatchObject({ nice: 0, policy: 0 })
     }
     child.kill('SIGTERM')

@@ -2,13 +2,15 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { IDLE_FALLBACK_NICE, type WorkerPriority } from '../../../src/service/ingest/worker-priority.js'
+import { hasChrt, SCHED_IDLE, type ThreadState } from '../../support/threads.js'
 
 const moduleUrl = new URL('../../../src/service/ingest/helper-threads.ts', import.meta.url).href
+const threadsUrl = new URL('../../support/threads.ts', import.meta.url).href
 
 interface Seen {
   lowered: number
   main: number
-  threads: { tid: number; nice: number; policy: number }[]
+  threads: ThreadState[]
 }
 
 /**
@@ -17,23 +19,16 @@ interface Seen {
  */
 function lowerIn(priority: WorkerPriority, env: NodeJS.ProcessEnv = process.env): Seen {
   const script = `
-    import { readdirSync, readFileSync } from 'node:fs'
     const { lowerHelperThreads } = await import(${JSON.stringify(moduleUrl)})
+    const { threadsOf } = await import(${JSON.stringify(threadsUrl)})
     const lowered = lowerHelperThreads(${JSON.stringify(priority)})
-    const threads = readdirSync('/proc/self/task').map((tid) => {
-      const stat = readFileSync('/proc/self/task/' + tid + '/stat', 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
-      return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) }
-    })
-    console.log(JSON.stringify({ lowered, main: process.pid, threads }))
+    console.log(JSON.stringify({ lowered, main: process.pid, threads: threadsOf() }))
   `
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000, env })
   if (run.status !== 0) throw new Error(`the child failed: ${run.stderr}`)
   return JSON.parse(run.stdout) as Seen
 }
 
-const SCHED_IDLE = 5
-const hasChrt = process.platform === 'linux' && spawnSync('chrt', ['--version']).status === 0
 
 describe.runIf(process.platform === 'linux')('lowerHelperThreads', () => {
   it('puts every other thread of the process in the idle class (or at the lowest niceness without chrt), not the calling one', () => {

@@ -1,20 +1,9 @@
 /** The prepare workers give way to the thread that answers lookups (issue 21): Linux's idle class by default. */
-import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { PreparePool, prepareWorkerUrl } from '../../../src/service/ingest/prepare-pool.js'
 import { ProcessWorker } from '../../../src/service/ingest/prepare-process.js'
+import { hasChrt, SCHED_IDLE, threadsOf as threads } from '../../support/threads.js'
 import { DEFAULT_WORKER_PRIORITY, IDLE_FALLBACK_NICE, isWorkerPriority, lowerOwnPriority, type WorkerPriority } from '../../../src/service/ingest/worker-priority.js'
-
-/** Niceness and scheduling policy (0 normal, 5 SCHED_IDLE) of each thread of a process (this one by default). */
-function threads(pid: number | 'self' = 'self'): { tid: number; nice: number; policy: number }[] {
-  return readdirSync(`/proc/${pid}/task`).map((tid) => {
-    // Fields after the command's closing parenthesis start at field 3 (state): nice is field 19, policy 41.
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
-    return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) }
-  })
-}
 
 /** The threads a pool of one worker thread at `priority` adds, once it has answered a batch. */
 async function poolThreads(priority: WorkerPriority) {
@@ -39,8 +28,6 @@ async function processThreads(priority: WorkerPriority) {
   }
 }
 
-const SCHED_IDLE = 5
-const hasChrt = process.platform === 'linux' && spawnSync('chrt', ['--version']).status === 0
 
 describe('prepare worker priority', () => {
   it('accepts "idle" or a niceness 0–19, "idle" by default', () => {
