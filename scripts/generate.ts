@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { compile } from 'json-schema-to-typescript'
 import {
+  BOOLEAN_STRING,
   DOCUMENT_NAMES,
   DOCUMENT_SPECS,
   examplePartValues,
@@ -44,6 +45,7 @@ const PATTERN_NAMES = new Map([
   [PORT_LENIENT, 'decimal 0–65535, leading zeros allowed'],
   [INTEGER_STRING, 'integer as text'],
   [NUMBER_STRING, 'number as text'],
+  [BOOLEAN_STRING, 'yes/no answer as text (protocol objects)'],
 ])
 
 async function write(path: string, text: string): Promise<void> {

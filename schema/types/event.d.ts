@@ -71,6 +71,21 @@ export interface Event {
   tags: string[]
   geoip: GeoIP
   network: Network
+  vnc?: VNC
+  ftp?: FTP
+  smtp?: SMTP
+  telnet?: Telnet
+  redis?: Redis
+  mysql?: MySQL
+  postgresql?: PostgreSQL
+  mongodb?: MongoDB
+  memcached?: Memcached
+  amqp?: AMQP
+  ldap?: LDAP
+  sip?: SIP
+  rdp?: RDP
+  dns?: DNS
+  rtsp?: RTSP
 }
 /**
  * What an HTTP exchange with the service showed.
@@ -176,7 +191,7 @@ export interface Certificate {
   valid: boolean
 }
 /**
- * SSH layer of the service.
+ * SSH layer of the service. The members after `motd` (the format owner's extension) may be left out.
  */
 export interface SSH {
   /**
@@ -195,6 +210,38 @@ export interface SSH {
    * Text shown after login, if any.
    */
   motd: string
+  /**
+   * Type of the host key, for example `ssh-ed25519`.
+   */
+  key_type?: string
+  /**
+   * The host public key, base64 as in `known_hosts`.
+   */
+  key?: string
+  /**
+   * Key exchange methods the server offers, in its order.
+   */
+  kex_algorithms?: string[]
+  /**
+   * Host key types the server offers, in its order.
+   */
+  host_key_algorithms?: string[]
+  /**
+   * Ciphers the server offers, in its order.
+   */
+  encryption_algorithms?: string[]
+  /**
+   * Message authentication codes the server offers, in its order.
+   */
+  mac_algorithms?: string[]
+  /**
+   * Compression methods the server offers, in its order.
+   */
+  compression_algorithms?: string[]
+  /**
+   * Authentication methods the server accepts, for example `publickey`.
+   */
+  auth_methods?: string[]
 }
 /**
  * What is known of the service behind the port.
@@ -376,4 +423,367 @@ export interface Network {
    * Network range in CIDR notation; may be empty.
    */
   network: string
+}
+/**
+ * What a VNC (RFB) handshake showed.
+ */
+export interface VNC {
+  /**
+   * RFB protocol version, for example `3.8`.
+   */
+  version?: string
+  /**
+   * Security types the server offers, for example `VNC Authentication`.
+   */
+  security_types?: string[]
+  /**
+   * The server offers a session without authentication.
+   */
+  noauth?: boolean
+}
+/**
+ * What an FTP session showed.
+ */
+export interface FTP {
+  /**
+   * Greeting the server sent.
+   */
+  banner?: string
+  /**
+   * The server accepts `AUTH TLS`.
+   */
+  tls_supported?: boolean
+  /**
+   * Anonymous login is allowed.
+   */
+  anonymous?: boolean
+}
+/**
+ * What an SMTP session showed.
+ */
+export interface SMTP {
+  /**
+   * Greeting the server sent.
+   */
+  banner?: string
+  /**
+   * The server offers `STARTTLS`.
+   */
+  starttls?: boolean
+  /**
+   * ESMTP extensions the server announced, for example `PIPELINING`.
+   */
+  extensions?: string[]
+}
+/**
+ * What a Telnet session showed.
+ */
+export interface Telnet {
+  /**
+   * Text the server sent first.
+   */
+  banner?: string
+  /**
+   * Telnet options the server negotiated.
+   */
+  options?: string[]
+  /**
+   * The server asks for credentials.
+   */
+  auth_required?: boolean
+}
+/**
+ * What a Redis server answered.
+ */
+export interface Redis {
+  /**
+   * Server version, for example `7.0.11`.
+   */
+  version?: string
+  /**
+   * Server mode, for example `standalone` or `cluster`.
+   */
+  mode?: string
+  /**
+   * Operating system the server reports.
+   */
+  os?: string
+  /**
+   * Commands need authentication.
+   */
+  auth_required?: boolean
+}
+/**
+ * What a MySQL handshake showed.
+ */
+export interface MySQL {
+  /**
+   * Server version from the handshake.
+   */
+  version?: string
+  /**
+   * Protocol version from the handshake, usually 10.
+   */
+  protocol_version?: number
+  /**
+   * Default authentication plug-in, for example `caching_sha2_password`.
+   */
+  auth_plugin?: string
+  /**
+   * Server status from the handshake.
+   */
+  server_status?: string
+}
+/**
+ * What a PostgreSQL server showed.
+ */
+export interface PostgreSQL {
+  /**
+   * Server version.
+   */
+  version?: string
+  /**
+   * Databases found.
+   */
+  databases?: string[]
+  /**
+   * The server accepts SSL.
+   */
+  ssl_enabled?: boolean
+  /**
+   * Authentication the server asked for, for example `md5` or `trust`.
+   */
+  auth_method?: string
+  /**
+   * Server character set.
+   */
+  server_encoding?: string
+  /**
+   * Client character set.
+   */
+  client_encoding?: string
+  /**
+   * Server time zone.
+   */
+  timezone?: string
+  /**
+   * Configured connection limit.
+   */
+  max_connections?: number
+}
+/**
+ * What a MongoDB server showed.
+ */
+export interface MongoDB {
+  /**
+   * Server version.
+   */
+  version?: string
+  /**
+   * Databases found.
+   */
+  databases?: string[]
+  /**
+   * Listing databases needs authentication.
+   */
+  auth_required?: boolean
+  /**
+   * Highest wire protocol version the server speaks.
+   */
+  wire_version?: number
+}
+/**
+ * What a memcached server reported (`stats`).
+ */
+export interface Memcached {
+  /**
+   * Server version.
+   */
+  version?: string
+  /**
+   * Version of libevent the server runs on.
+   */
+  libevent?: string
+  /**
+   * Items stored now.
+   */
+  curr_items?: number
+  /**
+   * Items stored since start.
+   */
+  total_items?: number
+  /**
+   * Bytes used for items.
+   */
+  bytes?: number
+  /**
+   * Memory limit for items, in bytes.
+   */
+  max_bytes?: number
+  /**
+   * `get` commands served.
+   */
+  cmd_get?: number
+  /**
+   * `set` commands served.
+   */
+  cmd_set?: number
+  /**
+   * `get` commands that found their key.
+   */
+  get_hits?: number
+  /**
+   * `get` commands that did not.
+   */
+  get_misses?: number
+  /**
+   * Worker threads.
+   */
+  threads?: number
+}
+/**
+ * What an AMQP server announced.
+ */
+export interface AMQP {
+  /**
+   * Major AMQP protocol version.
+   */
+  protocol_major?: number
+  /**
+   * Minor AMQP protocol version.
+   */
+  protocol_minor?: number
+  /**
+   * Server product, for example `RabbitMQ`.
+   */
+  product?: string
+  /**
+   * Server version.
+   */
+  version?: string
+  /**
+   * Platform the server runs on, for example `Erlang/OTP 26`.
+   */
+  platform?: string
+}
+/**
+ * What an LDAP server showed.
+ */
+export interface LDAP {
+  /**
+   * Naming contexts of the root DSE.
+   */
+  naming_contexts?: string[]
+  /**
+   * LDAP versions the server supports.
+   */
+  supported_versions?: string[]
+  /**
+   * Vendor name of the root DSE.
+   */
+  vendor_name?: string
+  /**
+   * Vendor version of the root DSE.
+   */
+  vendor_version?: string
+  /**
+   * SASL mechanisms the server supports.
+   */
+  supported_sasl?: string[]
+  /**
+   * An anonymous bind succeeds.
+   */
+  anonymous_bind?: boolean
+  /**
+   * Entries can be listed without credentials.
+   */
+  can_enumerate?: boolean
+}
+/**
+ * What a SIP server answered (usually to `OPTIONS`).
+ */
+export interface SIP {
+  /**
+   * SIP version, for example `SIP/2.0`.
+   */
+  version?: string
+  /**
+   * `User-Agent` of the answer.
+   */
+  user_agent?: string
+  /**
+   * `Server` of the answer.
+   */
+  server?: string
+  /**
+   * Methods in `Allow`.
+   */
+  allow?: string[]
+  /**
+   * Extensions in `Supported`.
+   */
+  supported?: string[]
+}
+/**
+ * What an RDP server showed.
+ */
+export interface RDP {
+  /**
+   * Product version the server reports.
+   */
+  product_version?: string
+  /**
+   * Network Level Authentication is required.
+   */
+  nla_required?: boolean
+  /**
+   * The server offers TLS.
+   */
+  ssl_enabled?: boolean
+  /**
+   * Host name the server reports.
+   */
+  hostname?: string
+}
+/**
+ * What a DNS server showed.
+ */
+export interface DNS {
+  /**
+   * Server software, for example `BIND`.
+   */
+  software?: string
+  /**
+   * Server version, for example from `version.bind`.
+   */
+  version?: string
+  /**
+   * The server resolves recursively for anyone.
+   */
+  recursion?: boolean
+  /**
+   * The server answers with DNSSEC records.
+   */
+  dnssec?: boolean
+  /**
+   * A zone transfer (AXFR) succeeds.
+   */
+  zone_transfer?: boolean
+  /**
+   * Name servers found.
+   */
+  nameservers?: string[]
+}
+/**
+ * What an RTSP server answered.
+ */
+export interface RTSP {
+  /**
+   * `Server` of the answer.
+   */
+  server?: string
+  /**
+   * Methods in `Public`.
+   */
+  methods?: string[]
 }

@@ -71,6 +71,21 @@ export interface EventLenient {
   tags?: string[] | null
   geoip?: GeoIP
   network?: Network
+  vnc?: VNC | null
+  ftp?: FTP | null
+  smtp?: SMTP | null
+  telnet?: Telnet | null
+  redis?: Redis | null
+  mysql?: MySQL | null
+  postgresql?: PostgreSQL | null
+  mongodb?: MongoDB | null
+  memcached?: Memcached | null
+  amqp?: AMQP | null
+  ldap?: LDAP | null
+  sip?: SIP | null
+  rdp?: RDP | null
+  dns?: DNS | null
+  rtsp?: RTSP | null
 }
 /**
  * What an HTTP exchange with the service showed.
@@ -175,7 +190,7 @@ export interface Certificate {
   valid?: boolean
 }
 /**
- * SSH layer of the service.
+ * SSH layer of the service. The members after `motd` (the format owner's extension) may be left out.
  */
 export interface SSH {
   /**
@@ -194,6 +209,38 @@ export interface SSH {
    * Text shown after login, if any.
    */
   motd?: string
+  /**
+   * Type of the host key, for example `ssh-ed25519`.
+   */
+  key_type?: string | null
+  /**
+   * The host public key, base64 as in `known_hosts`.
+   */
+  key?: string | null
+  /**
+   * Key exchange methods the server offers, in its order.
+   */
+  kex_algorithms?: string[] | null
+  /**
+   * Host key types the server offers, in its order.
+   */
+  host_key_algorithms?: string[] | null
+  /**
+   * Ciphers the server offers, in its order.
+   */
+  encryption_algorithms?: string[] | null
+  /**
+   * Message authentication codes the server offers, in its order.
+   */
+  mac_algorithms?: string[] | null
+  /**
+   * Compression methods the server offers, in its order.
+   */
+  compression_algorithms?: string[] | null
+  /**
+   * Authentication methods the server accepts, for example `publickey`.
+   */
+  auth_methods?: string[] | null
 }
 /**
  * What is known of the service behind the port.
@@ -375,4 +422,367 @@ export interface Network {
    * Network range in CIDR notation; may be empty.
    */
   network?: string
+}
+/**
+ * What a VNC (RFB) handshake showed.
+ */
+export interface VNC {
+  /**
+   * RFB protocol version, for example `3.8`.
+   */
+  version?: string | null
+  /**
+   * Security types the server offers, for example `VNC Authentication`.
+   */
+  security_types?: string[] | null
+  /**
+   * The server offers a session without authentication.
+   */
+  noauth?: boolean | string | number | null
+}
+/**
+ * What an FTP session showed.
+ */
+export interface FTP {
+  /**
+   * Greeting the server sent.
+   */
+  banner?: string | null
+  /**
+   * The server accepts `AUTH TLS`.
+   */
+  tls_supported?: boolean | string | number | null
+  /**
+   * Anonymous login is allowed.
+   */
+  anonymous?: boolean | string | number | null
+}
+/**
+ * What an SMTP session showed.
+ */
+export interface SMTP {
+  /**
+   * Greeting the server sent.
+   */
+  banner?: string | null
+  /**
+   * The server offers `STARTTLS`.
+   */
+  starttls?: boolean | string | number | null
+  /**
+   * ESMTP extensions the server announced, for example `PIPELINING`.
+   */
+  extensions?: string[] | null
+}
+/**
+ * What a Telnet session showed.
+ */
+export interface Telnet {
+  /**
+   * Text the server sent first.
+   */
+  banner?: string | null
+  /**
+   * Telnet options the server negotiated.
+   */
+  options?: string[] | null
+  /**
+   * The server asks for credentials.
+   */
+  auth_required?: boolean | string | number | null
+}
+/**
+ * What a Redis server answered.
+ */
+export interface Redis {
+  /**
+   * Server version, for example `7.0.11`.
+   */
+  version?: string | null
+  /**
+   * Server mode, for example `standalone` or `cluster`.
+   */
+  mode?: string | null
+  /**
+   * Operating system the server reports.
+   */
+  os?: string | null
+  /**
+   * Commands need authentication.
+   */
+  auth_required?: boolean | string | number | null
+}
+/**
+ * What a MySQL handshake showed.
+ */
+export interface MySQL {
+  /**
+   * Server version from the handshake.
+   */
+  version?: string | null
+  /**
+   * Protocol version from the handshake, usually 10.
+   */
+  protocol_version?: number | string | null
+  /**
+   * Default authentication plug-in, for example `caching_sha2_password`.
+   */
+  auth_plugin?: string | null
+  /**
+   * Server status from the handshake.
+   */
+  server_status?: string | null
+}
+/**
+ * What a PostgreSQL server showed.
+ */
+export interface PostgreSQL {
+  /**
+   * Server version.
+   */
+  version?: string | null
+  /**
+   * Databases found.
+   */
+  databases?: string[] | null
+  /**
+   * The server accepts SSL.
+   */
+  ssl_enabled?: boolean | string | number | null
+  /**
+   * Authentication the server asked for, for example `md5` or `trust`.
+   */
+  auth_method?: string | null
+  /**
+   * Server character set.
+   */
+  server_encoding?: string | null
+  /**
+   * Client character set.
+   */
+  client_encoding?: string | null
+  /**
+   * Server time zone.
+   */
+  timezone?: string | null
+  /**
+   * Configured connection limit.
+   */
+  max_connections?: number | string | null
+}
+/**
+ * What a MongoDB server showed.
+ */
+export interface MongoDB {
+  /**
+   * Server version.
+   */
+  version?: string | null
+  /**
+   * Databases found.
+   */
+  databases?: string[] | null
+  /**
+   * Listing databases needs authentication.
+   */
+  auth_required?: boolean | string | number | null
+  /**
+   * Highest wire protocol version the server speaks.
+   */
+  wire_version?: number | string | null
+}
+/**
+ * What a memcached server reported (`stats`).
+ */
+export interface Memcached {
+  /**
+   * Server version.
+   */
+  version?: string | null
+  /**
+   * Version of libevent the server runs on.
+   */
+  libevent?: string | null
+  /**
+   * Items stored now.
+   */
+  curr_items?: number | string | null
+  /**
+   * Items stored since start.
+   */
+  total_items?: number | string | null
+  /**
+   * Bytes used for items.
+   */
+  bytes?: number | string | null
+  /**
+   * Memory limit for items, in bytes.
+   */
+  max_bytes?: number | string | null
+  /**
+   * `get` commands served.
+   */
+  cmd_get?: number | string | null
+  /**
+   * `set` commands served.
+   */
+  cmd_set?: number | string | null
+  /**
+   * `get` commands that found their key.
+   */
+  get_hits?: number | string | null
+  /**
+   * `get` commands that did not.
+   */
+  get_misses?: number | string | null
+  /**
+   * Worker threads.
+   */
+  threads?: number | string | null
+}
+/**
+ * What an AMQP server announced.
+ */
+export interface AMQP {
+  /**
+   * Major AMQP protocol version.
+   */
+  protocol_major?: number | string | null
+  /**
+   * Minor AMQP protocol version.
+   */
+  protocol_minor?: number | string | null
+  /**
+   * Server product, for example `RabbitMQ`.
+   */
+  product?: string | null
+  /**
+   * Server version.
+   */
+  version?: string | null
+  /**
+   * Platform the server runs on, for example `Erlang/OTP 26`.
+   */
+  platform?: string | null
+}
+/**
+ * What an LDAP server showed.
+ */
+export interface LDAP {
+  /**
+   * Naming contexts of the root DSE.
+   */
+  naming_contexts?: string[] | null
+  /**
+   * LDAP versions the server supports.
+   */
+  supported_versions?: string[] | null
+  /**
+   * Vendor name of the root DSE.
+   */
+  vendor_name?: string | null
+  /**
+   * Vendor version of the root DSE.
+   */
+  vendor_version?: string | null
+  /**
+   * SASL mechanisms the server supports.
+   */
+  supported_sasl?: string[] | null
+  /**
+   * An anonymous bind succeeds.
+   */
+  anonymous_bind?: boolean | string | number | null
+  /**
+   * Entries can be listed without credentials.
+   */
+  can_enumerate?: boolean | string | number | null
+}
+/**
+ * What a SIP server answered (usually to `OPTIONS`).
+ */
+export interface SIP {
+  /**
+   * SIP version, for example `SIP/2.0`.
+   */
+  version?: string | null
+  /**
+   * `User-Agent` of the answer.
+   */
+  user_agent?: string | null
+  /**
+   * `Server` of the answer.
+   */
+  server?: string | null
+  /**
+   * Methods in `Allow`.
+   */
+  allow?: string[] | null
+  /**
+   * Extensions in `Supported`.
+   */
+  supported?: string[] | null
+}
+/**
+ * What an RDP server showed.
+ */
+export interface RDP {
+  /**
+   * Product version the server reports.
+   */
+  product_version?: string | null
+  /**
+   * Network Level Authentication is required.
+   */
+  nla_required?: boolean | string | number | null
+  /**
+   * The server offers TLS.
+   */
+  ssl_enabled?: boolean | string | number | null
+  /**
+   * Host name the server reports.
+   */
+  hostname?: string | null
+}
+/**
+ * What a DNS server showed.
+ */
+export interface DNS {
+  /**
+   * Server software, for example `BIND`.
+   */
+  software?: string | null
+  /**
+   * Server version, for example from `version.bind`.
+   */
+  version?: string | null
+  /**
+   * The server resolves recursively for anyone.
+   */
+  recursion?: boolean | string | number | null
+  /**
+   * The server answers with DNSSEC records.
+   */
+  dnssec?: boolean | string | number | null
+  /**
+   * A zone transfer (AXFR) succeeds.
+   */
+  zone_transfer?: boolean | string | number | null
+  /**
+   * Name servers found.
+   */
+  nameservers?: string[] | null
+}
+/**
+ * What an RTSP server answered.
+ */
+export interface RTSP {
+  /**
+   * `Server` of the answer.
+   */
+  server?: string | null
+  /**
+   * Methods in `Public`.
+   */
+  methods?: string[] | null
 }

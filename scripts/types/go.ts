@@ -2,16 +2,20 @@
  * schema/types/go/: a Go package (standard library only) with the document types. Members in
  * document order, so `encoding/json` writes them in canonical order; `int64` where the original
  * uses it; `raw` as `[]byte` (base64 text in JSON, `null` when nil); arrays and maps as slices
- * and maps, whose nil value is written `null`, as the original writes them.
+ * and maps, whose nil value is written `null`, as the original writes them. A member that stays
+ * absent when absent (the protocol objects, their members, the `ssh` extension) is a pointer
+ * with `omitempty`: nil is left out, anything else is written, even `""`, `false`, `0` or `[]`.
  */
 import { type Member, type Shape, type Struct, wrap } from './model.js'
 
 /** Parts of member names Go writes in capitals (golint's initialisms, and ours). */
-const INITIALISMS = new Set(['ip', 'ips', 'url', 'http', 'ssl', 'ssh', 'os', 'cn', 'asn', 'mac', 'motd', 'iso', 'id'])
+const INITIALISMS = new Set(['ip', 'ips', 'url', 'http', 'ssl', 'ssh', 'os', 'cn', 'asn', 'mac', 'motd', 'iso', 'id', 'vnc', 'ftp', 'smtp', 'tls', 'amqp', 'ldap', 'sip', 'rdp', 'dns', 'rtsp', 'nla', 'sasl', 'kex', 'dnssec'])
+/** Whole names Go writes its own way. */
+const SPELLED: Record<string, string> = { geoip: 'GeoIP', mysql: 'MySQL', postgresql: 'PostgreSQL', mongodb: 'MongoDB', starttls: 'StartTLS' }
 
 export function goName(json: string): string {
   if (/^[A-Z]/.test(json)) return json
-  if (json === 'geoip') return 'GeoIP'
+  if (SPELLED[json] !== undefined) return SPELLED[json]
   return json
     .split('_')
     .map((part) => (INITIALISMS.has(part) ? (part === 'ips' ? 'IPs' : part.toUpperCase()) : part[0]!.toUpperCase() + part.slice(1)))
@@ -43,6 +47,10 @@ function goType(shape: Shape): string {
 }
 
 function member(m: Member): string[] {
+  if (m.omitted) {
+    const comment = wrap(`${m.description} Nil when absent, and then not written.`)
+    return [...comment.map((l) => `\t// ${l}`), `\t${goName(m.json)} *${goType(m.shape)} \`json:"${m.json},omitempty"\``]
+  }
   const comment = wrap(m.description + (m.optional ? ' May be absent on input; always written (empty when absent), as the original does.' : ''))
   return [...comment.map((l) => `\t// ${l}`), `\t${goName(m.json)} ${goType(m.shape)} \`json:"${m.json}"\``]
 }

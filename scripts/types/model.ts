@@ -24,6 +24,12 @@ export interface Member {
   shape: Shape
   /** May be absent (not in `required`); such a member is written only when present. */
   optional: boolean
+  /**
+   * An optional member that stays absent when written (the protocol objects and their members,
+   * the `ssh` extension): Go needs a pointer for it. False for `software.fingerprint`, which the
+   * original always writes.
+   */
+  omitted: boolean
   description: string
 }
 
@@ -35,14 +41,43 @@ export interface Struct {
 }
 
 /** Type names where PascalCase of the `$defs` key is not how the names are usually written. */
-const NAMES: Record<string, string> = { http: 'HTTP', ssl: 'SSL', ssh: 'SSH', geoip: 'GeoIP' }
+const NAMES: Record<string, string> = {
+  http: 'HTTP',
+  ssl: 'SSL',
+  ssh: 'SSH',
+  geoip: 'GeoIP',
+  vnc: 'VNC',
+  ftp: 'FTP',
+  smtp: 'SMTP',
+  mysql: 'MySQL',
+  postgresql: 'PostgreSQL',
+  mongodb: 'MongoDB',
+  amqp: 'AMQP',
+  ldap: 'LDAP',
+  sip: 'SIP',
+  rdp: 'RDP',
+  dns: 'DNS',
+  rtsp: 'RTSP',
+}
 export const typeName = (key: string) => NAMES[key] ?? key.replace(/(^|[_.-])([a-z])/g, (_m, _s, c: string) => c.toUpperCase())
 
 /**
  * Members stored as 64-bit integers by the original (`int64`), or whose range needs 64 bits:
  * by `struct.member`. Every other integer is the original's `int` (0–999 statuses, key sizes).
  */
-const WIDE = new Set(['HTTP.length', 'Dataset.rows', 'Dataset.files', 'Dataset.size', 'Dataset.collections', 'Network.asn', 'Subdomain.distinct_ips'])
+const WIDE = new Set([
+  'HTTP.length',
+  'Dataset.rows',
+  'Dataset.files',
+  'Dataset.size',
+  'Dataset.collections',
+  'Network.asn',
+  'Subdomain.distinct_ips',
+  // memcached's counters are 64-bit in its `stats`.
+  ...['curr_items', 'total_items', 'bytes', 'max_bytes', 'cmd_get', 'cmd_set', 'get_hits', 'get_misses'].map((m) => `Memcached.${m}`),
+])
+/** Optional members that are always written, empty when absent (the original's `software.fingerprint`). */
+const ALWAYS_WRITTEN = new Set(['Software.fingerprint'])
 /** Members that hold bytes, written as base64 text (the original's `[]byte`). */
 const BYTES = new Set(['Credentials.raw'])
 
@@ -73,13 +108,21 @@ function shapeOf(node: JsonSchema, where: string): Shape {
   throw new Error(`${where}: no type for ${JSON.stringify(node).slice(0, 80)}`)
 }
 
-function structOf(name: string, node: JsonSchema): Struct {
+/** A member's description, or, for a reference to a part without one of its own, the part's. */
+function describeMember(prop: JsonSchema, defs: Record<string, JsonSchema>): string {
+  if (prop.description !== undefined) return String(prop.description)
+  const ref = typeof prop.$ref === 'string' ? defs[prop.$ref.replace('#/$defs/', '')] : undefined
+  return String(ref?.description ?? '')
+}
+
+function structOf(name: string, node: JsonSchema, defs: Record<string, JsonSchema> = {}): Struct {
   const required = new Set((node.required ?? []) as string[])
   const members = Object.entries((node.properties ?? {}) as Record<string, JsonSchema>).map(([json, prop]) => ({
     json,
     shape: shapeOf(prop, `${name}.${json}`),
     optional: !required.has(json),
-    description: String(prop.description ?? ''),
+    omitted: !required.has(json) && !ALWAYS_WRITTEN.has(`${name}.${json}`),
+    description: describeMember(prop, defs),
   }))
   return { name, description: String(node.description ?? ''), members }
 }
@@ -89,7 +132,7 @@ function structOf(name: string, node: JsonSchema): Struct {
  * parts in `$defs` order, then `LookupResult` and `Subdomain` (an item of the subdomains array).
  */
 export function readStructs(event: JsonSchema, lookup: JsonSchema, subdomains: JsonSchema): Struct[] {
-  const structs = [structOf('Event', event)]
+  const structs = [structOf('Event', event, event.$defs as Record<string, JsonSchema>)]
   for (const [key, def] of Object.entries(event.$defs as Record<string, JsonSchema>)) structs.push(structOf(typeName(key), def))
   const result = structOf('LookupResult', lookup)
   result.description = String(lookup.description ?? '')

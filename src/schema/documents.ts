@@ -1,7 +1,7 @@
 /** The schema documents l9kit publishes under `schema/`, by short name. */
 import { ErrorBody, LookupResult, Subdomains } from './api.js'
 import { ConformCheck, ConformExample, ConformReport } from './conform-report.js'
-import { Event, EVENT_PARTS } from './event.js'
+import { Event, EVENT_PARTS, LENIENT_OPTIONAL } from './event.js'
 import { type DocumentSpec, type JsonSchema, toDocument } from './json-schema.js'
 
 const EVENT_DESCRIPTION =
@@ -23,6 +23,7 @@ export const DOCUMENT_SPECS = {
     root: Event,
     parts: EVENT_PARTS,
     profile: 'lenient',
+    lenientOptional: LENIENT_OPTIONAL,
   },
   'lookup-result': {
     file: 'lookup-result.schema.json',

@@ -4,6 +4,7 @@
  */
 import Type, { type Static } from 'typebox'
 import { fingerprint, flag, int, nullable, num, port, stringMap, text, texts, time } from './fields.js'
+import { PROTOCOL_MEMBERS, SSH_EXTENSION } from './protocols.js'
 
 export const Http = Type.Object(
   {
@@ -51,8 +52,9 @@ export const Ssh = Type.Object(
     version: int('Version', 'SSH protocol major version.'),
     banner: text('Banner', 'Identification string sent by the server.'),
     motd: text('Message of the day', 'Text shown after login, if any.'),
+    ...SSH_EXTENSION,
   },
-  { title: 'SSH', description: 'SSH layer of the service.' },
+  { title: 'SSH', description: 'SSH layer of the service. The members after `motd` (the format owner\'s extension) may be left out.' },
 )
 
 export const Credentials = Type.Object(
@@ -167,6 +169,8 @@ export const Event = Type.Object(
     tags: texts('Tags', 'Labels; may be empty.'),
     geoip: GeoIp,
     network: Network,
+    // The protocol objects (protocols.ts): each may be left out, and is then not written.
+    ...PROTOCOL_MEMBERS,
   },
   {
     title: 'Event document',
@@ -200,4 +204,16 @@ export const EVENT_PARTS = {
   geoip: GeoIp,
   location: Location,
   network: Network,
+  ...PROTOCOL_MEMBERS,
 } as const
+
+/**
+ * Members whose `null` means absent and whose booleans and integers the lenient profile also
+ * reads from text (`"yes"`, `"0"`, …), by the object that holds them: the protocol objects and
+ * the members that extend `ssh`. Every other member keeps the lenient rules it always had.
+ */
+export const LENIENT_OPTIONAL: ReadonlyMap<object, readonly string[]> = new Map<object, readonly string[]>([
+  [Event, Object.keys(PROTOCOL_MEMBERS)],
+  [Ssh, Object.keys(SSH_EXTENSION)],
+  ...Object.values(PROTOCOL_MEMBERS).map((part): [object, readonly string[]] => [part, Object.keys(part.properties)]),
+])

@@ -1,4 +1,5 @@
 export * from './event.js'
+export * from './protocols.js'
 export * from './api.js'
 export * from './patterns.js'
 export { type JsonSchema, type Profile, DIALECT, ID_BASE } from './json-schema.js'
@@ -7,6 +8,7 @@ export { DOCUMENT_NAMES, DOCUMENT_SPECS, type DocumentName, schemaDocument } fro
 export * from './empty.js'
 export { openApiDocument } from './openapi.js'
 export { examplePartValues, exampleLeakEvent, exampleServiceEvent, exampleSshEvent } from './openapi-examples.js'
+export { exampleProtocolEvent, exampleProtocols, exampleSshExtension } from './protocol-examples.js'
 export * from './conform-report.js'
 export * from './hooks.js'
 export * from './ingest.js'

@@ -4,6 +4,7 @@
  * `additionalProperties`, and the lenient profile is derived from the strict one by rules.
  */
 import {
+  BOOLEAN_STRING,
   FINGERPRINT,
   FINGERPRINT_LENIENT,
   INTEGER_STRING,
@@ -31,16 +32,21 @@ export interface DocumentSpec {
   /** Sub-schemas to lift into `$defs`, by name; matched by identity inside `root`. */
   parts: Record<string, object>
   profile: Profile
+  /**
+   * Lenient profile only: per object (a TypeBox node of `root` or `parts`), the members whose
+   * `null` means absent and whose booleans and integers may also come as text (relaxOptional).
+   */
+  lenientOptional?: ReadonlyMap<object, readonly string[]>
 }
 
 /** Builds one schema document. Deterministic: the same definitions give the same bytes. */
 export function toDocument(spec: DocumentSpec): JsonSchema {
   const names = new Map<object, string>(Object.entries(spec.parts).map(([name, part]) => [part, name]))
   const lenient = spec.profile === 'lenient'
-  const finish = (node: JsonSchema) => (lenient ? relax(node) : node)
+  const finish = (node: JsonSchema, source: object) => (lenient ? relax(node, false, spec.lenientOptional?.get(source)) : node)
   const defs: JsonSchema = {}
-  for (const [name, part] of Object.entries(spec.parts)) defs[name] = finish(plain(part, names, part))
-  const body = finish(plain(spec.root, names, undefined))
+  for (const [name, part] of Object.entries(spec.parts)) defs[name] = finish(plain(part, names, part), part)
+  const body = finish(plain(spec.root, names, undefined), spec.root)
   const { title: _t, description: _d, ...rest } = body
   return {
     $schema: DIALECT,
@@ -102,7 +108,7 @@ const bare = (node: JsonSchema) => {
  * be null, numbers may come as numeric strings, times may carry any offset, and `port`
  * may be a number. Applied to the strict profile, node by node.
  */
-export function relax(node: JsonSchema, inNullable = false): JsonSchema {
+export function relax(node: JsonSchema, inNullable = false, optional?: readonly string[]): JsonSchema {
   if (node.$ref) return node
   if (Array.isArray(node.anyOf)) {
     const nullable = node.anyOf.some((alt) => (alt as JsonSchema).type === 'null')
@@ -114,7 +120,9 @@ export function relax(node: JsonSchema, inNullable = false): JsonSchema {
     case 'object': {
       if (node.properties) {
         const props: JsonSchema = {}
-        for (const [name, prop] of Object.entries(node.properties as JsonSchema)) props[name] = relax(prop as JsonSchema)
+        for (const [name, prop] of Object.entries(node.properties as JsonSchema)) {
+          props[name] = optional?.includes(name) ? relaxOptional(prop as JsonSchema) : relax(prop as JsonSchema)
+        }
         const { required: _r, ...rest } = node
         return { ...rest, properties: props }
       }
@@ -142,4 +150,19 @@ export function relax(node: JsonSchema, inNullable = false): JsonSchema {
     default:
       return node
   }
+}
+
+/**
+ * The lenient form of a protocol object's member (or of a protocol object itself): `null`
+ * as well (read as absent), a boolean also as a yes/no string or as 0 and 1, an integer also
+ * as text (as everywhere), a list of strings as it is.
+ */
+export function relaxOptional(node: JsonSchema): JsonSchema {
+  const orNull = (alternatives: JsonSchema[]) => ({ ...describe(node), anyOf: [...alternatives, { type: 'null' }] })
+  if (node.$ref) return orNull([node])
+  if (node.type === 'boolean') {
+    return orNull([bare(node), { type: 'string', ...patterned(BOOLEAN_STRING) }, { type: 'integer', minimum: 0, maximum: 1 }])
+  }
+  const relaxed = relax(node, true)
+  return Array.isArray(relaxed.anyOf) ? orNull(relaxed.anyOf as JsonSchema[]) : orNull([bare(relaxed)])
 }

@@ -7,6 +7,7 @@ import { emptyEvent } from './empty.js'
 import type { Event } from './event.js'
 import type { CreatedHook, Delivery, Hook, HookRequest, Resource, ResourceRequest, RetryResult } from './hooks.js'
 import type { IngestAnswer } from './ingest.js'
+import { exampleProtocols, exampleSshExtension } from './protocol-examples.js'
 
 /** A service event as a lookup returns it. */
 export function exampleServiceEvent(): Event {
@@ -75,7 +76,7 @@ export function exampleLeakEvent(): Event {
   return event
 }
 
-/** An SSH service event. */
+/** An SSH service event, with the members that extend `ssh`. */
 export function exampleSshEvent(): Event {
   const event = emptyEvent()
   event.event_type = 'service'
@@ -86,7 +87,7 @@ export function exampleSshEvent(): Event {
   event.transport = ['tcp']
   event.protocol = 'ssh'
   event.time = '2026-01-02T03:04:06Z'
-  event.ssh = { fingerprint: 'SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8', version: 2, banner: 'SSH-2.0-OpenSSH_9.6', motd: '' }
+  event.ssh = { fingerprint: 'SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8', version: 2, banner: 'SSH-2.0-OpenSSH_9.6', motd: '', ...exampleSshExtension() }
   return event
 }
 
@@ -108,6 +109,7 @@ export function examplePartValues(): Record<string, unknown> {
     geoip: service.geoip,
     location: service.geoip.location,
     network: service.network,
+    ...exampleProtocols(),
   }
 }
 

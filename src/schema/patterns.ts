@@ -40,6 +40,11 @@ export const PORT_LENIENT = '^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3
 
 /** A JSON string that holds an integer (lenient `asn`, `status`, …). */
 export const INTEGER_STRING = '^[+-]?[0-9]+$'
+/**
+ * A JSON string that holds a yes/no answer (lenient booleans of the protocol objects): `true`,
+ * `yes`, `1` or `false`, `no`, `0`, in lower case, capitalised or upper case.
+ */
+export const BOOLEAN_STRING = '^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$'
 /** A JSON string that holds a decimal number (lenient lat/lon written by the Python port). */
 export const NUMBER_STRING = '^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$'
 
