@@ -23,7 +23,15 @@ export interface Field<T = unknown> {
    * canonical text.
    */
   lenient?: Pattern
+  /**
+   * The member may be left out (the protocol objects and their members, object.ts): absent, or
+   * `null` on input, it stays absent; `empty()` is never written for it.
+   */
+  optional?: boolean
 }
+
+/** `field` as a member that may be left out (see Field.optional). */
+export const optional = <T>(field: Field<T>): Field<T> => ({ ...field, optional: true })
 
 /** Escapes one reference token of a JSON pointer (RFC 6901). */
 export const token = (name: string) => (/[~/]/.test(name) ? name.replace(/~/g, '~0').replace(/\//g, '~1') : name)

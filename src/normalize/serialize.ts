@@ -1,9 +1,10 @@
 /** Compact canonical JSON of an event: members in canonical order, unknown ones after. */
-import { emptyEvent } from '../schema/empty.js'
 import type { Event } from '../schema/index.js'
 import { type Escape, type HeaderOrder, isObject, setData, type WriteOptions } from './context.js'
 import { goEscape } from './go-escape.js'
 import { compareNames, namesSorted, sortedMapText } from './header-order.js'
+import type { Members, ObjectField } from './object.js'
+import { EVENT_MEMBERS } from './shape.js'
 
 interface Order {
   [member: string]: Order | null
@@ -18,10 +19,16 @@ interface OrderList {
   subs: (OrderList | null)[]
 }
 
-/** Canonical member order, read once from emptyEvent() (objects nest, leaves are null). */
-function orderOf(value: Record<string, unknown>): Order {
+/**
+ * Canonical member order, read once from the normalisers' shape (objects nest, leaves are null):
+ * every member, the optional ones (protocol objects, the `ssh` extension) included.
+ */
+function orderOf(members: Members): Order {
   const order: Order = Object.create(null)
-  for (const [name, v] of Object.entries(value)) order[name] = isObject(v) && name !== 'header' ? orderOf(v) : null
+  for (const [name, field] of members) {
+    const nested = (field as Partial<ObjectField<unknown>>).members
+    order[name] = nested !== undefined && name !== 'header' ? orderOf(nested) : null
+  }
   return order
 }
 
@@ -30,7 +37,7 @@ function listOf(order: Order): OrderList {
   return { names, subs: names.map((name) => (order[name] ? listOf(order[name]) : null)) }
 }
 
-const EVENT_ORDER = orderOf(emptyEvent() as unknown as Record<string, unknown>)
+const EVENT_ORDER = orderOf(EVENT_MEMBERS)
 const MODULE_ORDER: Order = Object.assign(Object.create(null), { name: null, version: null, fingerprint: null })
 const EVENT_LIST = listOf(EVENT_ORDER)
 const MODULE_LIST = listOf(MODULE_ORDER)

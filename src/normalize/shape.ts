@@ -1,13 +1,14 @@
 /**
  * The event document as normalisers: one entry per member, in canonical order (the order of
- * emptyEvent() and of the specification's tables). Changing the format means changing this
- * table and src/schema together; a test checks that they agree.
+ * emptyEvent() and of the specification's tables, then the protocol objects of protocols.ts,
+ * which emptyEvent() leaves out). Changing the format means changing this table and src/schema
+ * together; a test checks that they agree.
  */
 import type { Event } from '../schema/index.js'
-import type { Field } from './field.js'
 import { headers } from './headers.js'
 import { nullableList, nullableText, texts, uniqueTexts } from './lists.js'
-import { type Members, objectField } from './object.js'
+import { type Members, type ObjectField, objectField } from './object.js'
+import { PROTOCOL_MEMBERS, SSH_EXTENSION_MEMBERS } from './protocols.js'
 import { fingerprint, flag, int, num, port, text, time } from './values.js'
 
 const http = objectField([
@@ -46,6 +47,7 @@ const ssh = objectField([
   ['version', int()],
   ['banner', text],
   ['motd', text],
+  ...SSH_EXTENSION_MEMBERS,
 ])
 
 const credentials = objectField([
@@ -137,7 +139,8 @@ export const EVENT_MEMBERS: Members = [
   ['tags', uniqueTexts],
   ['geoip', geoip],
   ['network', network],
+  ...PROTOCOL_MEMBERS,
 ]
 
 /** The whole event document. */
-export const EVENT: Field<Event> = objectField<Event>(EVENT_MEMBERS)
+export const EVENT: ObjectField<Event> = objectField<Event>(EVENT_MEMBERS)

@@ -1,6 +1,7 @@
 /** Turns Ajv's errors into l9kit issues: stable codes, JSON pointers, expected vs found. */
 import type { ErrorObject } from 'ajv'
 import {
+  BOOLEAN_STRING,
   FINGERPRINT,
   FINGERPRINT_LENIENT,
   INTEGER_STRING,
@@ -23,6 +24,7 @@ const PATTERNS: Record<string, { code: IssueCode; expected: string }> = {
   [PORT_LENIENT]: { code: 'bad_port', expected: 'a port number 0–65535' },
   [INTEGER_STRING]: { code: 'bad_number', expected: 'an integer' },
   [NUMBER_STRING]: { code: 'bad_number', expected: 'a number' },
+  [BOOLEAN_STRING]: { code: 'wrong_type', expected: 'a boolean, or yes/no, true/false, 1/0 as text' },
 }
 
 /** JSON type name of a value, as a person reads it. */
@@ -72,9 +74,9 @@ export function toIssues(all: ErrorObject[]): Issue[] {
     if (anyOf) {
       // An array-or-null member that is an array, with errors inside it: those errors say it all.
       const inner = errors.some((e) => e.instancePath.startsWith(path + '/'))
-      const fits = ((anyOf.schema as { type?: unknown }[]) ?? []).some((b) => typeMatches(b.type, anyOf.data))
+      const fits = ((anyOf.schema as Branch[]) ?? []).some((b) => typeMatches(branchType(b), anyOf.data))
       if (!(inner && fits)) issues.push(fromAnyOf(path, anyOf, group))
-      for (const error of group) if (error !== anyOf && !error.schemaPath.includes('/anyOf/')) issues.push(fromError(error))
+      for (const error of group) if (error !== anyOf && besideAnyOf(anyOf, error)) issues.push(fromError(error))
       continue
     }
     for (const error of group) issues.push(fromError(error))
@@ -82,12 +84,24 @@ export function toIssues(all: ErrorObject[]): Issue[] {
   return issues
 }
 
+type Branch = { type?: unknown; $ref?: unknown }
+/** A branch's type; a reference is always to an object (a part of the event: a protocol object). */
+const branchType = (b: Branch) => b.type ?? (b.$ref !== undefined ? 'object' : undefined)
+
+/**
+ * Whether `error` (at the same place as `anyOf`) comes from a keyword beside the `anyOf`, not
+ * from one of its branches: a branch's errors lie under `anyOf/`, or, for a branch that is a
+ * reference to a part, under the part's own schema path (which does not start with the node's).
+ */
+const besideAnyOf = (anyOf: ErrorObject, error: ErrorObject) =>
+  !error.schemaPath.includes('/anyOf/') && error.schemaPath.startsWith(anyOf.schemaPath.slice(0, -'anyOf'.length))
+
 function fromAnyOf(path: string, anyOf: ErrorObject, group: ErrorObject[]): Issue {
   const value = anyOf.data
-  const branches = (anyOf.schema as { type?: unknown }[]) ?? []
+  const branches = (anyOf.schema as Branch[]) ?? []
   const fitting = group.find((e) => e !== anyOf && e.keyword !== 'type' && typeMatches(e.parentSchema?.type, value))
   if (fitting) return fromError(fitting)
-  const expected = branches.map((b) => String(b.type)).join(' or ')
+  const expected = branches.map((b) => String(branchType(b))).join(' or ')
   return {
     code: 'wrong_type',
     pointer: path,

@@ -23,15 +23,21 @@ const EVENT_TREE = knownTree(EVENT_SKELETON as never)!
 interface CountTree {
   required: number
   optional: string[]
+  /** Nested objects that are always there. */
   nested: [string, CountTree][]
+  /** Nested objects that may be absent (the protocol objects): looked at only when some optional member is there. */
+  optionalNested: [string, CountTree][]
 }
 
 function countTree(schema: { properties?: Record<string, never>; required?: string[] }): CountTree {
   const props = Object.entries(schema.properties ?? {}) as [string, { properties?: never }][]
+  const required = (name: string) => schema.required?.includes(name) === true
+  const objects = props.filter(([, p]) => p.properties).map(([name, p]): [string, CountTree] => [name, countTree(p as never)])
   return {
     required: schema.required?.length ?? 0,
-    optional: props.map(([name]) => name).filter((name) => !schema.required?.includes(name)),
-    nested: props.filter(([, p]) => p.properties).map(([name, p]) => [name, countTree(p as never)]),
+    optional: props.map(([name]) => name).filter((name) => !required(name)),
+    nested: objects.filter(([name]) => required(name)),
+    optionalNested: objects.filter(([name]) => !required(name)),
   }
 }
 
@@ -45,9 +51,17 @@ const MODULE_COUNTS = countTree(MODULE_SKELETON as never)
 export function hasUnknownMembers(doc: Record<string, unknown>, tree: CountTree = EVENT_COUNTS): boolean {
   let keys = 0
   for (const _ in doc) keys++
-  let allowed = tree.required
-  for (const name of tree.optional) if (Object.hasOwn(doc, name)) allowed++
-  if (keys !== allowed) return true
+  // Optional members are looked up only when there are more keys than required ones (most
+  // documents carry no protocol object: no look-up then).
+  if (keys !== tree.required) {
+    let allowed = tree.required
+    for (const name of tree.optional) if (Object.hasOwn(doc, name)) allowed++
+    if (keys !== allowed) return true
+    for (const [name, sub] of tree.optionalNested) {
+      const value = doc[name]
+      if (value !== undefined && hasUnknownMembers(value as Record<string, unknown>, sub)) return true
+    }
+  }
   for (const [name, sub] of tree.nested) if (hasUnknownMembers(doc[name] as Record<string, unknown>, sub)) return true
   const modules = (doc as { service?: { software?: { modules?: unknown } } }).service?.software?.modules
   if (tree === EVENT_COUNTS && Array.isArray(modules)) {

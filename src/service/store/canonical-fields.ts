@@ -4,7 +4,8 @@
  * and every `"` inside a string is escaped, so each member is found by its literal prefix.
  */
 import { EVENT_MEMBERS } from '../../normalize/shape.js'
-import { type Check, join, type Pattern, STRING } from '../../normalize/pattern.js'
+import { membersPattern } from '../../normalize/object.js'
+import { type Check, STRING } from '../../normalize/pattern.js'
 import { resolveOptions } from '../../normalize/context.js'
 
 export interface CanonicalFields {
@@ -65,21 +66,21 @@ const always: Check = () => true
  * hands over the values. Group numbers follow the checks, one per capture group.
  */
 function indexedShape(): { re: RegExp; checks: Check[]; groups: number[] } {
-  const parts: (Pattern | string)[] = ['\\{']
   const groups: number[] = []
   let count = 0
-  EVENT_MEMBERS.forEach(([name, field], i) => {
-    parts.push(`${i === 0 ? '' : ','}"${name}":`)
+  // membersPattern visits the required members in order and adds no group of its own before
+  // the optional region at the end (no indexed member is optional), so the groups before a
+  // member are the checks of the members before it.
+  const pattern = membersPattern(EVENT_MEMBERS, (name, field) => {
     const at = (INDEXED as readonly string[]).indexOf(name)
+    let part = field.pattern
     if (at !== -1) {
       groups[at] = count + 1
-      parts.push({ source: `(${field.pattern.source})`, checks: [always, ...field.pattern.checks] })
-      count++
-    } else parts.push(field.pattern)
-    count += field.pattern.checks.length
+      part = { source: `(${field.pattern.source})`, checks: [always, ...field.pattern.checks] }
+    }
+    count += part.checks.length
+    return part
   })
-  parts.push('\\}')
-  const pattern = join(parts)
   return { re: new RegExp(`^${pattern.source}$`), checks: pattern.checks, groups }
 }
 
