@@ -5,6 +5,7 @@
  */
 export { type EventOptions, type Given, lenientEvent, strictEvent } from './gen/event.js'
 export { MEMBER_KINDS, type NearValid, nearValidEvent } from './gen/near-valid.js'
+export { type ProtocolFrequency, protocolObject, protocolObjects, sshExtension } from './gen/protocols.js'
 export { type LookupOptions, lookupResult, subdomainEntry } from './gen/api.js'
 export {
   cidr,

@@ -59,13 +59,17 @@ needs('docs/examples/python/validate.py', python, '/usr/bin/python3 with python3
 
 const go = spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0
 needs('docs/examples/go (quicktype types, go build)', go, 'the go command (Debian golang-go)', () => {
-  it('decodes and re-encodes every corpus/valid document with every member intact', async () => {
+  it('decodes and re-encodes every corpus/valid document with every member intact (but a present empty list)', async () => {
     const result = await run(join(EXAMPLES, 'go', 'run.sh'), [], 120_000)
     expect(result.stderr).toBe('')
-    expect(result.code).toBe(0)
+    expect(result.code).toBe(1) // the one document below
     const lines = result.stdout.trim().split('\n')
     expect(lines).toHaveLength(documentNames(VALID_DIR).length)
-    for (const line of lines) expect(line).toMatch(/\.json: ok$/)
+    // quicktype writes an optional list as a slice with `omitempty`: a present empty list of a
+    // protocol object comes back absent (docs/examples/README.md). Every other member survives.
+    const EMPTY_LISTS = 'service-protocol-objects-empty-values.json: changed: [/smtp/extensions (lost) /ssh/auth_methods (lost)]'
+    for (const line of lines) expect(line).toMatch(line.endsWith(EMPTY_LISTS) ? EMPTY_LISTS : /\.json: ok$/)
+    expect(lines.filter((line) => line.endsWith(EMPTY_LISTS))).toHaveLength(1)
   }, 120_000)
 
   it('notices a member the generated types do not hold', async () => {

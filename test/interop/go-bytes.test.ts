@@ -9,7 +9,6 @@
  * Go 1.19 (Debian's, as CI installs) is built offline: standard library only, no module
  * download. A missing `go` is a named skip here and a failure under CI.
  */
-import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -17,22 +16,15 @@ import { validate } from '../../src/validate/index.js'
 import { runCli } from '../support/streams.js'
 import { fileTempDir } from '../support/temp.js'
 import { goEvents } from './go-events.js'
+import { buildOriginalGo, goReencode as reencode, haveGo, lines } from './go-original.js'
 
 const EVENTS = 5000
 const inCi = process.env.CI === 'true'
-const haveGo = spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0
 const dir = fileTempDir('l9kit-go-bytes-')
-const program = join(dir, 'gobytes')
+let program = ''
 
 /** Runs the built Go program on `input`; its output lines (without the final newline). */
-function goReencode(input: Buffer | string): string[] {
-  const run = spawnSync(program, [], { input, maxBuffer: 256 << 20, encoding: 'utf8', timeout: 120_000 })
-  expect(run.stderr).toBe('')
-  expect(run.status).toBe(0)
-  return lines(run.stdout)
-}
-
-const lines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'))
+const goReencode = (input: Buffer | string): string[] => reencode(program, input)
 
 /** `l9kit normalize [args] file`, in-process; its output lines. */
 async function normalizeFile(file: string, args: string[] = []): Promise<string[]> {
@@ -54,10 +46,7 @@ describe.runIf(haveGo)('canonical bytes are the original Go tools’ bytes', () 
   let plain: string[]
 
   beforeAll(async () => {
-    // Caches inside the test's temp folder, removed with it (Debian's Go ships its standard library built).
-    const env = { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: join(dir, 'gocache'), GOPATH: join(dir, 'gopath'), GOTOOLCHAIN: 'local', CGO_ENABLED: '0' }
-    const build = spawnSync('go', ['build', '-o', program, '.'], { cwd: join(import.meta.dirname, 'go'), env, encoding: 'utf8', timeout: 300_000 })
-    if (build.status !== 0) throw new Error(`go build failed: ${build.stderr}`)
+    program = buildOriginalGo(dir)
     input = join(dir, 'events.jsonl')
     writeFileSync(input, goEvents(EVENTS))
     asGo = await normalizeFile(input, ['--escape', 'go'])

@@ -11,12 +11,14 @@ import { beforeAll, expect, it } from 'vitest'
 import { fileTempDir } from '../support/temp.js'
 import {
   canonicalLines,
+  carriesEveryProtocolObject,
   engineMatrix,
   generatedEvents,
   goEscapes,
   LANGUAGES,
   needs,
   PROPERTY_RUNS,
+  protocolEvents,
   run,
   validDocuments,
   works,
@@ -70,6 +72,25 @@ needs('Go types (schema/types/go)', available && works('go', ['version']), 'the 
   it(`${PROPERTY_RUNS} generated canonical events: the same bytes`, async () => {
     const canonical = await canonicalLines(generatedEvents(), work)
     expect(await sameBytes(canonical)).toEqual([])
+  }, 120_000)
+
+  it('documents with protocol objects: the same bytes, absent members stay absent', async () => {
+    const docs = [...validDocuments().map((d) => d.doc).filter(carriesEveryProtocolObject), ...protocolEvents()]
+    expect(docs.length).toBeGreaterThan(300) // the corpus holds a document with every object
+    const canonical = await canonicalLines(docs, work)
+    expect(await sameBytes(canonical)).toEqual([])
+  }, 120_000)
+
+  it('documents with protocol objects: `normalize --escape go` is what Go’s default (HTML-safe) encoder writes', async () => {
+    const docs = [...validDocuments().map((d) => d.doc), ...protocolEvents()]
+    const escaped = await canonicalLines(docs, work, ['--escape', 'go'])
+    const result = await run(binary, ['event-escaped'], { input: escaped.join('\n') + '\n' })
+    expect(result.stderr).toBe('')
+    // Go 1.22 and later write backspace and form feed as \b and \f; `--escape go` writes them as Go before 1.22.
+    const want = minor < 22 ? escaped : escaped.map((line) => line.replace(/\\u0008|\\u000c|\\./g, (m) => ({ '\\u0008': '\\b', '\\u000c': '\\f' })[m] ?? m))
+    expect(result.stdout.split('\n').slice(0, -1).filter((line, i) => line !== want[i])).toEqual([])
+    // Not vacuous: the escapes occur inside protocol objects.
+    expect(escaped.some((line) => /"(?:vnc|ftp|smtp|telnet|redis|mysql|postgresql|mongodb|memcached|amqp|ldap|sip|rdp|dns|rtsp)":\{[^{}]*\\u00(?:3c|3e|26)/.test(line))).toBe(true)
   }, 120_000)
 
   it('a lookup result and a subdomain list: the same bytes', async () => {

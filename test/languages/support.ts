@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { strictEvent } from '../../src/conformance/arbitraries.js'
-import { DOCUMENT_NAMES, NOT_PRINTABLE, schemaDocument } from '../../src/schema/index.js'
+import { DOCUMENT_NAMES, NOT_PRINTABLE, PROTOCOL_NAMES, schemaDocument, SSH_EXTENSION } from '../../src/schema/index.js'
 import { documentNames, INVALID_DIR, ROOT, VALID_DIR } from '../corpus/files.js'
 
 export const inCi = process.env.CI === 'true'
@@ -61,11 +61,11 @@ function sortHeaders(doc: any): any {
   return doc
 }
 
-/** `l9kit normalize` over JSON Lines, with header maps sorted: one canonical line per input. */
-export async function canonicalLines(docs: unknown[], dir: string): Promise<string[]> {
+/** `l9kit normalize [options]` over JSON Lines, with header maps sorted: one canonical line per input. */
+export async function canonicalLines(docs: unknown[], dir: string, options: string[] = []): Promise<string[]> {
   const file = join(dir, 'input.jsonl')
   writeFileSync(file, docs.map((d) => JSON.stringify(sortHeaders(structuredClone(d)))).join('\n') + '\n')
-  const result = await run(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'normalize', '--jobs', '1', file])
+  const result = await run(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'normalize', '--jobs', '1', ...options, file])
   expect(result.stderr, 'l9kit normalize').toBe('')
   expect(result.code).toBe(0)
   const lines = result.stdout.split('\n').slice(0, -1)
@@ -79,6 +79,8 @@ export const validDocuments = () => documentNames(VALID_DIR).map((name) => ({ na
 /** 1 000 generated canonical events (a fixed seed, so a failure can be replayed). */
 export const PROPERTY_RUNS = 1_000
 export const generatedEvents = () => fc.sample(strictEvent(), { numRuns: PROPERTY_RUNS, seed: 20_2026 })
+/** 300 generated canonical events that each carry protocol objects (and often the `ssh` extension). */
+export const protocolEvents = () => fc.sample(strictEvent({ protocols: 'always' }), { numRuns: 300, seed: 32_2026 })
 
 /**
  * The escapes Go's encoding/json adds that SetEscapeHTML(false) does not turn off: U+2028 and
@@ -189,6 +191,19 @@ export function sameValueTests(roundTrip: RoundTrip, work: string): void {
     const canonical = await canonicalLines(generatedEvents(), work)
     expect(await roundTrip('event', canonical)).toEqual(canonical.map((line) => JSON.parse(line)))
   }, 60_000)
+
+  it('documents with protocol objects (one with every object and member, generated subsets): the same JSON value back', async () => {
+    const docs = [...validDocuments().map((d) => d.doc).filter(carriesEveryProtocolObject), ...protocolEvents()]
+    expect(docs.length).toBeGreaterThan(300) // the corpus holds a document with every object
+    const canonical = await canonicalLines(docs, work)
+    expect(await roundTrip('event', canonical)).toEqual(canonical.map((line) => JSON.parse(line)))
+  }, 60_000)
+}
+
+/** Whether a document carries every protocol object and every member that extends `ssh` (the corpus must hold one). */
+export function carriesEveryProtocolObject(doc: unknown): boolean {
+  const event = doc as Record<string, any>
+  return PROTOCOL_NAMES.every((name) => typeof event[name] === 'object') && Object.keys(SSH_EXTENSION).every((name) => name in (event.ssh ?? {}))
 }
 
 /**

@@ -4,6 +4,7 @@
  * that differ by case or are `__proto__`, unknown members). Local to the normaliser tests.
  */
 import fc from 'fast-check'
+import { PROTOCOL_KINDS, SSH_EXTENSION_KINDS } from '../../src/conformance/gen/protocols.js'
 
 /** Sets a member as data, so `__proto__` becomes an own member as JSON.parse would make it. */
 function put(target: Record<string, unknown>, name: string, value: unknown) {
@@ -87,6 +88,16 @@ const headers = fc.oneof(
 
 const module = some({ name: word, version: word, fingerprint: word })
 
+/** Protocol members as tools write them: null for absent, yes/no answers in any spelling, integers as text. */
+const PROTOCOL_VALUES = {
+  string: fc.oneof(word, fc.constant(null)),
+  strings: strings,
+  boolean: fc.constantFrom(true, false, 'yes', 'no', 'Yes', 'NO', 'true', 'False', '1', '0', 1, 0, null),
+  integer: fc.oneof(intOrString(Number.MAX_SAFE_INTEGER), fc.constant(null)),
+}
+const protocolMembers = (members: readonly (readonly [string, keyof typeof PROTOCOL_VALUES])[]) =>
+  Object.fromEntries(members.map(([name, kind]) => [name, PROTOCOL_VALUES[kind]]))
+
 /** Unknown members (names no part of the format uses), `__proto__` among them. */
 const unknown = fc.array(fc.tuple(fc.constantFrom('x_extra', '__proto__', 'prototype', 'zz', 'event_id'), fc.jsonValue({ maxDepth: 2 })), {
   maxLength: 2,
@@ -143,7 +154,7 @@ export const lenientDocument = withUnknown(
         valid: fc.boolean(),
       }),
     }),
-    ssh: some({ fingerprint: word, version: intOrString(2), banner: word, motd: word }),
+    ssh: some({ fingerprint: word, version: intOrString(2), banner: word, motd: word, ...protocolMembers(SSH_EXTENSION_KINDS) }),
     service: some({
       credentials: some({ noauth: fc.boolean(), username: word, password: word, key: word, raw: fc.oneof(fc.constant(null), fc.base64String()) }),
       software: some({
@@ -178,6 +189,8 @@ export const lenientDocument = withUnknown(
       location: some({ lat: coordinate(90), lon: coordinate(180) }),
     }),
     network: some({ organization_name: word, asn: intOrString(4294967295), network: word }),
+    // The protocol objects: absent, null, or some of their members (unknown ones too).
+    ...Object.fromEntries(PROTOCOL_KINDS.map(([name, members]) => [name, fc.oneof(fc.constant(null), withUnknown(some(protocolMembers(members))))])),
   }),
 )
 

@@ -88,6 +88,18 @@ describe('changes that break nothing', () => {
     expect(versionProblems(releasedVersion, nextMinor(releasedVersion), pairs(addOptional))).toEqual([])
   })
 
+  it('the protocol objects (schema 1.1.0) break nothing of 1.0.x; making one of them required would', () => {
+    // Every released document against its current form: only additions.
+    for (const { file, released, current } of pairs()) if (released && current) expect(breakingChanges(released, current), file).toEqual([])
+    const requiredRedis = (name: string, doc: any) => {
+      if (name === 'event') doc.required.push('redis')
+      if (name === 'event') doc.$defs.redis.required = ['auth_required']
+    }
+    const problems = versionProblems(releasedVersion, SCHEMA_VERSION, pairs(requiredRedis)).join('\n')
+    expect(problems).toMatch(/new required member redis/)
+    expect(problems).toMatch(/need a new major version/)
+  })
+
   it('a loosened rule and a changed description need nothing', () => {
     const loosen = (name: string, doc: any) => {
       if (name !== 'event') return

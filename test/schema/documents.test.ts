@@ -43,6 +43,8 @@ describe('event schema parts', () => {
   it('has a $defs entry for every part the specification lists', () => {
     expect(Object.keys(schemaDocument('event').$defs as object)).toEqual([
       'http', 'ssl', 'certificate', 'ssh', 'service', 'credentials', 'software', 'module', 'leak', 'dataset', 'geoip', 'location', 'network',
+      // The protocol objects of the format owner's current model, in the facts' table order.
+      'vnc', 'ftp', 'smtp', 'telnet', 'redis', 'mysql', 'postgresql', 'mongodb', 'memcached', 'amqp', 'ldap', 'sip', 'rdp', 'dns', 'rtsp',
     ])
   })
 

@@ -6,7 +6,15 @@ import { readFileSync } from 'node:fs'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
 import { renderApiDoc } from '../../scripts/api-doc.js'
-import { examplePartValues, exampleLeakEvent, exampleServiceEvent, exampleSshEvent, openApiDocument, schemaDocument } from '../../src/schema/index.js'
+import {
+  examplePartValues,
+  exampleLeakEvent,
+  exampleProtocolEvent,
+  exampleServiceEvent,
+  exampleSshEvent,
+  openApiDocument,
+  schemaDocument,
+} from '../../src/schema/index.js'
 import { validate } from '../../src/validate/index.js'
 
 const root = new URL('../..', import.meta.url).pathname
@@ -16,6 +24,7 @@ describe('examples', () => {
     ['service', exampleServiceEvent()],
     ['leak', exampleLeakEvent()],
     ['ssh', exampleSshEvent()],
+    ['every protocol object', exampleProtocolEvent()],
   ])('the %s example event is strict-valid without warnings', (_name, event) => {
     expect(validate(event, { profile: 'strict' })).toMatchObject({ ok: true, errors: [], warnings: [] })
   })

@@ -113,3 +113,40 @@ describe('API shapes', () => {
     expect(validateDocument('error', { title: 'Bad Request', description: 'x' }).ok).toBe(true)
   })
 })
+
+describe('protocol objects and the ssh extension', () => {
+  it('strict: absent is fine, a present object holds its members to their types', () => {
+    expect(validate(withChange((d) => (d.redis = {})))).toEqual({ ok: true, errors: [], warnings: [] })
+    expect(validate(withChange((d) => (d.ssh.kex_algorithms = [])))).toEqual({ ok: true, errors: [], warnings: [] })
+    expect(codes(withChange((d) => (d.redis = { auth_required: 'no' })))).toEqual(['wrong_type /redis/auth_required'])
+    expect(codes(withChange((d) => (d.redis = { auth_required: null })))).toEqual(['wrong_type /redis/auth_required'])
+    expect(codes(withChange((d) => (d.redis = null)))).toEqual(['wrong_type /redis'])
+    expect(codes(withChange((d) => (d.memcached = { bytes: '10' })))).toEqual(['wrong_type /memcached/bytes'])
+    expect(codes(withChange((d) => (d.memcached = { bytes: -1 })))).toEqual(['out_of_range /memcached/bytes'])
+    expect(codes(withChange((d) => (d.ssh.auth_methods = 'password')))).toEqual(['wrong_type /ssh/auth_methods'])
+  })
+
+  it('strict: unknown members inside them are warnings, as everywhere', () => {
+    const report = validate(withChange((d) => (d.mongodb = { version: '6.0', x_shards: 3 })))
+    expect(report.ok).toBe(true)
+    expect(report.warnings.map((w) => `${w.code} ${w.pointer}`)).toEqual(['unknown_member /mongodb/x_shards'])
+    expect(validate(withChange((d) => (d.ssh.x_hassh = 'abc'))).warnings.map((w) => w.pointer)).toEqual(['/ssh/x_hassh'])
+  })
+
+  it('lenient: null for absent, yes/no answers, 0 and 1, integers as text; nothing else', () => {
+    const doc = withChange((d) => {
+      d.redis = { auth_required: 'no', version: null }
+      d.ftp = { anonymous: 1, tls_supported: 'Yes' }
+      d.mysql = { protocol_version: '10' }
+      d.vnc = null
+      d.ssh.kex_algorithms = null
+    })
+    expect(codes(doc, 'lenient')).toEqual([])
+    expect(codes(withChange((d) => (d.redis = { auth_required: 'maybe' })), 'lenient')).toEqual(['wrong_type /redis/auth_required'])
+    expect(codes(withChange((d) => (d.redis = { auth_required: 2 })), 'lenient')).toEqual(['out_of_range /redis/auth_required'])
+    expect(codes(withChange((d) => (d.redis = [])), 'lenient')).toEqual(['wrong_type /redis'])
+    expect(codes(withChange((d) => (d.redis = { version: 7 })), 'lenient')).toEqual(['wrong_type /redis/version'])
+    // The members of the specification keep their rules: no yes/no there.
+    expect(codes(withChange((d) => (d.ssl.enabled = 'yes')), 'lenient')).toEqual(['wrong_type /ssl/enabled'])
+  })
+})

@@ -8,6 +8,7 @@ import { type Event, emptyEvent, SEVERITIES, STAGES } from '../../schema/index.j
 import { cidr, domainName, ipv4, ipv6, macAddress } from './net.js'
 import { anyText, fingerprint64, headerMap, hex, summaryText } from './text.js'
 import { canonicalTimeText, lenientTimeText } from './time.js'
+import { lenientProtocolForms, type ProtocolFrequency, protocolObjects, respellProtocols, sshExtension } from './protocols.js'
 
 /** A fixed value or an arbitrary of it. */
 export type Given<T> = T | Arbitrary<T>
@@ -22,6 +23,11 @@ export interface EventOptions {
   ip?: Given<string>
   /** `host`; default: a domain name or empty. */
   host?: Given<string>
+  /**
+   * How often protocol objects and the members that extend `ssh` appear: `sometimes` (default,
+   * about one event in four each), `always`, or `never` (the specification's members only).
+   */
+  protocols?: ProtocolFrequency
 }
 
 const SOURCES = ['http', 'tcpid', 'elasticsearchopen', 'redisopen', 'l9explore', 'nuclei', 'ip4scout']
@@ -62,12 +68,19 @@ const ssl = record({
   certificate,
 })
 
-const ssh = record({
-  fingerprint: anyText(['SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8']),
-  version: fc.constantFrom(0, 1, 2),
-  banner: anyText(['SSH-2.0-OpenSSH_8.9p1 Ubuntu-3ubuntu0.1']),
-  motd: anyText([]),
-})
+// The four specified members, then (as often as asked) some of the members that extend them.
+const ssh = (protocols: ProtocolFrequency) =>
+  fc
+    .tuple(
+      record({
+        fingerprint: anyText(['SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8']),
+        version: fc.constantFrom(0, 1, 2),
+        banner: anyText(['SSH-2.0-OpenSSH_8.9p1 Ubuntu-3ubuntu0.1']),
+        motd: anyText([]),
+      }),
+      sshExtension(protocols),
+    )
+    .map(([specified, extension]) => ({ ...specified, ...extension }))
 
 const moduleArb = record({ name: anyText(['mod_ssl']), version: anyText(['2.4.1']), fingerprint: anyText([]) })
 const base64 = fc.uint8Array({ maxLength: 12 }).map((bytes) => Buffer.from(bytes).toString('base64'))
@@ -138,7 +151,9 @@ const defaultIp = fc.oneof({ weight: 3, arbitrary: ipv4() }, { weight: 1, arbitr
  * Event documents that pass the strict profile with no warning: every member present in
  * canonical order, canonical times, 64-hex fingerprints, ports as decimal strings, header
  * maps whose names include `__proto__` and other odd ones. Leak members are filled only
- * for `leak` events. Each value is a fresh object.
+ * for `leak` events. About one in four carries protocol objects (after `network`, each with
+ * some of its members) and about one in four some of the members that extend `ssh`
+ * (`options.protocols`). Each value is a fresh object.
  */
 export function strictEvent(options: EventOptions = {}): Arbitrary<Event> {
   const type = options.type === undefined ? defaultType : lift(options.type)
@@ -159,13 +174,14 @@ export function strictEvent(options: EventOptions = {}): Arbitrary<Event> {
       summary: summaryText(),
       time: canonicalTimeText(),
       ssl,
-      ssh,
+      ssh: ssh(options.protocols ?? 'sometimes'),
       service,
       leak: leakOf(eventType === 'leak'),
       tags: small(fc.constantFrom('honeypot', 'cdn', 'misconfig', 'ransomed')),
       geoip,
       network,
-    }).map((parts) => Object.assign(emptyEvent(), { event_type: eventType }, parts) as Event),
+      protocols: protocolObjects(options.protocols),
+    }).map(({ protocols, ...parts }) => Object.assign(emptyEvent(), { event_type: eventType }, parts, protocols) as Event),
   )
 }
 
@@ -214,7 +230,8 @@ const deleteIn = (doc: Json, path: string[]) => {
 /**
  * Documents as real tools emit them, which pass the lenient profile: members left out,
  * `null` arrays and maps, numeric ports, `asn`/`status`/`length` as strings, `lat`/`lon`
- * as strings (the Python port), any time offset, nanoseconds, upper-case fingerprints.
+ * as strings (the Python port), any time offset, nanoseconds, upper-case fingerprints; in
+ * the protocol objects, yes/no answers as text or 0/1, integers as text, `null` for absent.
  */
 export function lenientEvent(options: EventOptions = {}): Arbitrary<Record<string, unknown>> {
   return record({
@@ -231,6 +248,7 @@ export function lenientEvent(options: EventOptions = {}): Arbitrary<Record<strin
     ]),
     times: record({ time: lenientTimeText(), not_before: lenientTimeText(), not_after: lenientTimeText() }),
     upperFingerprint: fc.boolean(),
+    protocolForms: lenientProtocolForms(),
   }).map((r) => {
     const doc = copy(r.doc) as unknown as Json
     doc.time = r.times.time
@@ -243,6 +261,7 @@ export function lenientEvent(options: EventOptions = {}): Arbitrary<Record<strin
     for (const path of r.numbersAsText) setIn(doc, path, (value) => String(value))
     for (const path of r.nulls) setIn(doc, path, () => null)
     for (const path of r.missing) deleteIn(doc, path)
+    respellProtocols(doc, r.protocolForms)
     return doc
   })
 }

@@ -6,6 +6,7 @@ import fc, { type Arbitrary } from 'fast-check'
 import { pointerOf } from '../../validate/issue.js'
 import type { IssueCode } from '../../validate/issue.js'
 import { type EventOptions, strictEvent } from './event.js'
+import { PROTOCOL_KINDS, SSH_EXTENSION_KINDS } from './protocols.js'
 import { ODD_HEADER_NAMES } from './text.js'
 
 export interface NearValid {
@@ -132,10 +133,42 @@ const outOfRange: Arbitrary<Defect> = fc
   .constantFrom(...OUT_OF_RANGE)
   .map(([path, value]) => ({ apply: setAt(path, value), code: 'out_of_range', pointer: pointerOf(...path) }))
 
+/** A protocol member's value of another type (`"no"` is not a boolean in the strict profile; `null` is not absent). */
+const WRONG_PROTOCOL: Record<string, unknown[]> = {
+  string: [0, true, null, [], {}],
+  strings: [null, 'tcp', {}, 0],
+  boolean: ['no', 'yes', 'true', 0, 1, null],
+  integer: ['5', 1.5, true, null, []],
+}
+
+const wrongProtocolMember: Arbitrary<Defect> = fc
+  .constantFrom(...PROTOCOL_KINDS.flatMap(([object, members]) => members.map(([member, kind]) => [object, member, kind] as const)))
+  .chain(([object, member, kind]) =>
+    fc.constantFrom(...WRONG_PROTOCOL[kind]!).map((value) => ({
+      apply: (doc: Record<string, unknown>) => {
+        // Into the object if the event has it, else into a new one.
+        const target = (doc[object] ??= {}) as Record<string, unknown>
+        target[member] = value
+      },
+      code: 'wrong_type' as const,
+      pointer: pointerOf(object, member),
+    })),
+  )
+
+const wrongSshExtension: Arbitrary<Defect> = fc
+  .constantFrom(...SSH_EXTENSION_KINDS)
+  .chain(([member, kind]) => fc.constantFrom(...WRONG_PROTOCOL[kind]!).map((value) => ({ apply: setAt(['ssh', member], value), code: 'wrong_type' as const, pointer: pointerOf('ssh', member) })))
+
+const wrongProtocolObject: Arbitrary<Defect> = fc
+  .tuple(fc.constantFrom(...PROTOCOL_KINDS.map(([name]) => name)), fc.constantFrom(null, [], 'redis', 0, true))
+  .map(([object, value]) => ({ apply: setAt([object], value), code: 'wrong_type', pointer: pointerOf(object) }))
+
 /**
  * A strict event with exactly one defect, and the one error the strict profile must report
  * for it (`wrong_type`, `missing_member`, `bad_timestamp`, `bad_fingerprint`, `bad_port`,
- * `out_of_range`, or `not_object` for a document that is not an object at all).
+ * `out_of_range`, or `not_object` for a document that is not an object at all). Protocol
+ * objects and the `ssh` extension included: a member of the wrong type, `null` for a member
+ * (absent is written by leaving it out), an object that is not one.
  */
 export function nearValidEvent(options: EventOptions = {}): Arbitrary<NearValid> {
   const defect = fc.oneof(
@@ -147,6 +180,9 @@ export function nearValidEvent(options: EventOptions = {}): Arbitrary<NearValid>
     { weight: 1, arbitrary: badFingerprint },
     { weight: 1, arbitrary: badPort },
     { weight: 1, arbitrary: outOfRange },
+    { weight: 2, arbitrary: wrongProtocolMember },
+    { weight: 1, arbitrary: wrongSshExtension },
+    { weight: 1, arbitrary: wrongProtocolObject },
   )
   const notObject = fc
     .constantFrom<unknown>(null, [], 'event', 42, true, [{}])

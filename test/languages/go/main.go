@@ -3,6 +3,7 @@
 //	roundtrip event|lookup|subdomains   each line of stdin a JSON document: decoded into the
 //	                                    type, encoded again (SetEscapeHTML(false)), one line out;
 //	                                    a line that fails prints "error: ..." instead
+//	roundtrip event-escaped             the same for events, with the encoder's default escaping
 //	patterns                            the pattern matrix (test/languages/support.ts): for each
 //	                                    pattern, one line of 1/0 per string, from Go's regexp
 package main
@@ -24,7 +25,7 @@ import (
 func roundTrip(kind string, line []byte) ([]byte, error) {
 	var value interface{}
 	switch kind {
-	case "event":
+	case "event", "event-escaped":
 		value = new(l9types.Event)
 	case "lookup":
 		value = new(l9types.LookupResult)
@@ -38,7 +39,8 @@ func roundTrip(kind string, line []byte) ([]byte, error) {
 	}
 	var out bytes.Buffer
 	encoder := json.NewEncoder(&out)
-	encoder.SetEscapeHTML(false)
+	// event-escaped: the encoder's default, HTML-safe escaping (what `l9kit normalize --escape go` writes).
+	encoder.SetEscapeHTML(kind == "event-escaped")
 	if err := encoder.Encode(value); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isCanonicalText, resolveOptions, serializeEvent } from '../../../src/normalize/index.js'
+import { strictEvent } from '../../../src/conformance/arbitraries.js'
+import { isCanonicalText, normalize, resolveOptions, serializeEvent } from '../../../src/normalize/index.js'
 import { canonicalFields, corpusFiles, JsonText, prepare } from '../../../src/service/index.js'
 import { isStrictValid } from '../../../src/validate/index.js'
 import { readFileSync } from 'node:fs'
@@ -59,6 +60,25 @@ describe('canonicalFields', () => {
       }
     }
     expect(fast).toBeGreaterThan(corpusFiles().length / 2)
+  })
+
+  it('documents with protocol objects: read from their canonical text, and stored as that text', () => {
+    fc.assert(
+      fc.property(strictEvent({ type: 'service', protocols: 'always' }), fc.constantFrom(',"time":"', ',"leak":{"stage":"', '"],"event_fingerprint":"', 'x'), (event, tricky) => {
+        event.event_fingerprint = 'e'.repeat(64)
+        if (event.redis) event.redis.version = tricky
+        const r = normalize(event, { fingerprint: 'keep' })
+        if (!r.ok) throw new Error(JSON.stringify(r.errors))
+        const text = serializeEvent(r.event)
+        expect(isCanonicalText(text, KEEP)).toBe(true)
+        expect(canonicalTextFields(text)).toEqual(canonicalFields(text))
+        expect(canonicalTextFields(text)).toMatchObject({ eventType: 'service', fingerprint: 'e'.repeat(64), time: r.event.time })
+        const prepared = prepare(new JsonText(text))
+        expect(prepared).toMatchObject({ ok: true, json: text })
+        expect(prepared.ok && prepared.event).toBeUndefined() // the canonical-text path: no parse
+      }),
+      { numRuns: 100 },
+    )
   })
 
   it('canonicalTextFields: the fields exactly when isCanonicalText says yes, for canonical and edited texts', () => {

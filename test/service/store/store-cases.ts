@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { normalize, serializeEvent } from '../../../src/normalize/index.js'
-import type { Event } from '../../../src/schema/index.js'
+import { type Event, exampleProtocolEvent } from '../../../src/schema/index.js'
 import { JsonText, type Lookup, type SeenEvent, type SeenLookup, type StoreFactory } from '../../../src/service/index.js'
 import { canonicalIp } from '../../../src/service/names/ip.js'
 import { daysOpen } from '../../../src/service/web/days-open.js'
@@ -156,6 +156,19 @@ export function storeCases(name: string, makeStore: StoreFactory): void {
         const event = makeEvent({ ip: '192.0.2.71', host: 'same.test', port: '22', event_fingerprint: 'e'.repeat(64) })
         const result = await store.ingest([event, new JsonText(serializeEvent(event)), new JsonText(JSON.stringify(event, null, 2))])
         expect(result).toMatchObject({ accepted: 1, duplicates: 2 })
+      })
+
+      it('keeps protocol objects as given: canonical text byte for byte, other forms in their canonical form', async () => {
+        const store = makeStore()
+        const every = { ...exampleProtocolEvent(), ip: '192.0.2.74', event_fingerprint: 'a'.repeat(64) } as Event
+        const canonical = serializeEvent(every)
+        const lenient = { ...makeEvent({ ip: '192.0.2.75', event_fingerprint: 'b'.repeat(64) }), redis: { auth_required: 'yes', mode: null }, ftp: null, mongodb: {} }
+        const result = await store.ingest([new JsonText(canonical), new JsonText(JSON.stringify(lenient))])
+        expect(result.accepted).toBe(2)
+        expect((await store.host('192.0.2.74'))!.services.map(text)).toEqual([canonical])
+        const [stored] = (await store.host('192.0.2.75'))!.services.map(text)
+        expect(stored!.endsWith('},"redis":{"auth_required":true},"mongodb":{}}')).toBe(true)
+        expect(JSON.parse(stored!)).not.toHaveProperty('ftp')
       })
 
       it('keeps header names in byte order (Go’s), whether the document came as a value or as text in its tool’s order', async () => {
