@@ -16,7 +16,12 @@ type Node = JsonSchema & {
 
 const refName = (ref: string) => ref.replace('#/$defs/', '')
 
+/** Parts that are not objects (the lenient forms of the protocol members): shown by what they hold. */
+let leaves: Record<string, Node> = {}
+
 function typeOf(node: Node): string {
+  const leaf = node.$ref ? leaves[refName(node.$ref)] : undefined
+  if (leaf) return typeOf(leaf)
   if (node.$ref) return `object (\`${refName(node.$ref)}\`)`
   if (node.anyOf) return node.anyOf.map(typeOf).join(' or ')
   if (node.type === 'array') return `array of ${typeOf(node.items ?? {})}`
@@ -25,6 +30,9 @@ function typeOf(node: Node): string {
 }
 
 function ruleOf(node: Node, patternNames: Map<string, string>): string {
+  const leaf = node.$ref ? leaves[refName(node.$ref)] : undefined
+  // A lenient member form: the rules of its alternatives (the text it also reads).
+  if (leaf?.anyOf) return leaf.anyOf.map((alt) => ruleOf(alt, patternNames)).filter(Boolean).join('; ')
   const rules: string[] = []
   if (node.pattern) rules.push(patternNames.get(node.pattern) ?? `matches \`${node.pattern}\``)
   if (node.minimum !== undefined && node.maximum !== undefined && node.maximum < Number.MAX_SAFE_INTEGER) rules.push(`${node.minimum}–${node.maximum}`)
@@ -65,6 +73,7 @@ export function renderFormatDoc(strict: JsonSchema, lenient: JsonSchema, pattern
   const l = lenient as Node
   const defs = (s.$defs ?? {}) as Record<string, Node>
   const ldefs = (l.$defs ?? {}) as Record<string, Node>
+  leaves = Object.fromEntries(Object.entries(ldefs).filter(([, def]) => def.type !== 'object' && def.anyOf !== undefined))
   const used = new Set<string>()
   const lines = [
     '# Event document: field reference',

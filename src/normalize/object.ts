@@ -66,6 +66,7 @@ export function objectField<T extends object>(members: Members): ObjectField<T> 
   const known = new Set(members.map(([name]) => name))
   const count = members.length
   const required = requiredCount(members)
+  const requiredNames = new Set(members.slice(0, required).map(([name]) => name))
   // The required members in order, as one fast-mode object (JSON.parse builds those whatever
   // the count): a copy of it is filled in place, and optional members present are added after
   // them, in order. An object grown member by member with computed names turns into a slow
@@ -85,15 +86,26 @@ export function objectField<T extends object>(members: Members): ObjectField<T> 
       }
       const out: Record<string, unknown> = { ...template }
       const { options } = ctx
-      for (let i = 0; i < count; i++) {
+      // A value already canonical is what fix() would return: taken as is, with no copy and
+      // no pointer text built (most members of tool output and of converter drafts).
+      const take = (name: string, field: Field, v: unknown) =>
+        field.canonical(v, options) ? v : field.fix(v, `${pointer}/${name}`, ctx)
+      for (let i = 0; i < required; i++) {
         const [name, field] = members[i]!
         const v = Object.hasOwn(value, name) ? value[name] : undefined
-        if (i >= required && (v === undefined || v === null)) continue // an optional member left out
-        // A value already canonical is what fix() would return: taken as is, with no copy and
-        // no pointer text built (most members of tool output and of converter drafts).
-        out[name] = v === undefined ? field.empty() : field.canonical(v, options) ? v : field.fix(v, `${pointer}/${name}`, ctx)
+        out[name] = v === undefined ? field.empty() : take(name, field, v)
       }
-      for (const name of Object.keys(value)) {
+      // Names beyond the required members: optional members present, or unknown members. Most
+      // documents have none, and then pay no look-up of the optional names.
+      let others: string[] | undefined
+      for (const name of Object.keys(value)) if (!requiredNames.has(name)) (others ??= []).push(name)
+      if (others === undefined) return out as T
+      for (let i = required; i < count; i++) {
+        const [name, field] = members[i]!
+        const v = others.includes(name) ? value[name] : undefined
+        if (v !== undefined && v !== null) out[name] = take(name, field, v) // absent or null: left out
+      }
+      for (const name of others) {
         if (known.has(name)) continue
         ctx.warn('unknown_member', `${pointer}/${token(name)}`, `member '${name}' is not part of the format; kept as is`)
         setData(out, name, value[name])

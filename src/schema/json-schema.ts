@@ -46,6 +46,8 @@ export function toDocument(spec: DocumentSpec): JsonSchema {
   const finish = (node: JsonSchema, source: object) => (lenient ? relax(node, false, spec.lenientOptional?.get(source)) : node)
   const defs: JsonSchema = {}
   for (const [name, part] of Object.entries(spec.parts)) defs[name] = finish(plain(part, names, part), part)
+  // The lenient forms of the protocol objects' members, each written once and referenced.
+  if (lenient && spec.lenientOptional) Object.assign(defs, LENIENT_MEMBER_DEFS)
   const body = finish(plain(spec.root, names, undefined), spec.root)
   const { title: _t, description: _d, ...rest } = body
   return {
@@ -153,16 +155,27 @@ export function relax(node: JsonSchema, inNullable = false, optional?: readonly 
 }
 
 /**
- * The lenient form of a protocol object's member (or of a protocol object itself): `null`
- * as well (read as absent), a boolean also as a yes/no string or as 0 and 1, an integer also
- * as text (as everywhere), a list of strings as it is.
+ * The lenient forms of the protocol objects' members, by kind: `null` as well (read as absent),
+ * a boolean also as a yes/no string or as 0 and 1, an integer also as text. Lifted into `$defs`
+ * of the lenient document and referenced by each member, so each is written (and compiled) once.
  */
+const LENIENT_MEMBER_DEFS: JsonSchema = {
+  'lenient-text': { description: 'A string, or null (absent).', anyOf: [{ type: 'string' }, { type: 'null' }] },
+  'lenient-texts': { description: 'An array of strings, or null (absent).', anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+  'lenient-answer': {
+    description: 'A boolean; also `true`/`yes`/`1` or `false`/`no`/`0` as text (any case shown in the pattern), 0 or 1, or null (absent).',
+    anyOf: [{ type: 'boolean' }, { type: 'string', ...patterned(BOOLEAN_STRING) }, { type: 'integer', minimum: 0, maximum: 1 }, { type: 'null' }],
+  },
+  'lenient-count': {
+    description: 'An integer 0 or more; also as text; or null (absent).',
+    anyOf: [{ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, { type: 'string', ...patterned(INTEGER_STRING) }, { type: 'null' }],
+  },
+}
+
+/** The lenient form of a protocol object's member (a reference to its kind's form), or of a protocol object itself. */
 export function relaxOptional(node: JsonSchema): JsonSchema {
-  const orNull = (alternatives: JsonSchema[]) => ({ ...describe(node), anyOf: [...alternatives, { type: 'null' }] })
-  if (node.$ref) return orNull([node])
-  if (node.type === 'boolean') {
-    return orNull([bare(node), { type: 'string', ...patterned(BOOLEAN_STRING) }, { type: 'integer', minimum: 0, maximum: 1 }])
-  }
-  const relaxed = relax(node, true)
-  return Array.isArray(relaxed.anyOf) ? orNull(relaxed.anyOf as JsonSchema[]) : orNull([bare(relaxed)])
+  if (node.$ref) return { anyOf: [node, { type: 'null' }] }
+  const kind = node.type === 'boolean' ? 'answer' : node.type === 'integer' ? 'count' : node.type === 'array' ? 'texts' : 'text'
+  if (node.type === 'integer' && (node.minimum !== 0 || node.maximum !== Number.MAX_SAFE_INTEGER)) throw new Error('a protocol integer with other bounds')
+  return { ...describe(node), $ref: `#/$defs/lenient-${kind}` }
 }

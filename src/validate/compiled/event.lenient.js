@@ -2,7 +2,7 @@
 "use strict";
 export const validate = validate52;
 export default validate52;
-const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.1.0/event.lenient.schema.json","title":"Event document (lenient)","description":"One observation of a host, service or leak, in the common format of recon tools and the lookup API. Lenient profile: what real tools emit (missing members, null arrays and maps, numbers as strings, any time offset).","type":"object","properties":{"event_type":{"type":"string","title":"Event type","description":"`service` or `leak` (tools also emit others, such as `synack`)."},"event_source":{"type":"string","title":"Event source","description":"Name of the plugin or tool that produced the event."},"event_pipeline":{"title":"Pipeline","description":"Tools that processed the event, in order; the last is the producer.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"event_fingerprint":{"type":"string","title":"Event fingerprint","description":"64 lower-case hex characters; empty when not computed.","pattern":"^(?:[0-9a-fA-F]{64})?$","not":{"pattern":"[^ -~]"}},"ip":{"type":"string","title":"IP","description":"IP address of the host."},"host":{"type":"string","title":"Host","description":"Host name."},"reverse":{"type":"string","title":"Reverse","description":"Reverse (PTR) name; may be empty."},"port":{"title":"Port","description":"Port number as a decimal string 0–65535; empty when unknown.","anyOf":[{"type":"string","pattern":"^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":65535}]},"mac":{"type":"string","title":"MAC","description":"MAC address; may be empty."},"vendor":{"type":"string","title":"Vendor","description":"Vendor of the MAC address; may be empty."},"transport":{"title":"Transport","description":"Layers used, for example `tcp`, `tls`, `http`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"protocol":{"type":"string","title":"Protocol","description":"Application protocol, for example `https`."},"http":{"$ref":"#/$defs/http"},"summary":{"type":"string","title":"Summary","description":"Free text: response headers, title and body excerpt, or a description of the finding."},"time":{"type":"string","title":"Time","description":"When the event was seen: canonical UTC time; `0001-01-01T00:00:00Z` when unset.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$","not":{"pattern":"[^ -~]"}},"ssl":{"$ref":"#/$defs/ssl"},"ssh":{"$ref":"#/$defs/ssh"},"service":{"$ref":"#/$defs/service"},"leak":{"$ref":"#/$defs/leak"},"tags":{"title":"Tags","description":"Labels; may be empty.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"geoip":{"$ref":"#/$defs/geoip"},"network":{"$ref":"#/$defs/network"},"vnc":{"anyOf":[{"$ref":"#/$defs/vnc"},{"type":"null"}]},"ftp":{"anyOf":[{"$ref":"#/$defs/ftp"},{"type":"null"}]},"smtp":{"anyOf":[{"$ref":"#/$defs/smtp"},{"type":"null"}]},"telnet":{"anyOf":[{"$ref":"#/$defs/telnet"},{"type":"null"}]},"redis":{"anyOf":[{"$ref":"#/$defs/redis"},{"type":"null"}]},"mysql":{"anyOf":[{"$ref":"#/$defs/mysql"},{"type":"null"}]},"postgresql":{"anyOf":[{"$ref":"#/$defs/postgresql"},{"type":"null"}]},"mongodb":{"anyOf":[{"$ref":"#/$defs/mongodb"},{"type":"null"}]},"memcached":{"anyOf":[{"$ref":"#/$defs/memcached"},{"type":"null"}]},"amqp":{"anyOf":[{"$ref":"#/$defs/amqp"},{"type":"null"}]},"ldap":{"anyOf":[{"$ref":"#/$defs/ldap"},{"type":"null"}]},"sip":{"anyOf":[{"$ref":"#/$defs/sip"},{"type":"null"}]},"rdp":{"anyOf":[{"$ref":"#/$defs/rdp"},{"type":"null"}]},"dns":{"anyOf":[{"$ref":"#/$defs/dns"},{"type":"null"}]},"rtsp":{"anyOf":[{"$ref":"#/$defs/rtsp"},{"type":"null"}]}},"$defs":{"http":{"type":"object","properties":{"root":{"type":"string","title":"Root","description":"Path root of the finding; empty when none."},"url":{"type":"string","title":"URL path","description":"Path of the finding; empty when none."},"status":{"title":"Status","description":"HTTP status code; 0 when unset.","anyOf":[{"type":"integer","minimum":0,"maximum":999},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"length":{"title":"Length","description":"Body length in bytes; 0 when unset.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"header":{"title":"Headers","description":"Header name to value. Name case is kept as the producer wrote it.","anyOf":[{"type":"object","additionalProperties":{"type":"string"}},{"type":"null"}]},"title":{"type":"string","title":"Title","description":"Page title."},"favicon_hash":{"type":"string","title":"Favicon hash","description":"Hash of the favicon; may be empty."}},"title":"HTTP","description":"What an HTTP exchange with the service showed."},"ssl":{"type":"object","properties":{"detected":{"type":"boolean","title":"Detected","description":"TLS was detected on the port."},"enabled":{"type":"boolean","title":"Enabled","description":"TLS is enabled on the port."},"jarm":{"type":"string","title":"JARM","description":"JARM TLS fingerprint, hexadecimal text."},"cypher_suite":{"type":"string","title":"Cipher suite","description":"Negotiated cipher suite name, for example `TLS_AES_128_GCM_SHA256`."},"version":{"type":"string","title":"Version","description":"Negotiated protocol version, for example `TLSv1.3`."},"certificate":{"$ref":"#/$defs/certificate"}},"title":"SSL","description":"TLS layer of the service."},"certificate":{"type":"object","properties":{"cn":{"type":"string","title":"Common name","description":"Subject common name."},"domain":{"title":"Domains","description":"Names the certificate covers.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"fingerprint":{"type":"string","title":"Fingerprint","description":"SHA-256 of the DER certificate, 64 lower-case hex; empty when unknown.","pattern":"^(?:[0-9a-fA-F]{64})?$","not":{"pattern":"[^ -~]"}},"key_algo":{"type":"string","title":"Key algorithm","description":"Public key algorithm, for example `RSA` or `ECDSA`."},"key_size":{"title":"Key size","description":"Public key size in bits.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"issuer_name":{"type":"string","title":"Issuer","description":"Issuer common name."},"not_before":{"type":"string","title":"Not before","description":"Start of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$","not":{"pattern":"[^ -~]"}},"not_after":{"type":"string","title":"Not after","description":"End of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$","not":{"pattern":"[^ -~]"}},"valid":{"type":"boolean","title":"Valid","description":"Whether the certificate matched the host name."}},"title":"Certificate","description":"The server certificate seen during the TLS handshake."},"ssh":{"type":"object","properties":{"fingerprint":{"type":"string","title":"Fingerprint","description":"Host key fingerprint, for example `SHA256:<base64>`."},"version":{"title":"Version","description":"SSH protocol major version.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"banner":{"type":"string","title":"Banner","description":"Identification string sent by the server."},"motd":{"type":"string","title":"Message of the day","description":"Text shown after login, if any."},"key_type":{"title":"Key type","description":"Type of the host key, for example `ssh-ed25519`.","anyOf":[{"type":"string"},{"type":"null"}]},"key":{"title":"Key","description":"The host public key, base64 as in `known_hosts`.","anyOf":[{"type":"string"},{"type":"null"}]},"kex_algorithms":{"title":"Key exchange algorithms","description":"Key exchange methods the server offers, in its order.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"host_key_algorithms":{"title":"Host key algorithms","description":"Host key types the server offers, in its order.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"encryption_algorithms":{"title":"Encryption algorithms","description":"Ciphers the server offers, in its order.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"mac_algorithms":{"title":"MAC algorithms","description":"Message authentication codes the server offers, in its order.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"compression_algorithms":{"title":"Compression algorithms","description":"Compression methods the server offers, in its order.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"auth_methods":{"title":"Authentication methods","description":"Authentication methods the server accepts, for example `publickey`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"title":"SSH","description":"SSH layer of the service. The members after `motd` (the format owner's extension) may be left out."},"service":{"type":"object","properties":{"credentials":{"$ref":"#/$defs/credentials"},"software":{"$ref":"#/$defs/software"}},"title":"Service","description":"What is known of the service behind the port."},"credentials":{"type":"object","properties":{"noauth":{"type":"boolean","title":"No authentication","description":"The service grants access without credentials."},"username":{"type":"string","title":"User name","description":"User name that worked."},"password":{"type":"string","title":"Password","description":"Password that worked."},"key":{"type":"string","title":"Key","description":"Key or token that worked."},"raw":{"anyOf":[{"type":"string","title":"Raw","description":""},{"type":"null"}],"title":"Raw","description":"Raw credential bytes as base64 text; null when none."}},"title":"Credentials","description":"Credentials the service accepted."},"software":{"type":"object","properties":{"name":{"type":"string","title":"Name","description":"Software name."},"version":{"type":"string","title":"Version","description":"Software version."},"os":{"type":"string","title":"OS","description":"Operating system."},"modules":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/module"}},{"type":"null"}],"title":"Modules","description":"Modules of the software; null when none."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the software and version; may be empty or omitted."}},"title":"Software","description":"Software identified behind the port."},"module":{"type":"object","properties":{"name":{"type":"string","title":"Name","description":"Module name."},"version":{"type":"string","title":"Version","description":"Module version."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the module and version."}},"title":"Module","description":"A module or plug-in of the software."},"leak":{"type":"object","properties":{"stage":{"type":"string","title":"Stage","description":"`open`, `explore` or `exfiltrate`; empty for events that are not leaks."},"type":{"type":"string","title":"Type","description":"Kind of leak, for example `configuration`; empty for events that are not leaks."},"severity":{"type":"string","title":"Severity","description":"`critical`, `high`, `medium`, `low` or `info`; empty for events that are not leaks."},"dataset":{"$ref":"#/$defs/dataset"}},"title":"Leak","description":"The finding, for leak events."},"dataset":{"type":"object","properties":{"rows":{"title":"Rows","description":"Rows or documents exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"files":{"title":"Files","description":"Files exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"size":{"title":"Size","description":"Bytes exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"collections":{"title":"Collections","description":"Tables, indices or collections exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"infected":{"type":"boolean","title":"Infected","description":"A ransom note or other sign of compromise was found."},"ransom_notes":{"anyOf":[{"type":"array","items":{"type":"string"},"title":"Ransom notes","description":""},{"type":"null"}],"title":"Ransom notes","description":"Ransom notes found; null when none."}},"title":"Dataset","description":"Size of the exposed data."},"geoip":{"type":"object","properties":{"continent_name":{"type":"string","title":"Continent","description":"Continent name."},"region_iso_code":{"type":"string","title":"Region code","description":"ISO code of the region."},"city_name":{"type":"string","title":"City","description":"City name."},"country_iso_code":{"type":"string","title":"Country code","description":"ISO 3166 code of the country."},"country_name":{"type":"string","title":"Country","description":"Country name."},"region_name":{"type":"string","title":"Region","description":"Region name."},"location":{"$ref":"#/$defs/location"}},"title":"GeoIP","description":"Where the IP address is located."},"location":{"type":"object","properties":{"lat":{"title":"Latitude","description":"Degrees north.","anyOf":[{"type":"number","minimum":-90,"maximum":90},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$","not":{"pattern":"[^ -~]"}}]},"lon":{"title":"Longitude","description":"Degrees east.","anyOf":[{"type":"number","minimum":-180,"maximum":180},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$","not":{"pattern":"[^ -~]"}}]}},"title":"Location","description":"Geographic coordinates."},"network":{"type":"object","properties":{"organization_name":{"type":"string","title":"Organisation","description":"Organisation holding the network."},"asn":{"title":"ASN","description":"Autonomous system number.","anyOf":[{"type":"integer","minimum":0,"maximum":4294967295},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"network":{"type":"string","title":"Network","description":"Network range in CIDR notation; may be empty."}},"title":"Network","description":"The network the IP address belongs to."},"vnc":{"type":"object","properties":{"version":{"title":"Version","description":"RFB protocol version, for example `3.8`.","anyOf":[{"type":"string"},{"type":"null"}]},"security_types":{"title":"Security types","description":"Security types the server offers, for example `VNC Authentication`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"noauth":{"title":"No authentication","description":"The server offers a session without authentication.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]}},"title":"VNC","description":"What a VNC (RFB) handshake showed."},"ftp":{"type":"object","properties":{"banner":{"title":"Banner","description":"Greeting the server sent.","anyOf":[{"type":"string"},{"type":"null"}]},"tls_supported":{"title":"TLS supported","description":"The server accepts `AUTH TLS`.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"anonymous":{"title":"Anonymous","description":"Anonymous login is allowed.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]}},"title":"FTP","description":"What an FTP session showed."},"smtp":{"type":"object","properties":{"banner":{"title":"Banner","description":"Greeting the server sent.","anyOf":[{"type":"string"},{"type":"null"}]},"starttls":{"title":"STARTTLS","description":"The server offers `STARTTLS`.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"extensions":{"title":"Extensions","description":"ESMTP extensions the server announced, for example `PIPELINING`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"title":"SMTP","description":"What an SMTP session showed."},"telnet":{"type":"object","properties":{"banner":{"title":"Banner","description":"Text the server sent first.","anyOf":[{"type":"string"},{"type":"null"}]},"options":{"title":"Options","description":"Telnet options the server negotiated.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"auth_required":{"title":"Authentication required","description":"The server asks for credentials.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]}},"title":"Telnet","description":"What a Telnet session showed."},"redis":{"type":"object","properties":{"version":{"title":"Version","description":"Server version, for example `7.0.11`.","anyOf":[{"type":"string"},{"type":"null"}]},"mode":{"title":"Mode","description":"Server mode, for example `standalone` or `cluster`.","anyOf":[{"type":"string"},{"type":"null"}]},"os":{"title":"OS","description":"Operating system the server reports.","anyOf":[{"type":"string"},{"type":"null"}]},"auth_required":{"title":"Authentication required","description":"Commands need authentication.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]}},"title":"Redis","description":"What a Redis server answered."},"mysql":{"type":"object","properties":{"version":{"title":"Version","description":"Server version from the handshake.","anyOf":[{"type":"string"},{"type":"null"}]},"protocol_version":{"title":"Protocol version","description":"Protocol version from the handshake, usually 10.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"auth_plugin":{"title":"Authentication plug-in","description":"Default authentication plug-in, for example `caching_sha2_password`.","anyOf":[{"type":"string"},{"type":"null"}]},"server_status":{"title":"Server status","description":"Server status from the handshake.","anyOf":[{"type":"string"},{"type":"null"}]}},"title":"MySQL","description":"What a MySQL handshake showed."},"postgresql":{"type":"object","properties":{"version":{"title":"Version","description":"Server version.","anyOf":[{"type":"string"},{"type":"null"}]},"databases":{"title":"Databases","description":"Databases found.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"ssl_enabled":{"title":"SSL enabled","description":"The server accepts SSL.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"auth_method":{"title":"Authentication method","description":"Authentication the server asked for, for example `md5` or `trust`.","anyOf":[{"type":"string"},{"type":"null"}]},"server_encoding":{"title":"Server encoding","description":"Server character set.","anyOf":[{"type":"string"},{"type":"null"}]},"client_encoding":{"title":"Client encoding","description":"Client character set.","anyOf":[{"type":"string"},{"type":"null"}]},"timezone":{"title":"Time zone","description":"Server time zone.","anyOf":[{"type":"string"},{"type":"null"}]},"max_connections":{"title":"Maximum connections","description":"Configured connection limit.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]}},"title":"PostgreSQL","description":"What a PostgreSQL server showed."},"mongodb":{"type":"object","properties":{"version":{"title":"Version","description":"Server version.","anyOf":[{"type":"string"},{"type":"null"}]},"databases":{"title":"Databases","description":"Databases found.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"auth_required":{"title":"Authentication required","description":"Listing databases needs authentication.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"wire_version":{"title":"Wire version","description":"Highest wire protocol version the server speaks.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]}},"title":"MongoDB","description":"What a MongoDB server showed."},"memcached":{"type":"object","properties":{"version":{"title":"Version","description":"Server version.","anyOf":[{"type":"string"},{"type":"null"}]},"libevent":{"title":"libevent","description":"Version of libevent the server runs on.","anyOf":[{"type":"string"},{"type":"null"}]},"curr_items":{"title":"Current items","description":"Items stored now.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"total_items":{"title":"Total items","description":"Items stored since start.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"bytes":{"title":"Bytes","description":"Bytes used for items.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"max_bytes":{"title":"Maximum bytes","description":"Memory limit for items, in bytes.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"cmd_get":{"title":"Get commands","description":"`get` commands served.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"cmd_set":{"title":"Set commands","description":"`set` commands served.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"get_hits":{"title":"Get hits","description":"`get` commands that found their key.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"get_misses":{"title":"Get misses","description":"`get` commands that did not.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"threads":{"title":"Threads","description":"Worker threads.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]}},"title":"Memcached","description":"What a memcached server reported (`stats`)."},"amqp":{"type":"object","properties":{"protocol_major":{"title":"Protocol major","description":"Major AMQP protocol version.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"protocol_minor":{"title":"Protocol minor","description":"Minor AMQP protocol version.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"product":{"title":"Product","description":"Server product, for example `RabbitMQ`.","anyOf":[{"type":"string"},{"type":"null"}]},"version":{"title":"Version","description":"Server version.","anyOf":[{"type":"string"},{"type":"null"}]},"platform":{"title":"Platform","description":"Platform the server runs on, for example `Erlang/OTP 26`.","anyOf":[{"type":"string"},{"type":"null"}]}},"title":"AMQP","description":"What an AMQP server announced."},"ldap":{"type":"object","properties":{"naming_contexts":{"title":"Naming contexts","description":"Naming contexts of the root DSE.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"supported_versions":{"title":"Supported versions","description":"LDAP versions the server supports.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"vendor_name":{"title":"Vendor","description":"Vendor name of the root DSE.","anyOf":[{"type":"string"},{"type":"null"}]},"vendor_version":{"title":"Vendor version","description":"Vendor version of the root DSE.","anyOf":[{"type":"string"},{"type":"null"}]},"supported_sasl":{"title":"SASL mechanisms","description":"SASL mechanisms the server supports.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"anonymous_bind":{"title":"Anonymous bind","description":"An anonymous bind succeeds.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"can_enumerate":{"title":"Can enumerate","description":"Entries can be listed without credentials.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]}},"title":"LDAP","description":"What an LDAP server showed."},"sip":{"type":"object","properties":{"version":{"title":"Version","description":"SIP version, for example `SIP/2.0`.","anyOf":[{"type":"string"},{"type":"null"}]},"user_agent":{"title":"User agent","description":"`User-Agent` of the answer.","anyOf":[{"type":"string"},{"type":"null"}]},"server":{"title":"Server","description":"`Server` of the answer.","anyOf":[{"type":"string"},{"type":"null"}]},"allow":{"title":"Allowed methods","description":"Methods in `Allow`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"supported":{"title":"Supported extensions","description":"Extensions in `Supported`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"title":"SIP","description":"What a SIP server answered (usually to `OPTIONS`)."},"rdp":{"type":"object","properties":{"product_version":{"title":"Product version","description":"Product version the server reports.","anyOf":[{"type":"string"},{"type":"null"}]},"nla_required":{"title":"NLA required","description":"Network Level Authentication is required.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"ssl_enabled":{"title":"SSL enabled","description":"The server offers TLS.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"hostname":{"title":"Host name","description":"Host name the server reports.","anyOf":[{"type":"string"},{"type":"null"}]}},"title":"RDP","description":"What an RDP server showed."},"dns":{"type":"object","properties":{"software":{"title":"Software","description":"Server software, for example `BIND`.","anyOf":[{"type":"string"},{"type":"null"}]},"version":{"title":"Version","description":"Server version, for example from `version.bind`.","anyOf":[{"type":"string"},{"type":"null"}]},"recursion":{"title":"Recursion","description":"The server resolves recursively for anyone.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"dnssec":{"title":"DNSSEC","description":"The server answers with DNSSEC records.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"zone_transfer":{"title":"Zone transfer","description":"A zone transfer (AXFR) succeeds.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"nameservers":{"title":"Name servers","description":"Name servers found.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"title":"DNS","description":"What a DNS server showed."},"rtsp":{"type":"object","properties":{"server":{"title":"Server","description":"`Server` of the answer.","anyOf":[{"type":"string"},{"type":"null"}]},"methods":{"title":"Methods","description":"Methods in `Public`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"title":"RTSP","description":"What an RTSP server answered."}}};
+const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.1.0/event.lenient.schema.json","title":"Event document (lenient)","description":"One observation of a host, service or leak, in the common format of recon tools and the lookup API. Lenient profile: what real tools emit (missing members, null arrays and maps, numbers as strings, any time offset).","type":"object","properties":{"event_type":{"type":"string","title":"Event type","description":"`service` or `leak` (tools also emit others, such as `synack`)."},"event_source":{"type":"string","title":"Event source","description":"Name of the plugin or tool that produced the event."},"event_pipeline":{"title":"Pipeline","description":"Tools that processed the event, in order; the last is the producer.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"event_fingerprint":{"type":"string","title":"Event fingerprint","description":"64 lower-case hex characters; empty when not computed.","pattern":"^(?:[0-9a-fA-F]{64})?$","not":{"pattern":"[^ -~]"}},"ip":{"type":"string","title":"IP","description":"IP address of the host."},"host":{"type":"string","title":"Host","description":"Host name."},"reverse":{"type":"string","title":"Reverse","description":"Reverse (PTR) name; may be empty."},"port":{"title":"Port","description":"Port number as a decimal string 0–65535; empty when unknown.","anyOf":[{"type":"string","pattern":"^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":65535}]},"mac":{"type":"string","title":"MAC","description":"MAC address; may be empty."},"vendor":{"type":"string","title":"Vendor","description":"Vendor of the MAC address; may be empty."},"transport":{"title":"Transport","description":"Layers used, for example `tcp`, `tls`, `http`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"protocol":{"type":"string","title":"Protocol","description":"Application protocol, for example `https`."},"http":{"$ref":"#/$defs/http"},"summary":{"type":"string","title":"Summary","description":"Free text: response headers, title and body excerpt, or a description of the finding."},"time":{"type":"string","title":"Time","description":"When the event was seen: canonical UTC time; `0001-01-01T00:00:00Z` when unset.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$","not":{"pattern":"[^ -~]"}},"ssl":{"$ref":"#/$defs/ssl"},"ssh":{"$ref":"#/$defs/ssh"},"service":{"$ref":"#/$defs/service"},"leak":{"$ref":"#/$defs/leak"},"tags":{"title":"Tags","description":"Labels; may be empty.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"geoip":{"$ref":"#/$defs/geoip"},"network":{"$ref":"#/$defs/network"},"vnc":{"anyOf":[{"$ref":"#/$defs/vnc"},{"type":"null"}]},"ftp":{"anyOf":[{"$ref":"#/$defs/ftp"},{"type":"null"}]},"smtp":{"anyOf":[{"$ref":"#/$defs/smtp"},{"type":"null"}]},"telnet":{"anyOf":[{"$ref":"#/$defs/telnet"},{"type":"null"}]},"redis":{"anyOf":[{"$ref":"#/$defs/redis"},{"type":"null"}]},"mysql":{"anyOf":[{"$ref":"#/$defs/mysql"},{"type":"null"}]},"postgresql":{"anyOf":[{"$ref":"#/$defs/postgresql"},{"type":"null"}]},"mongodb":{"anyOf":[{"$ref":"#/$defs/mongodb"},{"type":"null"}]},"memcached":{"anyOf":[{"$ref":"#/$defs/memcached"},{"type":"null"}]},"amqp":{"anyOf":[{"$ref":"#/$defs/amqp"},{"type":"null"}]},"ldap":{"anyOf":[{"$ref":"#/$defs/ldap"},{"type":"null"}]},"sip":{"anyOf":[{"$ref":"#/$defs/sip"},{"type":"null"}]},"rdp":{"anyOf":[{"$ref":"#/$defs/rdp"},{"type":"null"}]},"dns":{"anyOf":[{"$ref":"#/$defs/dns"},{"type":"null"}]},"rtsp":{"anyOf":[{"$ref":"#/$defs/rtsp"},{"type":"null"}]}},"$defs":{"http":{"type":"object","properties":{"root":{"type":"string","title":"Root","description":"Path root of the finding; empty when none."},"url":{"type":"string","title":"URL path","description":"Path of the finding; empty when none."},"status":{"title":"Status","description":"HTTP status code; 0 when unset.","anyOf":[{"type":"integer","minimum":0,"maximum":999},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"length":{"title":"Length","description":"Body length in bytes; 0 when unset.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"header":{"title":"Headers","description":"Header name to value. Name case is kept as the producer wrote it.","anyOf":[{"type":"object","additionalProperties":{"type":"string"}},{"type":"null"}]},"title":{"type":"string","title":"Title","description":"Page title."},"favicon_hash":{"type":"string","title":"Favicon hash","description":"Hash of the favicon; may be empty."}},"title":"HTTP","description":"What an HTTP exchange with the service showed."},"ssl":{"type":"object","properties":{"detected":{"type":"boolean","title":"Detected","description":"TLS was detected on the port."},"enabled":{"type":"boolean","title":"Enabled","description":"TLS is enabled on the port."},"jarm":{"type":"string","title":"JARM","description":"JARM TLS fingerprint, hexadecimal text."},"cypher_suite":{"type":"string","title":"Cipher suite","description":"Negotiated cipher suite name, for example `TLS_AES_128_GCM_SHA256`."},"version":{"type":"string","title":"Version","description":"Negotiated protocol version, for example `TLSv1.3`."},"certificate":{"$ref":"#/$defs/certificate"}},"title":"SSL","description":"TLS layer of the service."},"certificate":{"type":"object","properties":{"cn":{"type":"string","title":"Common name","description":"Subject common name."},"domain":{"title":"Domains","description":"Names the certificate covers.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"fingerprint":{"type":"string","title":"Fingerprint","description":"SHA-256 of the DER certificate, 64 lower-case hex; empty when unknown.","pattern":"^(?:[0-9a-fA-F]{64})?$","not":{"pattern":"[^ -~]"}},"key_algo":{"type":"string","title":"Key algorithm","description":"Public key algorithm, for example `RSA` or `ECDSA`."},"key_size":{"title":"Key size","description":"Public key size in bits.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"issuer_name":{"type":"string","title":"Issuer","description":"Issuer common name."},"not_before":{"type":"string","title":"Not before","description":"Start of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$","not":{"pattern":"[^ -~]"}},"not_after":{"type":"string","title":"Not after","description":"End of validity, canonical UTC time.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)[Tt ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$","not":{"pattern":"[^ -~]"}},"valid":{"type":"boolean","title":"Valid","description":"Whether the certificate matched the host name."}},"title":"Certificate","description":"The server certificate seen during the TLS handshake."},"ssh":{"type":"object","properties":{"fingerprint":{"type":"string","title":"Fingerprint","description":"Host key fingerprint, for example `SHA256:<base64>`."},"version":{"title":"Version","description":"SSH protocol major version.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"banner":{"type":"string","title":"Banner","description":"Identification string sent by the server."},"motd":{"type":"string","title":"Message of the day","description":"Text shown after login, if any."},"key_type":{"title":"Key type","description":"Type of the host key, for example `ssh-ed25519`.","$ref":"#/$defs/lenient-text"},"key":{"title":"Key","description":"The host public key, base64 as in `known_hosts`.","$ref":"#/$defs/lenient-text"},"kex_algorithms":{"title":"Key exchange algorithms","description":"Key exchange methods the server offers, in its order.","$ref":"#/$defs/lenient-texts"},"host_key_algorithms":{"title":"Host key algorithms","description":"Host key types the server offers, in its order.","$ref":"#/$defs/lenient-texts"},"encryption_algorithms":{"title":"Encryption algorithms","description":"Ciphers the server offers, in its order.","$ref":"#/$defs/lenient-texts"},"mac_algorithms":{"title":"MAC algorithms","description":"Message authentication codes the server offers, in its order.","$ref":"#/$defs/lenient-texts"},"compression_algorithms":{"title":"Compression algorithms","description":"Compression methods the server offers, in its order.","$ref":"#/$defs/lenient-texts"},"auth_methods":{"title":"Authentication methods","description":"Authentication methods the server accepts, for example `publickey`.","$ref":"#/$defs/lenient-texts"}},"title":"SSH","description":"SSH layer of the service. The members after `motd` (the format owner's extension) may be left out."},"service":{"type":"object","properties":{"credentials":{"$ref":"#/$defs/credentials"},"software":{"$ref":"#/$defs/software"}},"title":"Service","description":"What is known of the service behind the port."},"credentials":{"type":"object","properties":{"noauth":{"type":"boolean","title":"No authentication","description":"The service grants access without credentials."},"username":{"type":"string","title":"User name","description":"User name that worked."},"password":{"type":"string","title":"Password","description":"Password that worked."},"key":{"type":"string","title":"Key","description":"Key or token that worked."},"raw":{"anyOf":[{"type":"string","title":"Raw","description":""},{"type":"null"}],"title":"Raw","description":"Raw credential bytes as base64 text; null when none."}},"title":"Credentials","description":"Credentials the service accepted."},"software":{"type":"object","properties":{"name":{"type":"string","title":"Name","description":"Software name."},"version":{"type":"string","title":"Version","description":"Software version."},"os":{"type":"string","title":"OS","description":"Operating system."},"modules":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/module"}},{"type":"null"}],"title":"Modules","description":"Modules of the software; null when none."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the software and version; may be empty or omitted."}},"title":"Software","description":"Software identified behind the port."},"module":{"type":"object","properties":{"name":{"type":"string","title":"Name","description":"Module name."},"version":{"type":"string","title":"Version","description":"Module version."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the module and version."}},"title":"Module","description":"A module or plug-in of the software."},"leak":{"type":"object","properties":{"stage":{"type":"string","title":"Stage","description":"`open`, `explore` or `exfiltrate`; empty for events that are not leaks."},"type":{"type":"string","title":"Type","description":"Kind of leak, for example `configuration`; empty for events that are not leaks."},"severity":{"type":"string","title":"Severity","description":"`critical`, `high`, `medium`, `low` or `info`; empty for events that are not leaks."},"dataset":{"$ref":"#/$defs/dataset"}},"title":"Leak","description":"The finding, for leak events."},"dataset":{"type":"object","properties":{"rows":{"title":"Rows","description":"Rows or documents exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"files":{"title":"Files","description":"Files exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"size":{"title":"Size","description":"Bytes exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"collections":{"title":"Collections","description":"Tables, indices or collections exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"infected":{"type":"boolean","title":"Infected","description":"A ransom note or other sign of compromise was found."},"ransom_notes":{"anyOf":[{"type":"array","items":{"type":"string"},"title":"Ransom notes","description":""},{"type":"null"}],"title":"Ransom notes","description":"Ransom notes found; null when none."}},"title":"Dataset","description":"Size of the exposed data."},"geoip":{"type":"object","properties":{"continent_name":{"type":"string","title":"Continent","description":"Continent name."},"region_iso_code":{"type":"string","title":"Region code","description":"ISO code of the region."},"city_name":{"type":"string","title":"City","description":"City name."},"country_iso_code":{"type":"string","title":"Country code","description":"ISO 3166 code of the country."},"country_name":{"type":"string","title":"Country","description":"Country name."},"region_name":{"type":"string","title":"Region","description":"Region name."},"location":{"$ref":"#/$defs/location"}},"title":"GeoIP","description":"Where the IP address is located."},"location":{"type":"object","properties":{"lat":{"title":"Latitude","description":"Degrees north.","anyOf":[{"type":"number","minimum":-90,"maximum":90},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$","not":{"pattern":"[^ -~]"}}]},"lon":{"title":"Longitude","description":"Degrees east.","anyOf":[{"type":"number","minimum":-180,"maximum":180},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$","not":{"pattern":"[^ -~]"}}]}},"title":"Location","description":"Geographic coordinates."},"network":{"type":"object","properties":{"organization_name":{"type":"string","title":"Organisation","description":"Organisation holding the network."},"asn":{"title":"ASN","description":"Autonomous system number.","anyOf":[{"type":"integer","minimum":0,"maximum":4294967295},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"network":{"type":"string","title":"Network","description":"Network range in CIDR notation; may be empty."}},"title":"Network","description":"The network the IP address belongs to."},"vnc":{"type":"object","properties":{"version":{"title":"Version","description":"RFB protocol version, for example `3.8`.","$ref":"#/$defs/lenient-text"},"security_types":{"title":"Security types","description":"Security types the server offers, for example `VNC Authentication`.","$ref":"#/$defs/lenient-texts"},"noauth":{"title":"No authentication","description":"The server offers a session without authentication.","$ref":"#/$defs/lenient-answer"}},"title":"VNC","description":"What a VNC (RFB) handshake showed."},"ftp":{"type":"object","properties":{"banner":{"title":"Banner","description":"Greeting the server sent.","$ref":"#/$defs/lenient-text"},"tls_supported":{"title":"TLS supported","description":"The server accepts `AUTH TLS`.","$ref":"#/$defs/lenient-answer"},"anonymous":{"title":"Anonymous","description":"Anonymous login is allowed.","$ref":"#/$defs/lenient-answer"}},"title":"FTP","description":"What an FTP session showed."},"smtp":{"type":"object","properties":{"banner":{"title":"Banner","description":"Greeting the server sent.","$ref":"#/$defs/lenient-text"},"starttls":{"title":"STARTTLS","description":"The server offers `STARTTLS`.","$ref":"#/$defs/lenient-answer"},"extensions":{"title":"Extensions","description":"ESMTP extensions the server announced, for example `PIPELINING`.","$ref":"#/$defs/lenient-texts"}},"title":"SMTP","description":"What an SMTP session showed."},"telnet":{"type":"object","properties":{"banner":{"title":"Banner","description":"Text the server sent first.","$ref":"#/$defs/lenient-text"},"options":{"title":"Options","description":"Telnet options the server negotiated.","$ref":"#/$defs/lenient-texts"},"auth_required":{"title":"Authentication required","description":"The server asks for credentials.","$ref":"#/$defs/lenient-answer"}},"title":"Telnet","description":"What a Telnet session showed."},"redis":{"type":"object","properties":{"version":{"title":"Version","description":"Server version, for example `7.0.11`.","$ref":"#/$defs/lenient-text"},"mode":{"title":"Mode","description":"Server mode, for example `standalone` or `cluster`.","$ref":"#/$defs/lenient-text"},"os":{"title":"OS","description":"Operating system the server reports.","$ref":"#/$defs/lenient-text"},"auth_required":{"title":"Authentication required","description":"Commands need authentication.","$ref":"#/$defs/lenient-answer"}},"title":"Redis","description":"What a Redis server answered."},"mysql":{"type":"object","properties":{"version":{"title":"Version","description":"Server version from the handshake.","$ref":"#/$defs/lenient-text"},"protocol_version":{"title":"Protocol version","description":"Protocol version from the handshake, usually 10.","$ref":"#/$defs/lenient-count"},"auth_plugin":{"title":"Authentication plug-in","description":"Default authentication plug-in, for example `caching_sha2_password`.","$ref":"#/$defs/lenient-text"},"server_status":{"title":"Server status","description":"Server status from the handshake.","$ref":"#/$defs/lenient-text"}},"title":"MySQL","description":"What a MySQL handshake showed."},"postgresql":{"type":"object","properties":{"version":{"title":"Version","description":"Server version.","$ref":"#/$defs/lenient-text"},"databases":{"title":"Databases","description":"Databases found.","$ref":"#/$defs/lenient-texts"},"ssl_enabled":{"title":"SSL enabled","description":"The server accepts SSL.","$ref":"#/$defs/lenient-answer"},"auth_method":{"title":"Authentication method","description":"Authentication the server asked for, for example `md5` or `trust`.","$ref":"#/$defs/lenient-text"},"server_encoding":{"title":"Server encoding","description":"Server character set.","$ref":"#/$defs/lenient-text"},"client_encoding":{"title":"Client encoding","description":"Client character set.","$ref":"#/$defs/lenient-text"},"timezone":{"title":"Time zone","description":"Server time zone.","$ref":"#/$defs/lenient-text"},"max_connections":{"title":"Maximum connections","description":"Configured connection limit.","$ref":"#/$defs/lenient-count"}},"title":"PostgreSQL","description":"What a PostgreSQL server showed."},"mongodb":{"type":"object","properties":{"version":{"title":"Version","description":"Server version.","$ref":"#/$defs/lenient-text"},"databases":{"title":"Databases","description":"Databases found.","$ref":"#/$defs/lenient-texts"},"auth_required":{"title":"Authentication required","description":"Listing databases needs authentication.","$ref":"#/$defs/lenient-answer"},"wire_version":{"title":"Wire version","description":"Highest wire protocol version the server speaks.","$ref":"#/$defs/lenient-count"}},"title":"MongoDB","description":"What a MongoDB server showed."},"memcached":{"type":"object","properties":{"version":{"title":"Version","description":"Server version.","$ref":"#/$defs/lenient-text"},"libevent":{"title":"libevent","description":"Version of libevent the server runs on.","$ref":"#/$defs/lenient-text"},"curr_items":{"title":"Current items","description":"Items stored now.","$ref":"#/$defs/lenient-count"},"total_items":{"title":"Total items","description":"Items stored since start.","$ref":"#/$defs/lenient-count"},"bytes":{"title":"Bytes","description":"Bytes used for items.","$ref":"#/$defs/lenient-count"},"max_bytes":{"title":"Maximum bytes","description":"Memory limit for items, in bytes.","$ref":"#/$defs/lenient-count"},"cmd_get":{"title":"Get commands","description":"`get` commands served.","$ref":"#/$defs/lenient-count"},"cmd_set":{"title":"Set commands","description":"`set` commands served.","$ref":"#/$defs/lenient-count"},"get_hits":{"title":"Get hits","description":"`get` commands that found their key.","$ref":"#/$defs/lenient-count"},"get_misses":{"title":"Get misses","description":"`get` commands that did not.","$ref":"#/$defs/lenient-count"},"threads":{"title":"Threads","description":"Worker threads.","$ref":"#/$defs/lenient-count"}},"title":"Memcached","description":"What a memcached server reported (`stats`)."},"amqp":{"type":"object","properties":{"protocol_major":{"title":"Protocol major","description":"Major AMQP protocol version.","$ref":"#/$defs/lenient-count"},"protocol_minor":{"title":"Protocol minor","description":"Minor AMQP protocol version.","$ref":"#/$defs/lenient-count"},"product":{"title":"Product","description":"Server product, for example `RabbitMQ`.","$ref":"#/$defs/lenient-text"},"version":{"title":"Version","description":"Server version.","$ref":"#/$defs/lenient-text"},"platform":{"title":"Platform","description":"Platform the server runs on, for example `Erlang/OTP 26`.","$ref":"#/$defs/lenient-text"}},"title":"AMQP","description":"What an AMQP server announced."},"ldap":{"type":"object","properties":{"naming_contexts":{"title":"Naming contexts","description":"Naming contexts of the root DSE.","$ref":"#/$defs/lenient-texts"},"supported_versions":{"title":"Supported versions","description":"LDAP versions the server supports.","$ref":"#/$defs/lenient-texts"},"vendor_name":{"title":"Vendor","description":"Vendor name of the root DSE.","$ref":"#/$defs/lenient-text"},"vendor_version":{"title":"Vendor version","description":"Vendor version of the root DSE.","$ref":"#/$defs/lenient-text"},"supported_sasl":{"title":"SASL mechanisms","description":"SASL mechanisms the server supports.","$ref":"#/$defs/lenient-texts"},"anonymous_bind":{"title":"Anonymous bind","description":"An anonymous bind succeeds.","$ref":"#/$defs/lenient-answer"},"can_enumerate":{"title":"Can enumerate","description":"Entries can be listed without credentials.","$ref":"#/$defs/lenient-answer"}},"title":"LDAP","description":"What an LDAP server showed."},"sip":{"type":"object","properties":{"version":{"title":"Version","description":"SIP version, for example `SIP/2.0`.","$ref":"#/$defs/lenient-text"},"user_agent":{"title":"User agent","description":"`User-Agent` of the answer.","$ref":"#/$defs/lenient-text"},"server":{"title":"Server","description":"`Server` of the answer.","$ref":"#/$defs/lenient-text"},"allow":{"title":"Allowed methods","description":"Methods in `Allow`.","$ref":"#/$defs/lenient-texts"},"supported":{"title":"Supported extensions","description":"Extensions in `Supported`.","$ref":"#/$defs/lenient-texts"}},"title":"SIP","description":"What a SIP server answered (usually to `OPTIONS`)."},"rdp":{"type":"object","properties":{"product_version":{"title":"Product version","description":"Product version the server reports.","$ref":"#/$defs/lenient-text"},"nla_required":{"title":"NLA required","description":"Network Level Authentication is required.","$ref":"#/$defs/lenient-answer"},"ssl_enabled":{"title":"SSL enabled","description":"The server offers TLS.","$ref":"#/$defs/lenient-answer"},"hostname":{"title":"Host name","description":"Host name the server reports.","$ref":"#/$defs/lenient-text"}},"title":"RDP","description":"What an RDP server showed."},"dns":{"type":"object","properties":{"software":{"title":"Software","description":"Server software, for example `BIND`.","$ref":"#/$defs/lenient-text"},"version":{"title":"Version","description":"Server version, for example from `version.bind`.","$ref":"#/$defs/lenient-text"},"recursion":{"title":"Recursion","description":"The server resolves recursively for anyone.","$ref":"#/$defs/lenient-answer"},"dnssec":{"title":"DNSSEC","description":"The server answers with DNSSEC records.","$ref":"#/$defs/lenient-answer"},"zone_transfer":{"title":"Zone transfer","description":"A zone transfer (AXFR) succeeds.","$ref":"#/$defs/lenient-answer"},"nameservers":{"title":"Name servers","description":"Name servers found.","$ref":"#/$defs/lenient-texts"}},"title":"DNS","description":"What a DNS server showed."},"rtsp":{"type":"object","properties":{"server":{"title":"Server","description":"`Server` of the answer.","$ref":"#/$defs/lenient-text"},"methods":{"title":"Methods","description":"Methods in `Public`.","$ref":"#/$defs/lenient-texts"}},"title":"RTSP","description":"What an RTSP server answered."},"lenient-text":{"description":"A string, or null (absent).","anyOf":[{"type":"string"},{"type":"null"}]},"lenient-texts":{"description":"An array of strings, or null (absent).","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"lenient-answer":{"description":"A boolean; also `true`/`yes`/`1` or `false`/`no`/`0` as text (any case shown in the pattern), 0 or 1, or null (absent).","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"lenient-count":{"description":"An integer 0 or more; also as text; or null (absent).","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]}}};
 const pattern3 = new RegExp("[^ -~]", "");
 const pattern4 = new RegExp("^(?:[0-9a-fA-F]{64})?$", "");
 const pattern6 = new RegExp("^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$", "");
@@ -954,7 +954,159 @@ return errors === 0;
 }
 validate55.evaluated = {"props":{"detected":true,"enabled":true,"jarm":true,"cypher_suite":true,"version":true,"certificate":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema23 = {"type":"object","properties":{"fingerprint":{"type":"string","title":"Fingerprint","description":"Host key fingerprint, for example `SHA256:<base64>`."},"version":{"title":"Version","description":"SSH protocol major version.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"banner":{"type":"string","title":"Banner","description":"Identification string sent by the server."},"motd":{"type":"string","title":"Message of the day","description":"Text shown after login, if any."},"key_type":{"title":"Key type","description":"Type of the host key, for example `ssh-ed25519`.","anyOf":[{"type":"string"},{"type":"null"}]},"key":{"title":"Key","description":"The host public key, base64 as in `known_hosts`.","anyOf":[{"type":"string"},{"type":"null"}]},"kex_algorithms":{"title":"Key exchange algorithms","description":"Key exchange methods the server offers, in its order.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"host_key_algorithms":{"title":"Host key algorithms","description":"Host key types the server offers, in its order.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"encryption_algorithms":{"title":"Encryption algorithms","description":"Ciphers the server offers, in its order.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"mac_algorithms":{"title":"MAC algorithms","description":"Message authentication codes the server offers, in its order.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"compression_algorithms":{"title":"Compression algorithms","description":"Compression methods the server offers, in its order.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"auth_methods":{"title":"Authentication methods","description":"Authentication methods the server accepts, for example `publickey`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"title":"SSH","description":"SSH layer of the service. The members after `motd` (the format owner's extension) may be left out."};
+const schema23 = {"type":"object","properties":{"fingerprint":{"type":"string","title":"Fingerprint","description":"Host key fingerprint, for example `SHA256:<base64>`."},"version":{"title":"Version","description":"SSH protocol major version.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"banner":{"type":"string","title":"Banner","description":"Identification string sent by the server."},"motd":{"type":"string","title":"Message of the day","description":"Text shown after login, if any."},"key_type":{"title":"Key type","description":"Type of the host key, for example `ssh-ed25519`.","$ref":"#/$defs/lenient-text"},"key":{"title":"Key","description":"The host public key, base64 as in `known_hosts`.","$ref":"#/$defs/lenient-text"},"kex_algorithms":{"title":"Key exchange algorithms","description":"Key exchange methods the server offers, in its order.","$ref":"#/$defs/lenient-texts"},"host_key_algorithms":{"title":"Host key algorithms","description":"Host key types the server offers, in its order.","$ref":"#/$defs/lenient-texts"},"encryption_algorithms":{"title":"Encryption algorithms","description":"Ciphers the server offers, in its order.","$ref":"#/$defs/lenient-texts"},"mac_algorithms":{"title":"MAC algorithms","description":"Message authentication codes the server offers, in its order.","$ref":"#/$defs/lenient-texts"},"compression_algorithms":{"title":"Compression algorithms","description":"Compression methods the server offers, in its order.","$ref":"#/$defs/lenient-texts"},"auth_methods":{"title":"Authentication methods","description":"Authentication methods the server accepts, for example `publickey`.","$ref":"#/$defs/lenient-texts"}},"title":"SSH","description":"SSH layer of the service. The members after `motd` (the format owner's extension) may be left out."};
+const schema24 = {"description":"A string, or null (absent).","anyOf":[{"type":"string"},{"type":"null"}]};
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate60.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.anyOf[0].type,parentSchema:schema24.anyOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs3 = errors;
+if(data !== null){
+const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema24.anyOf[1].type,parentSchema:schema24.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema24.anyOf,parentSchema:schema24,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate60.errors = vErrors;
+return errors === 0;
+}
+validate60.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema25 = {"description":"An array of strings, or null (absent).","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]};
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.anyOf[0].items.type,parentSchema:schema25.anyOf[0].items,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema25.anyOf[0].type,parentSchema:schema25.anyOf[0],data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(_valid0){
+var items0 = true;
+}
+const _errs5 = errors;
+if(data !== null){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema25.anyOf[1].type,parentSchema:schema25.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err3 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema25.anyOf,parentSchema:schema25,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate63.errors = vErrors;
+evaluated0.items = items0;
+return errors === 0;
+}
+validate63.evaluated = {"dynamicProps":false,"dynamicItems":true};
+
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1129,12 +1281,56 @@ errors++;
 }
 }
 if(data.key_type !== undefined){
-let data4 = data.key_type;
-const _errs16 = errors;
-let valid3 = false;
-const _errs17 = errors;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/key_type",schemaPath:"#/properties/key_type/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.key_type.anyOf[0].type,parentSchema:schema23.properties.key_type.anyOf[0],data:data4};
+if(!(validate60(data.key_type, {instancePath:instancePath+"/key_type",parentData:data,parentDataProperty:"key_type",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.key !== undefined){
+if(!(validate60(data.key, {instancePath:instancePath+"/key",parentData:data,parentDataProperty:"key",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.kex_algorithms !== undefined){
+if(!(validate63(data.kex_algorithms, {instancePath:instancePath+"/kex_algorithms",parentData:data,parentDataProperty:"kex_algorithms",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.host_key_algorithms !== undefined){
+if(!(validate63(data.host_key_algorithms, {instancePath:instancePath+"/host_key_algorithms",parentData:data,parentDataProperty:"host_key_algorithms",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.encryption_algorithms !== undefined){
+if(!(validate63(data.encryption_algorithms, {instancePath:instancePath+"/encryption_algorithms",parentData:data,parentDataProperty:"encryption_algorithms",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.mac_algorithms !== undefined){
+if(!(validate63(data.mac_algorithms, {instancePath:instancePath+"/mac_algorithms",parentData:data,parentDataProperty:"mac_algorithms",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.compression_algorithms !== undefined){
+if(!(validate63(data.compression_algorithms, {instancePath:instancePath+"/compression_algorithms",parentData:data,parentDataProperty:"compression_algorithms",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.auth_methods !== undefined){
+if(!(validate63(data.auth_methods, {instancePath:instancePath+"/auth_methods",parentData:data,parentDataProperty:"auth_methods",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.type,parentSchema:schema23,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1143,526 +1339,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-var _valid1 = _errs17 === errors;
-valid3 = valid3 || _valid1;
-const _errs19 = errors;
-if(data4 !== null){
-const err12 = {instancePath:instancePath+"/key_type",schemaPath:"#/properties/key_type/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema23.properties.key_type.anyOf[1].type,parentSchema:schema23.properties.key_type.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-var _valid1 = _errs19 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const err13 = {instancePath:instancePath+"/key_type",schemaPath:"#/properties/key_type/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema23.properties.key_type.anyOf,parentSchema:schema23.properties.key_type,data:data4};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.key !== undefined){
-let data5 = data.key;
-const _errs22 = errors;
-let valid4 = false;
-const _errs23 = errors;
-if(typeof data5 !== "string"){
-const err14 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.key.anyOf[0].type,parentSchema:schema23.properties.key.anyOf[0],data:data5};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-var _valid2 = _errs23 === errors;
-valid4 = valid4 || _valid2;
-const _errs25 = errors;
-if(data5 !== null){
-const err15 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema23.properties.key.anyOf[1].type,parentSchema:schema23.properties.key.anyOf[1],data:data5};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid2 = _errs25 === errors;
-valid4 = valid4 || _valid2;
-if(!valid4){
-const err16 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema23.properties.key.anyOf,parentSchema:schema23.properties.key,data:data5};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-else {
-errors = _errs22;
-if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.kex_algorithms !== undefined){
-let data6 = data.kex_algorithms;
-const _errs28 = errors;
-let valid5 = false;
-const _errs29 = errors;
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-if(typeof data7 !== "string"){
-const err17 = {instancePath:instancePath+"/kex_algorithms/" + i0,schemaPath:"#/properties/kex_algorithms/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.kex_algorithms.anyOf[0].items.type,parentSchema:schema23.properties.kex_algorithms.anyOf[0].items,data:data7};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/kex_algorithms",schemaPath:"#/properties/kex_algorithms/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema23.properties.kex_algorithms.anyOf[0].type,parentSchema:schema23.properties.kex_algorithms.anyOf[0],data:data6};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-var _valid3 = _errs29 === errors;
-valid5 = valid5 || _valid3;
-const _errs33 = errors;
-if(data6 !== null){
-const err19 = {instancePath:instancePath+"/kex_algorithms",schemaPath:"#/properties/kex_algorithms/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema23.properties.kex_algorithms.anyOf[1].type,parentSchema:schema23.properties.kex_algorithms.anyOf[1],data:data6};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-var _valid3 = _errs33 === errors;
-valid5 = valid5 || _valid3;
-if(!valid5){
-const err20 = {instancePath:instancePath+"/kex_algorithms",schemaPath:"#/properties/kex_algorithms/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema23.properties.kex_algorithms.anyOf,parentSchema:schema23.properties.kex_algorithms,data:data6};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-else {
-errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.host_key_algorithms !== undefined){
-let data8 = data.host_key_algorithms;
-const _errs36 = errors;
-let valid8 = false;
-const _errs37 = errors;
-if(Array.isArray(data8)){
-const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
-let data9 = data8[i1];
-if(typeof data9 !== "string"){
-const err21 = {instancePath:instancePath+"/host_key_algorithms/" + i1,schemaPath:"#/properties/host_key_algorithms/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.host_key_algorithms.anyOf[0].items.type,parentSchema:schema23.properties.host_key_algorithms.anyOf[0].items,data:data9};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/host_key_algorithms",schemaPath:"#/properties/host_key_algorithms/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema23.properties.host_key_algorithms.anyOf[0].type,parentSchema:schema23.properties.host_key_algorithms.anyOf[0],data:data8};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-var _valid4 = _errs37 === errors;
-valid8 = valid8 || _valid4;
-const _errs41 = errors;
-if(data8 !== null){
-const err23 = {instancePath:instancePath+"/host_key_algorithms",schemaPath:"#/properties/host_key_algorithms/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema23.properties.host_key_algorithms.anyOf[1].type,parentSchema:schema23.properties.host_key_algorithms.anyOf[1],data:data8};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-var _valid4 = _errs41 === errors;
-valid8 = valid8 || _valid4;
-if(!valid8){
-const err24 = {instancePath:instancePath+"/host_key_algorithms",schemaPath:"#/properties/host_key_algorithms/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema23.properties.host_key_algorithms.anyOf,parentSchema:schema23.properties.host_key_algorithms,data:data8};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-else {
-errors = _errs36;
-if(vErrors !== null){
-if(_errs36){
-vErrors.length = _errs36;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.encryption_algorithms !== undefined){
-let data10 = data.encryption_algorithms;
-const _errs44 = errors;
-let valid11 = false;
-const _errs45 = errors;
-if(Array.isArray(data10)){
-const len2 = data10.length;
-for(let i2=0; i2<len2; i2++){
-let data11 = data10[i2];
-if(typeof data11 !== "string"){
-const err25 = {instancePath:instancePath+"/encryption_algorithms/" + i2,schemaPath:"#/properties/encryption_algorithms/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.encryption_algorithms.anyOf[0].items.type,parentSchema:schema23.properties.encryption_algorithms.anyOf[0].items,data:data11};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/encryption_algorithms",schemaPath:"#/properties/encryption_algorithms/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema23.properties.encryption_algorithms.anyOf[0].type,parentSchema:schema23.properties.encryption_algorithms.anyOf[0],data:data10};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-var _valid5 = _errs45 === errors;
-valid11 = valid11 || _valid5;
-const _errs49 = errors;
-if(data10 !== null){
-const err27 = {instancePath:instancePath+"/encryption_algorithms",schemaPath:"#/properties/encryption_algorithms/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema23.properties.encryption_algorithms.anyOf[1].type,parentSchema:schema23.properties.encryption_algorithms.anyOf[1],data:data10};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-var _valid5 = _errs49 === errors;
-valid11 = valid11 || _valid5;
-if(!valid11){
-const err28 = {instancePath:instancePath+"/encryption_algorithms",schemaPath:"#/properties/encryption_algorithms/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema23.properties.encryption_algorithms.anyOf,parentSchema:schema23.properties.encryption_algorithms,data:data10};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-else {
-errors = _errs44;
-if(vErrors !== null){
-if(_errs44){
-vErrors.length = _errs44;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.mac_algorithms !== undefined){
-let data12 = data.mac_algorithms;
-const _errs52 = errors;
-let valid14 = false;
-const _errs53 = errors;
-if(Array.isArray(data12)){
-const len3 = data12.length;
-for(let i3=0; i3<len3; i3++){
-let data13 = data12[i3];
-if(typeof data13 !== "string"){
-const err29 = {instancePath:instancePath+"/mac_algorithms/" + i3,schemaPath:"#/properties/mac_algorithms/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.mac_algorithms.anyOf[0].items.type,parentSchema:schema23.properties.mac_algorithms.anyOf[0].items,data:data13};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/mac_algorithms",schemaPath:"#/properties/mac_algorithms/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema23.properties.mac_algorithms.anyOf[0].type,parentSchema:schema23.properties.mac_algorithms.anyOf[0],data:data12};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-var _valid6 = _errs53 === errors;
-valid14 = valid14 || _valid6;
-const _errs57 = errors;
-if(data12 !== null){
-const err31 = {instancePath:instancePath+"/mac_algorithms",schemaPath:"#/properties/mac_algorithms/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema23.properties.mac_algorithms.anyOf[1].type,parentSchema:schema23.properties.mac_algorithms.anyOf[1],data:data12};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-var _valid6 = _errs57 === errors;
-valid14 = valid14 || _valid6;
-if(!valid14){
-const err32 = {instancePath:instancePath+"/mac_algorithms",schemaPath:"#/properties/mac_algorithms/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema23.properties.mac_algorithms.anyOf,parentSchema:schema23.properties.mac_algorithms,data:data12};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-else {
-errors = _errs52;
-if(vErrors !== null){
-if(_errs52){
-vErrors.length = _errs52;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.compression_algorithms !== undefined){
-let data14 = data.compression_algorithms;
-const _errs60 = errors;
-let valid17 = false;
-const _errs61 = errors;
-if(Array.isArray(data14)){
-const len4 = data14.length;
-for(let i4=0; i4<len4; i4++){
-let data15 = data14[i4];
-if(typeof data15 !== "string"){
-const err33 = {instancePath:instancePath+"/compression_algorithms/" + i4,schemaPath:"#/properties/compression_algorithms/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.compression_algorithms.anyOf[0].items.type,parentSchema:schema23.properties.compression_algorithms.anyOf[0].items,data:data15};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/compression_algorithms",schemaPath:"#/properties/compression_algorithms/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema23.properties.compression_algorithms.anyOf[0].type,parentSchema:schema23.properties.compression_algorithms.anyOf[0],data:data14};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-var _valid7 = _errs61 === errors;
-valid17 = valid17 || _valid7;
-const _errs65 = errors;
-if(data14 !== null){
-const err35 = {instancePath:instancePath+"/compression_algorithms",schemaPath:"#/properties/compression_algorithms/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema23.properties.compression_algorithms.anyOf[1].type,parentSchema:schema23.properties.compression_algorithms.anyOf[1],data:data14};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-var _valid7 = _errs65 === errors;
-valid17 = valid17 || _valid7;
-if(!valid17){
-const err36 = {instancePath:instancePath+"/compression_algorithms",schemaPath:"#/properties/compression_algorithms/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema23.properties.compression_algorithms.anyOf,parentSchema:schema23.properties.compression_algorithms,data:data14};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-else {
-errors = _errs60;
-if(vErrors !== null){
-if(_errs60){
-vErrors.length = _errs60;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.auth_methods !== undefined){
-let data16 = data.auth_methods;
-const _errs68 = errors;
-let valid20 = false;
-const _errs69 = errors;
-if(Array.isArray(data16)){
-const len5 = data16.length;
-for(let i5=0; i5<len5; i5++){
-let data17 = data16[i5];
-if(typeof data17 !== "string"){
-const err37 = {instancePath:instancePath+"/auth_methods/" + i5,schemaPath:"#/properties/auth_methods/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.auth_methods.anyOf[0].items.type,parentSchema:schema23.properties.auth_methods.anyOf[0].items,data:data17};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/auth_methods",schemaPath:"#/properties/auth_methods/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema23.properties.auth_methods.anyOf[0].type,parentSchema:schema23.properties.auth_methods.anyOf[0],data:data16};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-var _valid8 = _errs69 === errors;
-valid20 = valid20 || _valid8;
-const _errs73 = errors;
-if(data16 !== null){
-const err39 = {instancePath:instancePath+"/auth_methods",schemaPath:"#/properties/auth_methods/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema23.properties.auth_methods.anyOf[1].type,parentSchema:schema23.properties.auth_methods.anyOf[1],data:data16};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-var _valid8 = _errs73 === errors;
-valid20 = valid20 || _valid8;
-if(!valid20){
-const err40 = {instancePath:instancePath+"/auth_methods",schemaPath:"#/properties/auth_methods/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema23.properties.auth_methods.anyOf,parentSchema:schema23.properties.auth_methods,data:data16};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-else {
-errors = _errs68;
-if(vErrors !== null){
-if(_errs68){
-vErrors.length = _errs68;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.type,parentSchema:schema23,data};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
 validate59.errors = vErrors;
 return errors === 0;
 }
 validate59.evaluated = {"props":{"fingerprint":true,"version":true,"banner":true,"motd":true,"key_type":true,"key":true,"kex_algorithms":true,"host_key_algorithms":true,"encryption_algorithms":true,"mac_algorithms":true,"compression_algorithms":true,"auth_methods":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema24 = {"type":"object","properties":{"credentials":{"$ref":"#/$defs/credentials"},"software":{"$ref":"#/$defs/software"}},"title":"Service","description":"What is known of the service behind the port."};
-const schema25 = {"type":"object","properties":{"noauth":{"type":"boolean","title":"No authentication","description":"The service grants access without credentials."},"username":{"type":"string","title":"User name","description":"User name that worked."},"password":{"type":"string","title":"Password","description":"Password that worked."},"key":{"type":"string","title":"Key","description":"Key or token that worked."},"raw":{"anyOf":[{"type":"string","title":"Raw","description":""},{"type":"null"}],"title":"Raw","description":"Raw credential bytes as base64 text; null when none."}},"title":"Credentials","description":"Credentials the service accepted."};
+const schema26 = {"type":"object","properties":{"credentials":{"$ref":"#/$defs/credentials"},"software":{"$ref":"#/$defs/software"}},"title":"Service","description":"What is known of the service behind the port."};
+const schema27 = {"type":"object","properties":{"noauth":{"type":"boolean","title":"No authentication","description":"The service grants access without credentials."},"username":{"type":"string","title":"User name","description":"User name that worked."},"password":{"type":"string","title":"Password","description":"Password that worked."},"key":{"type":"string","title":"Key","description":"Key or token that worked."},"raw":{"anyOf":[{"type":"string","title":"Raw","description":""},{"type":"null"}],"title":"Raw","description":"Raw credential bytes as base64 text; null when none."}},"title":"Credentials","description":"Credentials the service accepted."};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1673,7 +1361,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.noauth !== undefined){
 let data0 = data.noauth;
 if(typeof data0 !== "boolean"){
-const err0 = {instancePath:instancePath+"/noauth",schemaPath:"#/properties/noauth/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema25.properties.noauth.type,parentSchema:schema25.properties.noauth,data:data0};
+const err0 = {instancePath:instancePath+"/noauth",schemaPath:"#/properties/noauth/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema27.properties.noauth.type,parentSchema:schema27.properties.noauth,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1686,7 +1374,7 @@ errors++;
 if(data.username !== undefined){
 let data1 = data.username;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.username.type,parentSchema:schema25.properties.username,data:data1};
+const err1 = {instancePath:instancePath+"/username",schemaPath:"#/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.properties.username.type,parentSchema:schema27.properties.username,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1699,7 +1387,7 @@ errors++;
 if(data.password !== undefined){
 let data2 = data.password;
 if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.password.type,parentSchema:schema25.properties.password,data:data2};
+const err2 = {instancePath:instancePath+"/password",schemaPath:"#/properties/password/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.properties.password.type,parentSchema:schema27.properties.password,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1712,7 +1400,7 @@ errors++;
 if(data.key !== undefined){
 let data3 = data.key;
 if(typeof data3 !== "string"){
-const err3 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.key.type,parentSchema:schema25.properties.key,data:data3};
+const err3 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.properties.key.type,parentSchema:schema27.properties.key,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1728,7 +1416,7 @@ const _errs10 = errors;
 let valid1 = false;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
-const err4 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema25.properties.raw.anyOf[0].type,parentSchema:schema25.properties.raw.anyOf[0],data:data4};
+const err4 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.properties.raw.anyOf[0].type,parentSchema:schema27.properties.raw.anyOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1741,7 +1429,7 @@ var _valid0 = _errs11 === errors;
 valid1 = valid1 || _valid0;
 const _errs13 = errors;
 if(data4 !== null){
-const err5 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema25.properties.raw.anyOf[1].type,parentSchema:schema25.properties.raw.anyOf[1],data:data4};
+const err5 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema27.properties.raw.anyOf[1].type,parentSchema:schema27.properties.raw.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1753,7 +1441,7 @@ errors++;
 var _valid0 = _errs13 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err6 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema25.properties.raw.anyOf,parentSchema:schema25.properties.raw,data:data4};
+const err6 = {instancePath:instancePath+"/raw",schemaPath:"#/properties/raw/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema27.properties.raw.anyOf,parentSchema:schema27.properties.raw,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1776,7 +1464,7 @@ vErrors = null;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema25.type,parentSchema:schema25,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema27.type,parentSchema:schema27,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1785,18 +1473,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":{"noauth":true,"username":true,"password":true,"key":true,"raw":true},"dynamicProps":false,"dynamicItems":false};
+validate72.evaluated = {"props":{"noauth":true,"username":true,"password":true,"key":true,"raw":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema26 = {"type":"object","properties":{"name":{"type":"string","title":"Name","description":"Software name."},"version":{"type":"string","title":"Version","description":"Software version."},"os":{"type":"string","title":"OS","description":"Operating system."},"modules":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/module"}},{"type":"null"}],"title":"Modules","description":"Modules of the software; null when none."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the software and version; may be empty or omitted."}},"title":"Software","description":"Software identified behind the port."};
-const schema27 = {"type":"object","properties":{"name":{"type":"string","title":"Name","description":"Module name."},"version":{"type":"string","title":"Version","description":"Module version."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the module and version."}},"title":"Module","description":"A module or plug-in of the software."};
+const schema28 = {"type":"object","properties":{"name":{"type":"string","title":"Name","description":"Software name."},"version":{"type":"string","title":"Version","description":"Software version."},"os":{"type":"string","title":"OS","description":"Operating system."},"modules":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/module"}},{"type":"null"}],"title":"Modules","description":"Modules of the software; null when none."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the software and version; may be empty or omitted."}},"title":"Software","description":"Software identified behind the port."};
+const schema29 = {"type":"object","properties":{"name":{"type":"string","title":"Name","description":"Module name."},"version":{"type":"string","title":"Version","description":"Module version."},"fingerprint":{"type":"string","title":"Fingerprint","description":"Identifier of the module and version."}},"title":"Module","description":"A module or plug-in of the software."};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate75.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1807,7 +1495,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.properties.name.type,parentSchema:schema27.properties.name,data:data0};
+const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.name.type,parentSchema:schema29.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1820,7 +1508,7 @@ errors++;
 if(data.version !== undefined){
 let data1 = data.version;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.properties.version.type,parentSchema:schema27.properties.version,data:data1};
+const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.version.type,parentSchema:schema29.properties.version,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1833,7 +1521,7 @@ errors++;
 if(data.fingerprint !== undefined){
 let data2 = data.fingerprint;
 if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema27.properties.fingerprint.type,parentSchema:schema27.properties.fingerprint,data:data2};
+const err2 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.fingerprint.type,parentSchema:schema29.properties.fingerprint,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1845,7 +1533,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema27.type,parentSchema:schema27,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.type,parentSchema:schema29,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1854,16 +1542,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate65.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"name":true,"version":true,"fingerprint":true},"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":{"name":true,"version":true,"fingerprint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate74.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1874,7 +1562,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.name.type,parentSchema:schema26.properties.name,data:data0};
+const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema28.properties.name.type,parentSchema:schema28.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1887,7 +1575,7 @@ errors++;
 if(data.version !== undefined){
 let data1 = data.version;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.version.type,parentSchema:schema26.properties.version,data:data1};
+const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema28.properties.version.type,parentSchema:schema28.properties.version,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1900,7 +1588,7 @@ errors++;
 if(data.os !== undefined){
 let data2 = data.os;
 if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/os",schemaPath:"#/properties/os/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.os.type,parentSchema:schema26.properties.os,data:data2};
+const err2 = {instancePath:instancePath+"/os",schemaPath:"#/properties/os/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema28.properties.os.type,parentSchema:schema28.properties.os,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1918,14 +1606,14 @@ const _errs9 = errors;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate65(data3[i0], {instancePath:instancePath+"/modules/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+if(!(validate75(data3[i0], {instancePath:instancePath+"/modules/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/modules",schemaPath:"#/properties/modules/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema26.properties.modules.anyOf[0].type,parentSchema:schema26.properties.modules.anyOf[0],data:data3};
+const err3 = {instancePath:instancePath+"/modules",schemaPath:"#/properties/modules/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema28.properties.modules.anyOf[0].type,parentSchema:schema28.properties.modules.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1938,7 +1626,7 @@ var _valid0 = _errs9 === errors;
 valid1 = valid1 || _valid0;
 const _errs12 = errors;
 if(data3 !== null){
-const err4 = {instancePath:instancePath+"/modules",schemaPath:"#/properties/modules/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema26.properties.modules.anyOf[1].type,parentSchema:schema26.properties.modules.anyOf[1],data:data3};
+const err4 = {instancePath:instancePath+"/modules",schemaPath:"#/properties/modules/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema28.properties.modules.anyOf[1].type,parentSchema:schema28.properties.modules.anyOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1950,7 +1638,7 @@ errors++;
 var _valid0 = _errs12 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err5 = {instancePath:instancePath+"/modules",schemaPath:"#/properties/modules/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema26.properties.modules.anyOf,parentSchema:schema26.properties.modules,data:data3};
+const err5 = {instancePath:instancePath+"/modules",schemaPath:"#/properties/modules/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema28.properties.modules.anyOf,parentSchema:schema28.properties.modules,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1974,7 +1662,7 @@ vErrors = null;
 if(data.fingerprint !== undefined){
 let data5 = data.fingerprint;
 if(typeof data5 !== "string"){
-const err6 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema26.properties.fingerprint.type,parentSchema:schema26.properties.fingerprint,data:data5};
+const err6 = {instancePath:instancePath+"/fingerprint",schemaPath:"#/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema28.properties.fingerprint.type,parentSchema:schema28.properties.fingerprint,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1986,7 +1674,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema26.type,parentSchema:schema26,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema28.type,parentSchema:schema28,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1995,16 +1683,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"name":true,"version":true,"os":true,"modules":true,"fingerprint":true},"dynamicProps":false,"dynamicItems":false};
+validate74.evaluated = {"props":{"name":true,"version":true,"os":true,"modules":true,"fingerprint":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate71.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2013,20 +1701,20 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.credentials !== undefined){
-if(!(validate62(data.credentials, {instancePath:instancePath+"/credentials",parentData:data,parentDataProperty:"credentials",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+if(!(validate72(data.credentials, {instancePath:instancePath+"/credentials",parentData:data,parentDataProperty:"credentials",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
 errors = vErrors.length;
 }
 }
 if(data.software !== undefined){
-if(!(validate64(data.software, {instancePath:instancePath+"/software",parentData:data,parentDataProperty:"software",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+if(!(validate74(data.software, {instancePath:instancePath+"/software",parentData:data,parentDataProperty:"software",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.type,parentSchema:schema24,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema26.type,parentSchema:schema26,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2035,18 +1723,18 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":{"credentials":true,"software":true},"dynamicProps":false,"dynamicItems":false};
+validate71.evaluated = {"props":{"credentials":true,"software":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema28 = {"type":"object","properties":{"stage":{"type":"string","title":"Stage","description":"`open`, `explore` or `exfiltrate`; empty for events that are not leaks."},"type":{"type":"string","title":"Type","description":"Kind of leak, for example `configuration`; empty for events that are not leaks."},"severity":{"type":"string","title":"Severity","description":"`critical`, `high`, `medium`, `low` or `info`; empty for events that are not leaks."},"dataset":{"$ref":"#/$defs/dataset"}},"title":"Leak","description":"The finding, for leak events."};
-const schema29 = {"type":"object","properties":{"rows":{"title":"Rows","description":"Rows or documents exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"files":{"title":"Files","description":"Files exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"size":{"title":"Size","description":"Bytes exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"collections":{"title":"Collections","description":"Tables, indices or collections exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"infected":{"type":"boolean","title":"Infected","description":"A ransom note or other sign of compromise was found."},"ransom_notes":{"anyOf":[{"type":"array","items":{"type":"string"},"title":"Ransom notes","description":""},{"type":"null"}],"title":"Ransom notes","description":"Ransom notes found; null when none."}},"title":"Dataset","description":"Size of the exposed data."};
+const schema30 = {"type":"object","properties":{"stage":{"type":"string","title":"Stage","description":"`open`, `explore` or `exfiltrate`; empty for events that are not leaks."},"type":{"type":"string","title":"Type","description":"Kind of leak, for example `configuration`; empty for events that are not leaks."},"severity":{"type":"string","title":"Severity","description":"`critical`, `high`, `medium`, `low` or `info`; empty for events that are not leaks."},"dataset":{"$ref":"#/$defs/dataset"}},"title":"Leak","description":"The finding, for leak events."};
+const schema31 = {"type":"object","properties":{"rows":{"title":"Rows","description":"Rows or documents exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"files":{"title":"Files","description":"Files exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"size":{"title":"Size","description":"Bytes exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"collections":{"title":"Collections","description":"Tables, indices or collections exposed.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"infected":{"type":"boolean","title":"Infected","description":"A ransom note or other sign of compromise was found."},"ransom_notes":{"anyOf":[{"type":"array","items":{"type":"string"},"title":"Ransom notes","description":""},{"type":"null"}],"title":"Ransom notes","description":"Ransom notes found; null when none."}},"title":"Dataset","description":"Size of the exposed data."};
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate70.evaluated;
+const evaluated0 = validate80.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2060,7 +1748,7 @@ const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err0 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema29.properties.rows.anyOf[0].type,parentSchema:schema29.properties.rows.anyOf[0],data:data0};
+const err0 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.rows.anyOf[0].type,parentSchema:schema31.properties.rows.anyOf[0],data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2071,7 +1759,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 9007199254740991 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema29.properties.rows.anyOf[0],data:data0};
+const err1 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema31.properties.rows.anyOf[0],data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2081,7 +1769,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema29.properties.rows.anyOf[0],data:data0};
+const err2 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.rows.anyOf[0],data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2110,7 +1798,7 @@ errors++;
 }
 var valid2 = _errs8 === errors;
 if(valid2){
-const err4 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema29.properties.rows.anyOf[1].not,parentSchema:schema29.properties.rows.anyOf[1],data:data0};
+const err4 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.rows.anyOf[1].not,parentSchema:schema31.properties.rows.anyOf[1],data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2132,7 +1820,7 @@ vErrors = null;
 }
 if(typeof data0 === "string"){
 if(!pattern8.test(data0)){
-const err5 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema29.properties.rows.anyOf[1],data:data0};
+const err5 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema31.properties.rows.anyOf[1],data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2143,7 +1831,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.rows.anyOf[1].type,parentSchema:schema29.properties.rows.anyOf[1],data:data0};
+const err6 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.rows.anyOf[1].type,parentSchema:schema31.properties.rows.anyOf[1],data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2155,7 +1843,7 @@ errors++;
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err7 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema29.properties.rows.anyOf,parentSchema:schema29.properties.rows,data:data0};
+const err7 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.rows.anyOf,parentSchema:schema31.properties.rows,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2182,7 +1870,7 @@ const _errs10 = errors;
 let valid3 = false;
 const _errs11 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err8 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema29.properties.files.anyOf[0].type,parentSchema:schema29.properties.files.anyOf[0],data:data1};
+const err8 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.files.anyOf[0].type,parentSchema:schema31.properties.files.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2193,7 +1881,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 9007199254740991 || isNaN(data1)){
-const err9 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema29.properties.files.anyOf[0],data:data1};
+const err9 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema31.properties.files.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2203,7 +1891,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data1 < 0 || isNaN(data1)){
-const err10 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema29.properties.files.anyOf[0],data:data1};
+const err10 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.files.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2232,7 +1920,7 @@ errors++;
 }
 var valid4 = _errs16 === errors;
 if(valid4){
-const err12 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema29.properties.files.anyOf[1].not,parentSchema:schema29.properties.files.anyOf[1],data:data1};
+const err12 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.files.anyOf[1].not,parentSchema:schema31.properties.files.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2254,7 +1942,7 @@ vErrors = null;
 }
 if(typeof data1 === "string"){
 if(!pattern8.test(data1)){
-const err13 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema29.properties.files.anyOf[1],data:data1};
+const err13 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema31.properties.files.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2265,7 +1953,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.files.anyOf[1].type,parentSchema:schema29.properties.files.anyOf[1],data:data1};
+const err14 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.files.anyOf[1].type,parentSchema:schema31.properties.files.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2277,7 +1965,7 @@ errors++;
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
-const err15 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema29.properties.files.anyOf,parentSchema:schema29.properties.files,data:data1};
+const err15 = {instancePath:instancePath+"/files",schemaPath:"#/properties/files/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.files.anyOf,parentSchema:schema31.properties.files,data:data1};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2304,7 +1992,7 @@ const _errs18 = errors;
 let valid5 = false;
 const _errs19 = errors;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err16 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema29.properties.size.anyOf[0].type,parentSchema:schema29.properties.size.anyOf[0],data:data2};
+const err16 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.size.anyOf[0].type,parentSchema:schema31.properties.size.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2315,7 +2003,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 > 9007199254740991 || isNaN(data2)){
-const err17 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema29.properties.size.anyOf[0],data:data2};
+const err17 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema31.properties.size.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2325,7 +2013,7 @@ vErrors.push(err17);
 errors++;
 }
 if(data2 < 0 || isNaN(data2)){
-const err18 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema29.properties.size.anyOf[0],data:data2};
+const err18 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.size.anyOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2354,7 +2042,7 @@ errors++;
 }
 var valid6 = _errs24 === errors;
 if(valid6){
-const err20 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema29.properties.size.anyOf[1].not,parentSchema:schema29.properties.size.anyOf[1],data:data2};
+const err20 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.size.anyOf[1].not,parentSchema:schema31.properties.size.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2376,7 +2064,7 @@ vErrors = null;
 }
 if(typeof data2 === "string"){
 if(!pattern8.test(data2)){
-const err21 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema29.properties.size.anyOf[1],data:data2};
+const err21 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema31.properties.size.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2387,7 +2075,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.size.anyOf[1].type,parentSchema:schema29.properties.size.anyOf[1],data:data2};
+const err22 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.size.anyOf[1].type,parentSchema:schema31.properties.size.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2399,7 +2087,7 @@ errors++;
 var _valid2 = _errs21 === errors;
 valid5 = valid5 || _valid2;
 if(!valid5){
-const err23 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema29.properties.size.anyOf,parentSchema:schema29.properties.size,data:data2};
+const err23 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.size.anyOf,parentSchema:schema31.properties.size,data:data2};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2426,7 +2114,7 @@ const _errs26 = errors;
 let valid7 = false;
 const _errs27 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err24 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema29.properties.collections.anyOf[0].type,parentSchema:schema29.properties.collections.anyOf[0],data:data3};
+const err24 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.collections.anyOf[0].type,parentSchema:schema31.properties.collections.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2437,7 +2125,7 @@ errors++;
 }
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 9007199254740991 || isNaN(data3)){
-const err25 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema29.properties.collections.anyOf[0],data:data3};
+const err25 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema31.properties.collections.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2447,7 +2135,7 @@ vErrors.push(err25);
 errors++;
 }
 if(data3 < 0 || isNaN(data3)){
-const err26 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema29.properties.collections.anyOf[0],data:data3};
+const err26 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.collections.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2476,7 +2164,7 @@ errors++;
 }
 var valid8 = _errs32 === errors;
 if(valid8){
-const err28 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema29.properties.collections.anyOf[1].not,parentSchema:schema29.properties.collections.anyOf[1],data:data3};
+const err28 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.collections.anyOf[1].not,parentSchema:schema31.properties.collections.anyOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2498,7 +2186,7 @@ vErrors = null;
 }
 if(typeof data3 === "string"){
 if(!pattern8.test(data3)){
-const err29 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema29.properties.collections.anyOf[1],data:data3};
+const err29 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema31.properties.collections.anyOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2509,7 +2197,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.collections.anyOf[1].type,parentSchema:schema29.properties.collections.anyOf[1],data:data3};
+const err30 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.collections.anyOf[1].type,parentSchema:schema31.properties.collections.anyOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2521,7 +2209,7 @@ errors++;
 var _valid3 = _errs29 === errors;
 valid7 = valid7 || _valid3;
 if(!valid7){
-const err31 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema29.properties.collections.anyOf,parentSchema:schema29.properties.collections,data:data3};
+const err31 = {instancePath:instancePath+"/collections",schemaPath:"#/properties/collections/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.collections.anyOf,parentSchema:schema31.properties.collections,data:data3};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2545,7 +2233,7 @@ vErrors = null;
 if(data.infected !== undefined){
 let data4 = data.infected;
 if(typeof data4 !== "boolean"){
-const err32 = {instancePath:instancePath+"/infected",schemaPath:"#/properties/infected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema29.properties.infected.type,parentSchema:schema29.properties.infected,data:data4};
+const err32 = {instancePath:instancePath+"/infected",schemaPath:"#/properties/infected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.infected.type,parentSchema:schema31.properties.infected,data:data4};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2565,7 +2253,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
 if(typeof data6 !== "string"){
-const err33 = {instancePath:instancePath+"/ransom_notes/" + i0,schemaPath:"#/properties/ransom_notes/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.ransom_notes.anyOf[0].items.type,parentSchema:schema29.properties.ransom_notes.anyOf[0].items,data:data6};
+const err33 = {instancePath:instancePath+"/ransom_notes/" + i0,schemaPath:"#/properties/ransom_notes/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.ransom_notes.anyOf[0].items.type,parentSchema:schema31.properties.ransom_notes.anyOf[0].items,data:data6};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2577,7 +2265,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/ransom_notes",schemaPath:"#/properties/ransom_notes/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema29.properties.ransom_notes.anyOf[0].type,parentSchema:schema29.properties.ransom_notes.anyOf[0],data:data5};
+const err34 = {instancePath:instancePath+"/ransom_notes",schemaPath:"#/properties/ransom_notes/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.ransom_notes.anyOf[0].type,parentSchema:schema31.properties.ransom_notes.anyOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2590,7 +2278,7 @@ var _valid4 = _errs37 === errors;
 valid9 = valid9 || _valid4;
 const _errs41 = errors;
 if(data5 !== null){
-const err35 = {instancePath:instancePath+"/ransom_notes",schemaPath:"#/properties/ransom_notes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema29.properties.ransom_notes.anyOf[1].type,parentSchema:schema29.properties.ransom_notes.anyOf[1],data:data5};
+const err35 = {instancePath:instancePath+"/ransom_notes",schemaPath:"#/properties/ransom_notes/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema31.properties.ransom_notes.anyOf[1].type,parentSchema:schema31.properties.ransom_notes.anyOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2602,7 +2290,7 @@ errors++;
 var _valid4 = _errs41 === errors;
 valid9 = valid9 || _valid4;
 if(!valid9){
-const err36 = {instancePath:instancePath+"/ransom_notes",schemaPath:"#/properties/ransom_notes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema29.properties.ransom_notes.anyOf,parentSchema:schema29.properties.ransom_notes,data:data5};
+const err36 = {instancePath:instancePath+"/ransom_notes",schemaPath:"#/properties/ransom_notes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.ransom_notes.anyOf,parentSchema:schema31.properties.ransom_notes,data:data5};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2625,7 +2313,7 @@ vErrors = null;
 }
 }
 else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.type,parentSchema:schema29,data};
+const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2634,16 +2322,16 @@ vErrors.push(err37);
 }
 errors++;
 }
-validate70.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
-validate70.evaluated = {"props":{"rows":true,"files":true,"size":true,"collections":true,"infected":true,"ransom_notes":true},"dynamicProps":false,"dynamicItems":false};
+validate80.evaluated = {"props":{"rows":true,"files":true,"size":true,"collections":true,"infected":true,"ransom_notes":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate79.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2654,7 +2342,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.stage !== undefined){
 let data0 = data.stage;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/stage",schemaPath:"#/properties/stage/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema28.properties.stage.type,parentSchema:schema28.properties.stage,data:data0};
+const err0 = {instancePath:instancePath+"/stage",schemaPath:"#/properties/stage/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.properties.stage.type,parentSchema:schema30.properties.stage,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2667,7 +2355,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema28.properties.type.type,parentSchema:schema28.properties.type,data:data1};
+const err1 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.properties.type.type,parentSchema:schema30.properties.type,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2680,7 +2368,7 @@ errors++;
 if(data.severity !== undefined){
 let data2 = data.severity;
 if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/severity",schemaPath:"#/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema28.properties.severity.type,parentSchema:schema28.properties.severity,data:data2};
+const err2 = {instancePath:instancePath+"/severity",schemaPath:"#/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.properties.severity.type,parentSchema:schema30.properties.severity,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2691,14 +2379,14 @@ errors++;
 }
 }
 if(data.dataset !== undefined){
-if(!(validate70(data.dataset, {instancePath:instancePath+"/dataset",parentData:data,parentDataProperty:"dataset",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+if(!(validate80(data.dataset, {instancePath:instancePath+"/dataset",parentData:data,parentDataProperty:"dataset",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema28.type,parentSchema:schema28,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema30.type,parentSchema:schema30,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2707,19 +2395,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"stage":true,"type":true,"severity":true,"dataset":true},"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":{"stage":true,"type":true,"severity":true,"dataset":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema30 = {"type":"object","properties":{"continent_name":{"type":"string","title":"Continent","description":"Continent name."},"region_iso_code":{"type":"string","title":"Region code","description":"ISO code of the region."},"city_name":{"type":"string","title":"City","description":"City name."},"country_iso_code":{"type":"string","title":"Country code","description":"ISO 3166 code of the country."},"country_name":{"type":"string","title":"Country","description":"Country name."},"region_name":{"type":"string","title":"Region","description":"Region name."},"location":{"$ref":"#/$defs/location"}},"title":"GeoIP","description":"Where the IP address is located."};
-const schema31 = {"type":"object","properties":{"lat":{"title":"Latitude","description":"Degrees north.","anyOf":[{"type":"number","minimum":-90,"maximum":90},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$","not":{"pattern":"[^ -~]"}}]},"lon":{"title":"Longitude","description":"Degrees east.","anyOf":[{"type":"number","minimum":-180,"maximum":180},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$","not":{"pattern":"[^ -~]"}}]}},"title":"Location","description":"Geographic coordinates."};
+const schema32 = {"type":"object","properties":{"continent_name":{"type":"string","title":"Continent","description":"Continent name."},"region_iso_code":{"type":"string","title":"Region code","description":"ISO code of the region."},"city_name":{"type":"string","title":"City","description":"City name."},"country_iso_code":{"type":"string","title":"Country code","description":"ISO 3166 code of the country."},"country_name":{"type":"string","title":"Country","description":"Country name."},"region_name":{"type":"string","title":"Region","description":"Region name."},"location":{"$ref":"#/$defs/location"}},"title":"GeoIP","description":"Where the IP address is located."};
+const schema33 = {"type":"object","properties":{"lat":{"title":"Latitude","description":"Degrees north.","anyOf":[{"type":"number","minimum":-90,"maximum":90},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$","not":{"pattern":"[^ -~]"}}]},"lon":{"title":"Longitude","description":"Degrees east.","anyOf":[{"type":"number","minimum":-180,"maximum":180},{"type":"string","pattern":"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$","not":{"pattern":"[^ -~]"}}]}},"title":"Location","description":"Geographic coordinates."};
 const pattern32 = new RegExp("^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$", "");
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
+const evaluated0 = validate84.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2734,7 +2422,7 @@ let valid1 = false;
 const _errs3 = errors;
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 > 90 || isNaN(data0)){
-const err0 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema31.properties.lat.anyOf[0],data:data0};
+const err0 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema33.properties.lat.anyOf[0],data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2744,7 +2432,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data0 < -90 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema31.properties.lat.anyOf[0],data:data0};
+const err1 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema33.properties.lat.anyOf[0],data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2755,7 +2443,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.lat.anyOf[0].type,parentSchema:schema31.properties.lat.anyOf[0],data:data0};
+const err2 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema33.properties.lat.anyOf[0].type,parentSchema:schema33.properties.lat.anyOf[0],data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2783,7 +2471,7 @@ errors++;
 }
 var valid2 = _errs8 === errors;
 if(valid2){
-const err4 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.lat.anyOf[1].not,parentSchema:schema31.properties.lat.anyOf[1],data:data0};
+const err4 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema33.properties.lat.anyOf[1].not,parentSchema:schema33.properties.lat.anyOf[1],data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2805,7 +2493,7 @@ vErrors = null;
 }
 if(typeof data0 === "string"){
 if(!pattern32.test(data0)){
-const err5 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"},message:"must match pattern \""+"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"+"\"",schema:"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$",parentSchema:schema31.properties.lat.anyOf[1],data:data0};
+const err5 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"},message:"must match pattern \""+"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"+"\"",schema:"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$",parentSchema:schema33.properties.lat.anyOf[1],data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2816,7 +2504,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.lat.anyOf[1].type,parentSchema:schema31.properties.lat.anyOf[1],data:data0};
+const err6 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.lat.anyOf[1].type,parentSchema:schema33.properties.lat.anyOf[1],data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2828,7 +2516,7 @@ errors++;
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err7 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.lat.anyOf,parentSchema:schema31.properties.lat,data:data0};
+const err7 = {instancePath:instancePath+"/lat",schemaPath:"#/properties/lat/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema33.properties.lat.anyOf,parentSchema:schema33.properties.lat,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2856,7 +2544,7 @@ let valid3 = false;
 const _errs11 = errors;
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 180 || isNaN(data1)){
-const err8 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema31.properties.lon.anyOf[0],data:data1};
+const err8 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema33.properties.lon.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2866,7 +2554,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data1 < -180 || isNaN(data1)){
-const err9 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema31.properties.lon.anyOf[0],data:data1};
+const err9 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema33.properties.lon.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2877,7 +2565,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.lon.anyOf[0].type,parentSchema:schema31.properties.lon.anyOf[0],data:data1};
+const err10 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf/0/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema33.properties.lon.anyOf[0].type,parentSchema:schema33.properties.lon.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2905,7 +2593,7 @@ errors++;
 }
 var valid4 = _errs16 === errors;
 if(valid4){
-const err12 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.properties.lon.anyOf[1].not,parentSchema:schema31.properties.lon.anyOf[1],data:data1};
+const err12 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema33.properties.lon.anyOf[1].not,parentSchema:schema33.properties.lon.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2927,7 +2615,7 @@ vErrors = null;
 }
 if(typeof data1 === "string"){
 if(!pattern32.test(data1)){
-const err13 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"},message:"must match pattern \""+"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"+"\"",schema:"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$",parentSchema:schema31.properties.lon.anyOf[1],data:data1};
+const err13 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"},message:"must match pattern \""+"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$"+"\"",schema:"^[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?$",parentSchema:schema33.properties.lon.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2938,7 +2626,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.lon.anyOf[1].type,parentSchema:schema31.properties.lon.anyOf[1],data:data1};
+const err14 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.lon.anyOf[1].type,parentSchema:schema33.properties.lon.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2950,7 +2638,7 @@ errors++;
 var _valid1 = _errs13 === errors;
 valid3 = valid3 || _valid1;
 if(!valid3){
-const err15 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.lon.anyOf,parentSchema:schema31.properties.lon,data:data1};
+const err15 = {instancePath:instancePath+"/lon",schemaPath:"#/properties/lon/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema33.properties.lon.anyOf,parentSchema:schema33.properties.lon,data:data1};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2973,7 +2661,7 @@ vErrors = null;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2982,16 +2670,16 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"lat":true,"lon":true},"dynamicProps":false,"dynamicItems":false};
+validate84.evaluated = {"props":{"lat":true,"lon":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
+const evaluated0 = validate83.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3002,7 +2690,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.continent_name !== undefined){
 let data0 = data.continent_name;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/continent_name",schemaPath:"#/properties/continent_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.properties.continent_name.type,parentSchema:schema30.properties.continent_name,data:data0};
+const err0 = {instancePath:instancePath+"/continent_name",schemaPath:"#/properties/continent_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.continent_name.type,parentSchema:schema32.properties.continent_name,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3015,7 +2703,7 @@ errors++;
 if(data.region_iso_code !== undefined){
 let data1 = data.region_iso_code;
 if(typeof data1 !== "string"){
-const err1 = {instancePath:instancePath+"/region_iso_code",schemaPath:"#/properties/region_iso_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.properties.region_iso_code.type,parentSchema:schema30.properties.region_iso_code,data:data1};
+const err1 = {instancePath:instancePath+"/region_iso_code",schemaPath:"#/properties/region_iso_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.region_iso_code.type,parentSchema:schema32.properties.region_iso_code,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3028,7 +2716,7 @@ errors++;
 if(data.city_name !== undefined){
 let data2 = data.city_name;
 if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/city_name",schemaPath:"#/properties/city_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.properties.city_name.type,parentSchema:schema30.properties.city_name,data:data2};
+const err2 = {instancePath:instancePath+"/city_name",schemaPath:"#/properties/city_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.city_name.type,parentSchema:schema32.properties.city_name,data:data2};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3041,7 +2729,7 @@ errors++;
 if(data.country_iso_code !== undefined){
 let data3 = data.country_iso_code;
 if(typeof data3 !== "string"){
-const err3 = {instancePath:instancePath+"/country_iso_code",schemaPath:"#/properties/country_iso_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.properties.country_iso_code.type,parentSchema:schema30.properties.country_iso_code,data:data3};
+const err3 = {instancePath:instancePath+"/country_iso_code",schemaPath:"#/properties/country_iso_code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.country_iso_code.type,parentSchema:schema32.properties.country_iso_code,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3054,7 +2742,7 @@ errors++;
 if(data.country_name !== undefined){
 let data4 = data.country_name;
 if(typeof data4 !== "string"){
-const err4 = {instancePath:instancePath+"/country_name",schemaPath:"#/properties/country_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.properties.country_name.type,parentSchema:schema30.properties.country_name,data:data4};
+const err4 = {instancePath:instancePath+"/country_name",schemaPath:"#/properties/country_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.country_name.type,parentSchema:schema32.properties.country_name,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3067,7 +2755,7 @@ errors++;
 if(data.region_name !== undefined){
 let data5 = data.region_name;
 if(typeof data5 !== "string"){
-const err5 = {instancePath:instancePath+"/region_name",schemaPath:"#/properties/region_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.properties.region_name.type,parentSchema:schema30.properties.region_name,data:data5};
+const err5 = {instancePath:instancePath+"/region_name",schemaPath:"#/properties/region_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.region_name.type,parentSchema:schema32.properties.region_name,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3078,14 +2766,14 @@ errors++;
 }
 }
 if(data.location !== undefined){
-if(!(validate74(data.location, {instancePath:instancePath+"/location",parentData:data,parentDataProperty:"location",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+if(!(validate84(data.location, {instancePath:instancePath+"/location",parentData:data,parentDataProperty:"location",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema30.type,parentSchema:schema30,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3094,17 +2782,17 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate73.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"props":{"continent_name":true,"region_iso_code":true,"city_name":true,"country_iso_code":true,"country_name":true,"region_name":true,"location":true},"dynamicProps":false,"dynamicItems":false};
+validate83.evaluated = {"props":{"continent_name":true,"region_iso_code":true,"city_name":true,"country_iso_code":true,"country_name":true,"region_name":true,"location":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema32 = {"type":"object","properties":{"organization_name":{"type":"string","title":"Organisation","description":"Organisation holding the network."},"asn":{"title":"ASN","description":"Autonomous system number.","anyOf":[{"type":"integer","minimum":0,"maximum":4294967295},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"network":{"type":"string","title":"Network","description":"Network range in CIDR notation; may be empty."}},"title":"Network","description":"The network the IP address belongs to."};
+const schema34 = {"type":"object","properties":{"organization_name":{"type":"string","title":"Organisation","description":"Organisation holding the network."},"asn":{"title":"ASN","description":"Autonomous system number.","anyOf":[{"type":"integer","minimum":0,"maximum":4294967295},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}}]},"network":{"type":"string","title":"Network","description":"Network range in CIDR notation; may be empty."}},"title":"Network","description":"The network the IP address belongs to."};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate87.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3115,7 +2803,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.organization_name !== undefined){
 let data0 = data.organization_name;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/organization_name",schemaPath:"#/properties/organization_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.organization_name.type,parentSchema:schema32.properties.organization_name,data:data0};
+const err0 = {instancePath:instancePath+"/organization_name",schemaPath:"#/properties/organization_name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.organization_name.type,parentSchema:schema34.properties.organization_name,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3131,7 +2819,7 @@ const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err1 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema32.properties.asn.anyOf[0].type,parentSchema:schema32.properties.asn.anyOf[0],data:data1};
+const err1 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.properties.asn.anyOf[0].type,parentSchema:schema34.properties.asn.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3142,7 +2830,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 > 4294967295 || isNaN(data1)){
-const err2 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295",schema:4294967295,parentSchema:schema32.properties.asn.anyOf[0],data:data1};
+const err2 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 4294967295},message:"must be <= 4294967295",schema:4294967295,parentSchema:schema34.properties.asn.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3152,7 +2840,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data1 < 0 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema32.properties.asn.anyOf[0],data:data1};
+const err3 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.asn.anyOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3181,7 +2869,7 @@ errors++;
 }
 var valid2 = _errs10 === errors;
 if(valid2){
-const err5 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema32.properties.asn.anyOf[1].not,parentSchema:schema32.properties.asn.anyOf[1],data:data1};
+const err5 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema34.properties.asn.anyOf[1].not,parentSchema:schema34.properties.asn.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3203,7 +2891,7 @@ vErrors = null;
 }
 if(typeof data1 === "string"){
 if(!pattern8.test(data1)){
-const err6 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema32.properties.asn.anyOf[1],data:data1};
+const err6 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema34.properties.asn.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3214,7 +2902,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.asn.anyOf[1].type,parentSchema:schema32.properties.asn.anyOf[1],data:data1};
+const err7 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.asn.anyOf[1].type,parentSchema:schema34.properties.asn.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3226,7 +2914,7 @@ errors++;
 var _valid0 = _errs7 === errors;
 valid1 = valid1 || _valid0;
 if(!valid1){
-const err8 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema32.properties.asn.anyOf,parentSchema:schema32.properties.asn,data:data1};
+const err8 = {instancePath:instancePath+"/asn",schemaPath:"#/properties/asn/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema34.properties.asn.anyOf,parentSchema:schema34.properties.asn,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3250,7 +2938,7 @@ vErrors = null;
 if(data.network !== undefined){
 let data2 = data.network;
 if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.network.type,parentSchema:schema32.properties.network,data:data2};
+const err9 = {instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.network.type,parentSchema:schema34.properties.network,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3262,1623 +2950,184 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
-}
-errors++;
-}
-validate77.errors = vErrors;
-return errors === 0;
-}
-validate77.evaluated = {"props":{"organization_name":true,"asn":true,"network":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema33 = {"type":"object","properties":{"version":{"title":"Version","description":"RFB protocol version, for example `3.8`.","anyOf":[{"type":"string"},{"type":"null"}]},"security_types":{"title":"Security types","description":"Security types the server offers, for example `VNC Authentication`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"noauth":{"title":"No authentication","description":"The server offers a session without authentication.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]}},"title":"VNC","description":"What a VNC (RFB) handshake showed."};
-const pattern38 = new RegExp("^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$", "");
-
-function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate79.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.version !== undefined){
-let data0 = data.version;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.version.anyOf[0].type,parentSchema:schema33.properties.version.anyOf[0],data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema33.properties.version.anyOf[1].type,parentSchema:schema33.properties.version.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema33.properties.version.anyOf,parentSchema:schema33.properties.version,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.security_types !== undefined){
-let data1 = data.security_types;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(Array.isArray(data1)){
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 !== "string"){
-const err3 = {instancePath:instancePath+"/security_types/" + i0,schemaPath:"#/properties/security_types/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.security_types.anyOf[0].items.type,parentSchema:schema33.properties.security_types.anyOf[0].items,data:data2};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/security_types",schemaPath:"#/properties/security_types/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema33.properties.security_types.anyOf[0].type,parentSchema:schema33.properties.security_types.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs13 = errors;
-if(data1 !== null){
-const err5 = {instancePath:instancePath+"/security_types",schemaPath:"#/properties/security_types/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema33.properties.security_types.anyOf[1].type,parentSchema:schema33.properties.security_types.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-var _valid1 = _errs13 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err6 = {instancePath:instancePath+"/security_types",schemaPath:"#/properties/security_types/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema33.properties.security_types.anyOf,parentSchema:schema33.properties.security_types,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.noauth !== undefined){
-let data3 = data.noauth;
-const _errs16 = errors;
-let valid5 = false;
-const _errs17 = errors;
-if(typeof data3 !== "boolean"){
-const err7 = {instancePath:instancePath+"/noauth",schemaPath:"#/properties/noauth/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.noauth.anyOf[0].type,parentSchema:schema33.properties.noauth.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid2 = _errs17 === errors;
-valid5 = valid5 || _valid2;
-const _errs19 = errors;
-const _errs21 = errors;
-const _errs22 = errors;
-if(typeof data3 === "string"){
-if(!pattern3.test(data3)){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var valid6 = _errs22 === errors;
-if(valid6){
-const err9 = {instancePath:instancePath+"/noauth",schemaPath:"#/properties/noauth/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema33.properties.noauth.anyOf[1].not,parentSchema:schema33.properties.noauth.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-else {
-errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data3 === "string"){
-if(!pattern38.test(data3)){
-const err10 = {instancePath:instancePath+"/noauth",schemaPath:"#/properties/noauth/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema33.properties.noauth.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/noauth",schemaPath:"#/properties/noauth/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.noauth.anyOf[1].type,parentSchema:schema33.properties.noauth.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid2 = _errs19 === errors;
-valid5 = valid5 || _valid2;
-const _errs23 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err12 = {instancePath:instancePath+"/noauth",schemaPath:"#/properties/noauth/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema33.properties.noauth.anyOf[2].type,parentSchema:schema33.properties.noauth.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 1 || isNaN(data3)){
-const err13 = {instancePath:instancePath+"/noauth",schemaPath:"#/properties/noauth/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema33.properties.noauth.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data3 < 0 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/noauth",schemaPath:"#/properties/noauth/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.noauth.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-var _valid2 = _errs23 === errors;
-valid5 = valid5 || _valid2;
-const _errs25 = errors;
-if(data3 !== null){
-const err15 = {instancePath:instancePath+"/noauth",schemaPath:"#/properties/noauth/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema33.properties.noauth.anyOf[3].type,parentSchema:schema33.properties.noauth.anyOf[3],data:data3};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid2 = _errs25 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const err16 = {instancePath:instancePath+"/noauth",schemaPath:"#/properties/noauth/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema33.properties.noauth.anyOf,parentSchema:schema33.properties.noauth,data:data3};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate79.errors = vErrors;
-return errors === 0;
-}
-validate79.evaluated = {"props":{"version":true,"security_types":true,"noauth":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema34 = {"type":"object","properties":{"banner":{"title":"Banner","description":"Greeting the server sent.","anyOf":[{"type":"string"},{"type":"null"}]},"tls_supported":{"title":"TLS supported","description":"The server accepts `AUTH TLS`.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"anonymous":{"title":"Anonymous","description":"Anonymous login is allowed.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]}},"title":"FTP","description":"What an FTP session showed."};
-
-function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate81.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.banner !== undefined){
-let data0 = data.banner;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/banner",schemaPath:"#/properties/banner/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.banner.anyOf[0].type,parentSchema:schema34.properties.banner.anyOf[0],data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/banner",schemaPath:"#/properties/banner/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema34.properties.banner.anyOf[1].type,parentSchema:schema34.properties.banner.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/banner",schemaPath:"#/properties/banner/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema34.properties.banner.anyOf,parentSchema:schema34.properties.banner,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.tls_supported !== undefined){
-let data1 = data.tls_supported;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(typeof data1 !== "boolean"){
-const err3 = {instancePath:instancePath+"/tls_supported",schemaPath:"#/properties/tls_supported/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema34.properties.tls_supported.anyOf[0].type,parentSchema:schema34.properties.tls_supported.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs11 = errors;
-const _errs13 = errors;
-const _errs14 = errors;
-if(typeof data1 === "string"){
-if(!pattern3.test(data1)){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-var valid3 = _errs14 === errors;
-if(valid3){
-const err5 = {instancePath:instancePath+"/tls_supported",schemaPath:"#/properties/tls_supported/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema34.properties.tls_supported.anyOf[1].not,parentSchema:schema34.properties.tls_supported.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data1 === "string"){
-if(!pattern38.test(data1)){
-const err6 = {instancePath:instancePath+"/tls_supported",schemaPath:"#/properties/tls_supported/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema34.properties.tls_supported.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/tls_supported",schemaPath:"#/properties/tls_supported/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.tls_supported.anyOf[1].type,parentSchema:schema34.properties.tls_supported.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid2 = valid2 || _valid1;
-const _errs15 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err8 = {instancePath:instancePath+"/tls_supported",schemaPath:"#/properties/tls_supported/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.properties.tls_supported.anyOf[2].type,parentSchema:schema34.properties.tls_supported.anyOf[2],data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 1 || isNaN(data1)){
-const err9 = {instancePath:instancePath+"/tls_supported",schemaPath:"#/properties/tls_supported/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema34.properties.tls_supported.anyOf[2],data:data1};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data1 < 0 || isNaN(data1)){
-const err10 = {instancePath:instancePath+"/tls_supported",schemaPath:"#/properties/tls_supported/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.tls_supported.anyOf[2],data:data1};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-var _valid1 = _errs15 === errors;
-valid2 = valid2 || _valid1;
-const _errs17 = errors;
-if(data1 !== null){
-const err11 = {instancePath:instancePath+"/tls_supported",schemaPath:"#/properties/tls_supported/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema34.properties.tls_supported.anyOf[3].type,parentSchema:schema34.properties.tls_supported.anyOf[3],data:data1};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid1 = _errs17 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err12 = {instancePath:instancePath+"/tls_supported",schemaPath:"#/properties/tls_supported/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema34.properties.tls_supported.anyOf,parentSchema:schema34.properties.tls_supported,data:data1};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.anonymous !== undefined){
-let data2 = data.anonymous;
-const _errs20 = errors;
-let valid4 = false;
-const _errs21 = errors;
-if(typeof data2 !== "boolean"){
-const err13 = {instancePath:instancePath+"/anonymous",schemaPath:"#/properties/anonymous/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema34.properties.anonymous.anyOf[0].type,parentSchema:schema34.properties.anonymous.anyOf[0],data:data2};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-var _valid2 = _errs21 === errors;
-valid4 = valid4 || _valid2;
-const _errs23 = errors;
-const _errs25 = errors;
-const _errs26 = errors;
-if(typeof data2 === "string"){
-if(!pattern3.test(data2)){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-var valid5 = _errs26 === errors;
-if(valid5){
-const err15 = {instancePath:instancePath+"/anonymous",schemaPath:"#/properties/anonymous/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema34.properties.anonymous.anyOf[1].not,parentSchema:schema34.properties.anonymous.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-else {
-errors = _errs25;
-if(vErrors !== null){
-if(_errs25){
-vErrors.length = _errs25;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data2 === "string"){
-if(!pattern38.test(data2)){
-const err16 = {instancePath:instancePath+"/anonymous",schemaPath:"#/properties/anonymous/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema34.properties.anonymous.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/anonymous",schemaPath:"#/properties/anonymous/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.anonymous.anyOf[1].type,parentSchema:schema34.properties.anonymous.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-var _valid2 = _errs23 === errors;
-valid4 = valid4 || _valid2;
-const _errs27 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err18 = {instancePath:instancePath+"/anonymous",schemaPath:"#/properties/anonymous/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.properties.anonymous.anyOf[2].type,parentSchema:schema34.properties.anonymous.anyOf[2],data:data2};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 1 || isNaN(data2)){
-const err19 = {instancePath:instancePath+"/anonymous",schemaPath:"#/properties/anonymous/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema34.properties.anonymous.anyOf[2],data:data2};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data2 < 0 || isNaN(data2)){
-const err20 = {instancePath:instancePath+"/anonymous",schemaPath:"#/properties/anonymous/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.anonymous.anyOf[2],data:data2};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-var _valid2 = _errs27 === errors;
-valid4 = valid4 || _valid2;
-const _errs29 = errors;
-if(data2 !== null){
-const err21 = {instancePath:instancePath+"/anonymous",schemaPath:"#/properties/anonymous/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema34.properties.anonymous.anyOf[3].type,parentSchema:schema34.properties.anonymous.anyOf[3],data:data2};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-var _valid2 = _errs29 === errors;
-valid4 = valid4 || _valid2;
-if(!valid4){
-const err22 = {instancePath:instancePath+"/anonymous",schemaPath:"#/properties/anonymous/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema34.properties.anonymous.anyOf,parentSchema:schema34.properties.anonymous,data:data2};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-else {
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-validate81.errors = vErrors;
-return errors === 0;
-}
-validate81.evaluated = {"props":{"banner":true,"tls_supported":true,"anonymous":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema35 = {"type":"object","properties":{"banner":{"title":"Banner","description":"Greeting the server sent.","anyOf":[{"type":"string"},{"type":"null"}]},"starttls":{"title":"STARTTLS","description":"The server offers `STARTTLS`.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"extensions":{"title":"Extensions","description":"ESMTP extensions the server announced, for example `PIPELINING`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"title":"SMTP","description":"What an SMTP session showed."};
-
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate83.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.banner !== undefined){
-let data0 = data.banner;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/banner",schemaPath:"#/properties/banner/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.banner.anyOf[0].type,parentSchema:schema35.properties.banner.anyOf[0],data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/banner",schemaPath:"#/properties/banner/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema35.properties.banner.anyOf[1].type,parentSchema:schema35.properties.banner.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/banner",schemaPath:"#/properties/banner/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema35.properties.banner.anyOf,parentSchema:schema35.properties.banner,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.starttls !== undefined){
-let data1 = data.starttls;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(typeof data1 !== "boolean"){
-const err3 = {instancePath:instancePath+"/starttls",schemaPath:"#/properties/starttls/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema35.properties.starttls.anyOf[0].type,parentSchema:schema35.properties.starttls.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs11 = errors;
-const _errs13 = errors;
-const _errs14 = errors;
-if(typeof data1 === "string"){
-if(!pattern3.test(data1)){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-var valid3 = _errs14 === errors;
-if(valid3){
-const err5 = {instancePath:instancePath+"/starttls",schemaPath:"#/properties/starttls/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema35.properties.starttls.anyOf[1].not,parentSchema:schema35.properties.starttls.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data1 === "string"){
-if(!pattern38.test(data1)){
-const err6 = {instancePath:instancePath+"/starttls",schemaPath:"#/properties/starttls/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema35.properties.starttls.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/starttls",schemaPath:"#/properties/starttls/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.starttls.anyOf[1].type,parentSchema:schema35.properties.starttls.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid2 = valid2 || _valid1;
-const _errs15 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err8 = {instancePath:instancePath+"/starttls",schemaPath:"#/properties/starttls/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.properties.starttls.anyOf[2].type,parentSchema:schema35.properties.starttls.anyOf[2],data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 1 || isNaN(data1)){
-const err9 = {instancePath:instancePath+"/starttls",schemaPath:"#/properties/starttls/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema35.properties.starttls.anyOf[2],data:data1};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data1 < 0 || isNaN(data1)){
-const err10 = {instancePath:instancePath+"/starttls",schemaPath:"#/properties/starttls/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.starttls.anyOf[2],data:data1};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-var _valid1 = _errs15 === errors;
-valid2 = valid2 || _valid1;
-const _errs17 = errors;
-if(data1 !== null){
-const err11 = {instancePath:instancePath+"/starttls",schemaPath:"#/properties/starttls/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema35.properties.starttls.anyOf[3].type,parentSchema:schema35.properties.starttls.anyOf[3],data:data1};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid1 = _errs17 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err12 = {instancePath:instancePath+"/starttls",schemaPath:"#/properties/starttls/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema35.properties.starttls.anyOf,parentSchema:schema35.properties.starttls,data:data1};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.extensions !== undefined){
-let data2 = data.extensions;
-const _errs20 = errors;
-let valid4 = false;
-const _errs21 = errors;
-if(Array.isArray(data2)){
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-let data3 = data2[i0];
-if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/extensions/" + i0,schemaPath:"#/properties/extensions/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.extensions.anyOf[0].items.type,parentSchema:schema35.properties.extensions.anyOf[0].items,data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema35.properties.extensions.anyOf[0].type,parentSchema:schema35.properties.extensions.anyOf[0],data:data2};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-var _valid2 = _errs21 === errors;
-valid4 = valid4 || _valid2;
-const _errs25 = errors;
-if(data2 !== null){
-const err15 = {instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema35.properties.extensions.anyOf[1].type,parentSchema:schema35.properties.extensions.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid2 = _errs25 === errors;
-valid4 = valid4 || _valid2;
-if(!valid4){
-const err16 = {instancePath:instancePath+"/extensions",schemaPath:"#/properties/extensions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema35.properties.extensions.anyOf,parentSchema:schema35.properties.extensions,data:data2};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-else {
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate83.errors = vErrors;
-return errors === 0;
-}
-validate83.evaluated = {"props":{"banner":true,"starttls":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema36 = {"type":"object","properties":{"banner":{"title":"Banner","description":"Text the server sent first.","anyOf":[{"type":"string"},{"type":"null"}]},"options":{"title":"Options","description":"Telnet options the server negotiated.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"auth_required":{"title":"Authentication required","description":"The server asks for credentials.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]}},"title":"Telnet","description":"What a Telnet session showed."};
-
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate85.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.banner !== undefined){
-let data0 = data.banner;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/banner",schemaPath:"#/properties/banner/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.banner.anyOf[0].type,parentSchema:schema36.properties.banner.anyOf[0],data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/banner",schemaPath:"#/properties/banner/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.properties.banner.anyOf[1].type,parentSchema:schema36.properties.banner.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/banner",schemaPath:"#/properties/banner/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema36.properties.banner.anyOf,parentSchema:schema36.properties.banner,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.options !== undefined){
-let data1 = data.options;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(Array.isArray(data1)){
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 !== "string"){
-const err3 = {instancePath:instancePath+"/options/" + i0,schemaPath:"#/properties/options/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.options.anyOf[0].items.type,parentSchema:schema36.properties.options.anyOf[0].items,data:data2};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema36.properties.options.anyOf[0].type,parentSchema:schema36.properties.options.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs13 = errors;
-if(data1 !== null){
-const err5 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.properties.options.anyOf[1].type,parentSchema:schema36.properties.options.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-var _valid1 = _errs13 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err6 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema36.properties.options.anyOf,parentSchema:schema36.properties.options,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.auth_required !== undefined){
-let data3 = data.auth_required;
-const _errs16 = errors;
-let valid5 = false;
-const _errs17 = errors;
-if(typeof data3 !== "boolean"){
-const err7 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema36.properties.auth_required.anyOf[0].type,parentSchema:schema36.properties.auth_required.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid2 = _errs17 === errors;
-valid5 = valid5 || _valid2;
-const _errs19 = errors;
-const _errs21 = errors;
-const _errs22 = errors;
-if(typeof data3 === "string"){
-if(!pattern3.test(data3)){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var valid6 = _errs22 === errors;
-if(valid6){
-const err9 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema36.properties.auth_required.anyOf[1].not,parentSchema:schema36.properties.auth_required.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-else {
-errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data3 === "string"){
-if(!pattern38.test(data3)){
-const err10 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema36.properties.auth_required.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.auth_required.anyOf[1].type,parentSchema:schema36.properties.auth_required.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid2 = _errs19 === errors;
-valid5 = valid5 || _valid2;
-const _errs23 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err12 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema36.properties.auth_required.anyOf[2].type,parentSchema:schema36.properties.auth_required.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 1 || isNaN(data3)){
-const err13 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema36.properties.auth_required.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data3 < 0 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema36.properties.auth_required.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-var _valid2 = _errs23 === errors;
-valid5 = valid5 || _valid2;
-const _errs25 = errors;
-if(data3 !== null){
-const err15 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.properties.auth_required.anyOf[3].type,parentSchema:schema36.properties.auth_required.anyOf[3],data:data3};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid2 = _errs25 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const err16 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema36.properties.auth_required.anyOf,parentSchema:schema36.properties.auth_required,data:data3};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate85.errors = vErrors;
-return errors === 0;
-}
-validate85.evaluated = {"props":{"banner":true,"options":true,"auth_required":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema37 = {"type":"object","properties":{"version":{"title":"Version","description":"Server version, for example `7.0.11`.","anyOf":[{"type":"string"},{"type":"null"}]},"mode":{"title":"Mode","description":"Server mode, for example `standalone` or `cluster`.","anyOf":[{"type":"string"},{"type":"null"}]},"os":{"title":"OS","description":"Operating system the server reports.","anyOf":[{"type":"string"},{"type":"null"}]},"auth_required":{"title":"Authentication required","description":"Commands need authentication.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]}},"title":"Redis","description":"What a Redis server answered."};
-
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate87.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.version !== undefined){
-let data0 = data.version;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.version.anyOf[0].type,parentSchema:schema37.properties.version.anyOf[0],data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema37.properties.version.anyOf[1].type,parentSchema:schema37.properties.version.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema37.properties.version.anyOf,parentSchema:schema37.properties.version,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.mode !== undefined){
-let data1 = data.mode;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.mode.anyOf[0].type,parentSchema:schema37.properties.mode.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs11 = errors;
-if(data1 !== null){
-const err4 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema37.properties.mode.anyOf[1].type,parentSchema:schema37.properties.mode.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema37.properties.mode.anyOf,parentSchema:schema37.properties.mode,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.os !== undefined){
-let data2 = data.os;
-const _errs14 = errors;
-let valid3 = false;
-const _errs15 = errors;
-if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/os",schemaPath:"#/properties/os/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.os.anyOf[0].type,parentSchema:schema37.properties.os.anyOf[0],data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var _valid2 = _errs15 === errors;
-valid3 = valid3 || _valid2;
-const _errs17 = errors;
-if(data2 !== null){
-const err7 = {instancePath:instancePath+"/os",schemaPath:"#/properties/os/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema37.properties.os.anyOf[1].type,parentSchema:schema37.properties.os.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid2 = _errs17 === errors;
-valid3 = valid3 || _valid2;
-if(!valid3){
-const err8 = {instancePath:instancePath+"/os",schemaPath:"#/properties/os/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema37.properties.os.anyOf,parentSchema:schema37.properties.os,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.auth_required !== undefined){
-let data3 = data.auth_required;
-const _errs20 = errors;
-let valid4 = false;
-const _errs21 = errors;
-if(typeof data3 !== "boolean"){
-const err9 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema37.properties.auth_required.anyOf[0].type,parentSchema:schema37.properties.auth_required.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid3 = _errs21 === errors;
-valid4 = valid4 || _valid3;
-const _errs23 = errors;
-const _errs25 = errors;
-const _errs26 = errors;
-if(typeof data3 === "string"){
-if(!pattern3.test(data3)){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-var valid5 = _errs26 === errors;
-if(valid5){
-const err11 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema37.properties.auth_required.anyOf[1].not,parentSchema:schema37.properties.auth_required.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-else {
-errors = _errs25;
-if(vErrors !== null){
-if(_errs25){
-vErrors.length = _errs25;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data3 === "string"){
-if(!pattern38.test(data3)){
-const err12 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema37.properties.auth_required.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth_required.anyOf[1].type,parentSchema:schema37.properties.auth_required.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-var _valid3 = _errs23 === errors;
-valid4 = valid4 || _valid3;
-const _errs27 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err14 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.auth_required.anyOf[2].type,parentSchema:schema37.properties.auth_required.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 1 || isNaN(data3)){
-const err15 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema37.properties.auth_required.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data3 < 0 || isNaN(data3)){
-const err16 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.auth_required.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-var _valid3 = _errs27 === errors;
-valid4 = valid4 || _valid3;
-const _errs29 = errors;
-if(data3 !== null){
-const err17 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema37.properties.auth_required.anyOf[3].type,parentSchema:schema37.properties.auth_required.anyOf[3],data:data3};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-var _valid3 = _errs29 === errors;
-valid4 = valid4 || _valid3;
-if(!valid4){
-const err18 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema37.properties.auth_required.anyOf,parentSchema:schema37.properties.auth_required,data:data3};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-else {
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
 }
 errors++;
 }
 validate87.errors = vErrors;
 return errors === 0;
 }
-validate87.evaluated = {"props":{"version":true,"mode":true,"os":true,"auth_required":true},"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":{"organization_name":true,"asn":true,"network":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"type":"object","properties":{"version":{"title":"Version","description":"Server version from the handshake.","anyOf":[{"type":"string"},{"type":"null"}]},"protocol_version":{"title":"Protocol version","description":"Protocol version from the handshake, usually 10.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"auth_plugin":{"title":"Authentication plug-in","description":"Default authentication plug-in, for example `caching_sha2_password`.","anyOf":[{"type":"string"},{"type":"null"}]},"server_status":{"title":"Server status","description":"Server status from the handshake.","anyOf":[{"type":"string"},{"type":"null"}]}},"title":"MySQL","description":"What a MySQL handshake showed."};
+const schema35 = {"type":"object","properties":{"version":{"title":"Version","description":"RFB protocol version, for example `3.8`.","$ref":"#/$defs/lenient-text"},"security_types":{"title":"Security types","description":"Security types the server offers, for example `VNC Authentication`.","$ref":"#/$defs/lenient-texts"},"noauth":{"title":"No authentication","description":"The server offers a session without authentication.","$ref":"#/$defs/lenient-answer"}},"title":"VNC","description":"What a VNC (RFB) handshake showed."};
+const schema36 = {"description":"A boolean; also `true`/`yes`/`1` or `false`/`no`/`0` as text (any case shown in the pattern), 0 or 1, or null (absent).","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]};
+const pattern38 = new RegExp("^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$", "");
+
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate92.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "boolean"){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema36.anyOf[0].type,parentSchema:schema36.anyOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs3 = errors;
+const _errs5 = errors;
+const _errs6 = errors;
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var valid1 = _errs6 === errors;
+if(valid1){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema36.anyOf[1].not,parentSchema:schema36.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data === "string"){
+if(!pattern38.test(data)){
+const err3 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema36.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.anyOf[1].type,parentSchema:schema36.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+const _errs7 = errors;
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err5 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema36.anyOf[2].type,parentSchema:schema36.anyOf[2],data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 1 || isNaN(data)){
+const err6 = {instancePath,schemaPath:"#/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema36.anyOf[2],data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err7 = {instancePath,schemaPath:"#/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema36.anyOf[2],data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid0 = _errs7 === errors;
+valid0 = valid0 || _valid0;
+const _errs9 = errors;
+if(data !== null){
+const err8 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema36.anyOf[3].type,parentSchema:schema36.anyOf[3],data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err9 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema36.anyOf,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate92.errors = vErrors;
+return errors === 0;
+}
+validate92.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4892,1385 +3141,40 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.version !== undefined){
-let data0 = data.version;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.version.anyOf[0].type,parentSchema:schema38.properties.version.anyOf[0],data:data0};
+if(!(validate60(data.version, {instancePath:instancePath+"/version",parentData:data,parentDataProperty:"version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.security_types !== undefined){
+if(!(validate63(data.security_types, {instancePath:instancePath+"/security_types",parentData:data,parentDataProperty:"security_types",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.noauth !== undefined){
+if(!(validate92(data.noauth, {instancePath:instancePath+"/noauth",parentData:data,parentDataProperty:"noauth",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};
 if(vErrors === null){
 vErrors = [err0];
 }
 else {
 vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema38.properties.version.anyOf[1].type,parentSchema:schema38.properties.version.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema38.properties.version.anyOf,parentSchema:schema38.properties.version,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.protocol_version !== undefined){
-let data1 = data.protocol_version;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err3 = {instancePath:instancePath+"/protocol_version",schemaPath:"#/properties/protocol_version/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.protocol_version.anyOf[0].type,parentSchema:schema38.properties.protocol_version.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 9007199254740991 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/protocol_version",schemaPath:"#/properties/protocol_version/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema38.properties.protocol_version.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data1 < 0 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/protocol_version",schemaPath:"#/properties/protocol_version/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.protocol_version.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs11 = errors;
-const _errs13 = errors;
-const _errs14 = errors;
-if(typeof data1 === "string"){
-if(!pattern3.test(data1)){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-var valid3 = _errs14 === errors;
-if(valid3){
-const err7 = {instancePath:instancePath+"/protocol_version",schemaPath:"#/properties/protocol_version/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema38.properties.protocol_version.anyOf[1].not,parentSchema:schema38.properties.protocol_version.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data1 === "string"){
-if(!pattern8.test(data1)){
-const err8 = {instancePath:instancePath+"/protocol_version",schemaPath:"#/properties/protocol_version/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema38.properties.protocol_version.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/protocol_version",schemaPath:"#/properties/protocol_version/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.protocol_version.anyOf[1].type,parentSchema:schema38.properties.protocol_version.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid2 = valid2 || _valid1;
-const _errs15 = errors;
-if(data1 !== null){
-const err10 = {instancePath:instancePath+"/protocol_version",schemaPath:"#/properties/protocol_version/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema38.properties.protocol_version.anyOf[2].type,parentSchema:schema38.properties.protocol_version.anyOf[2],data:data1};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var _valid1 = _errs15 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err11 = {instancePath:instancePath+"/protocol_version",schemaPath:"#/properties/protocol_version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema38.properties.protocol_version.anyOf,parentSchema:schema38.properties.protocol_version,data:data1};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.auth_plugin !== undefined){
-let data2 = data.auth_plugin;
-const _errs18 = errors;
-let valid4 = false;
-const _errs19 = errors;
-if(typeof data2 !== "string"){
-const err12 = {instancePath:instancePath+"/auth_plugin",schemaPath:"#/properties/auth_plugin/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.auth_plugin.anyOf[0].type,parentSchema:schema38.properties.auth_plugin.anyOf[0],data:data2};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-var _valid2 = _errs19 === errors;
-valid4 = valid4 || _valid2;
-const _errs21 = errors;
-if(data2 !== null){
-const err13 = {instancePath:instancePath+"/auth_plugin",schemaPath:"#/properties/auth_plugin/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema38.properties.auth_plugin.anyOf[1].type,parentSchema:schema38.properties.auth_plugin.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-var _valid2 = _errs21 === errors;
-valid4 = valid4 || _valid2;
-if(!valid4){
-const err14 = {instancePath:instancePath+"/auth_plugin",schemaPath:"#/properties/auth_plugin/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema38.properties.auth_plugin.anyOf,parentSchema:schema38.properties.auth_plugin,data:data2};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-else {
-errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.server_status !== undefined){
-let data3 = data.server_status;
-const _errs24 = errors;
-let valid5 = false;
-const _errs25 = errors;
-if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/server_status",schemaPath:"#/properties/server_status/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.server_status.anyOf[0].type,parentSchema:schema38.properties.server_status.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid3 = _errs25 === errors;
-valid5 = valid5 || _valid3;
-const _errs27 = errors;
-if(data3 !== null){
-const err16 = {instancePath:instancePath+"/server_status",schemaPath:"#/properties/server_status/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema38.properties.server_status.anyOf[1].type,parentSchema:schema38.properties.server_status.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-var _valid3 = _errs27 === errors;
-valid5 = valid5 || _valid3;
-if(!valid5){
-const err17 = {instancePath:instancePath+"/server_status",schemaPath:"#/properties/server_status/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema38.properties.server_status.anyOf,parentSchema:schema38.properties.server_status,data:data3};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-else {
-errors = _errs24;
-if(vErrors !== null){
-if(_errs24){
-vErrors.length = _errs24;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
 }
 errors++;
 }
 validate89.errors = vErrors;
 return errors === 0;
 }
-validate89.evaluated = {"props":{"version":true,"protocol_version":true,"auth_plugin":true,"server_status":true},"dynamicProps":false,"dynamicItems":false};
+validate89.evaluated = {"props":{"version":true,"security_types":true,"noauth":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema39 = {"type":"object","properties":{"version":{"title":"Version","description":"Server version.","anyOf":[{"type":"string"},{"type":"null"}]},"databases":{"title":"Databases","description":"Databases found.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"ssl_enabled":{"title":"SSL enabled","description":"The server accepts SSL.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"auth_method":{"title":"Authentication method","description":"Authentication the server asked for, for example `md5` or `trust`.","anyOf":[{"type":"string"},{"type":"null"}]},"server_encoding":{"title":"Server encoding","description":"Server character set.","anyOf":[{"type":"string"},{"type":"null"}]},"client_encoding":{"title":"Client encoding","description":"Client character set.","anyOf":[{"type":"string"},{"type":"null"}]},"timezone":{"title":"Time zone","description":"Server time zone.","anyOf":[{"type":"string"},{"type":"null"}]},"max_connections":{"title":"Maximum connections","description":"Configured connection limit.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]}},"title":"PostgreSQL","description":"What a PostgreSQL server showed."};
-
-function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate91.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.version !== undefined){
-let data0 = data.version;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.version.anyOf[0].type,parentSchema:schema39.properties.version.anyOf[0],data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema39.properties.version.anyOf[1].type,parentSchema:schema39.properties.version.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema39.properties.version.anyOf,parentSchema:schema39.properties.version,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.databases !== undefined){
-let data1 = data.databases;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(Array.isArray(data1)){
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 !== "string"){
-const err3 = {instancePath:instancePath+"/databases/" + i0,schemaPath:"#/properties/databases/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.databases.anyOf[0].items.type,parentSchema:schema39.properties.databases.anyOf[0].items,data:data2};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/databases",schemaPath:"#/properties/databases/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.databases.anyOf[0].type,parentSchema:schema39.properties.databases.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs13 = errors;
-if(data1 !== null){
-const err5 = {instancePath:instancePath+"/databases",schemaPath:"#/properties/databases/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema39.properties.databases.anyOf[1].type,parentSchema:schema39.properties.databases.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-var _valid1 = _errs13 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err6 = {instancePath:instancePath+"/databases",schemaPath:"#/properties/databases/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema39.properties.databases.anyOf,parentSchema:schema39.properties.databases,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.ssl_enabled !== undefined){
-let data3 = data.ssl_enabled;
-const _errs16 = errors;
-let valid5 = false;
-const _errs17 = errors;
-if(typeof data3 !== "boolean"){
-const err7 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema39.properties.ssl_enabled.anyOf[0].type,parentSchema:schema39.properties.ssl_enabled.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid2 = _errs17 === errors;
-valid5 = valid5 || _valid2;
-const _errs19 = errors;
-const _errs21 = errors;
-const _errs22 = errors;
-if(typeof data3 === "string"){
-if(!pattern3.test(data3)){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var valid6 = _errs22 === errors;
-if(valid6){
-const err9 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema39.properties.ssl_enabled.anyOf[1].not,parentSchema:schema39.properties.ssl_enabled.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-else {
-errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data3 === "string"){
-if(!pattern38.test(data3)){
-const err10 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema39.properties.ssl_enabled.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.ssl_enabled.anyOf[1].type,parentSchema:schema39.properties.ssl_enabled.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid2 = _errs19 === errors;
-valid5 = valid5 || _valid2;
-const _errs23 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err12 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.ssl_enabled.anyOf[2].type,parentSchema:schema39.properties.ssl_enabled.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 1 || isNaN(data3)){
-const err13 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema39.properties.ssl_enabled.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data3 < 0 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.ssl_enabled.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-var _valid2 = _errs23 === errors;
-valid5 = valid5 || _valid2;
-const _errs25 = errors;
-if(data3 !== null){
-const err15 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema39.properties.ssl_enabled.anyOf[3].type,parentSchema:schema39.properties.ssl_enabled.anyOf[3],data:data3};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid2 = _errs25 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const err16 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema39.properties.ssl_enabled.anyOf,parentSchema:schema39.properties.ssl_enabled,data:data3};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.auth_method !== undefined){
-let data4 = data.auth_method;
-const _errs28 = errors;
-let valid7 = false;
-const _errs29 = errors;
-if(typeof data4 !== "string"){
-const err17 = {instancePath:instancePath+"/auth_method",schemaPath:"#/properties/auth_method/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.auth_method.anyOf[0].type,parentSchema:schema39.properties.auth_method.anyOf[0],data:data4};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-var _valid3 = _errs29 === errors;
-valid7 = valid7 || _valid3;
-const _errs31 = errors;
-if(data4 !== null){
-const err18 = {instancePath:instancePath+"/auth_method",schemaPath:"#/properties/auth_method/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema39.properties.auth_method.anyOf[1].type,parentSchema:schema39.properties.auth_method.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-var _valid3 = _errs31 === errors;
-valid7 = valid7 || _valid3;
-if(!valid7){
-const err19 = {instancePath:instancePath+"/auth_method",schemaPath:"#/properties/auth_method/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema39.properties.auth_method.anyOf,parentSchema:schema39.properties.auth_method,data:data4};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-else {
-errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.server_encoding !== undefined){
-let data5 = data.server_encoding;
-const _errs34 = errors;
-let valid8 = false;
-const _errs35 = errors;
-if(typeof data5 !== "string"){
-const err20 = {instancePath:instancePath+"/server_encoding",schemaPath:"#/properties/server_encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.server_encoding.anyOf[0].type,parentSchema:schema39.properties.server_encoding.anyOf[0],data:data5};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-var _valid4 = _errs35 === errors;
-valid8 = valid8 || _valid4;
-const _errs37 = errors;
-if(data5 !== null){
-const err21 = {instancePath:instancePath+"/server_encoding",schemaPath:"#/properties/server_encoding/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema39.properties.server_encoding.anyOf[1].type,parentSchema:schema39.properties.server_encoding.anyOf[1],data:data5};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-var _valid4 = _errs37 === errors;
-valid8 = valid8 || _valid4;
-if(!valid8){
-const err22 = {instancePath:instancePath+"/server_encoding",schemaPath:"#/properties/server_encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema39.properties.server_encoding.anyOf,parentSchema:schema39.properties.server_encoding,data:data5};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-else {
-errors = _errs34;
-if(vErrors !== null){
-if(_errs34){
-vErrors.length = _errs34;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.client_encoding !== undefined){
-let data6 = data.client_encoding;
-const _errs40 = errors;
-let valid9 = false;
-const _errs41 = errors;
-if(typeof data6 !== "string"){
-const err23 = {instancePath:instancePath+"/client_encoding",schemaPath:"#/properties/client_encoding/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.client_encoding.anyOf[0].type,parentSchema:schema39.properties.client_encoding.anyOf[0],data:data6};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-var _valid5 = _errs41 === errors;
-valid9 = valid9 || _valid5;
-const _errs43 = errors;
-if(data6 !== null){
-const err24 = {instancePath:instancePath+"/client_encoding",schemaPath:"#/properties/client_encoding/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema39.properties.client_encoding.anyOf[1].type,parentSchema:schema39.properties.client_encoding.anyOf[1],data:data6};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-var _valid5 = _errs43 === errors;
-valid9 = valid9 || _valid5;
-if(!valid9){
-const err25 = {instancePath:instancePath+"/client_encoding",schemaPath:"#/properties/client_encoding/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema39.properties.client_encoding.anyOf,parentSchema:schema39.properties.client_encoding,data:data6};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-else {
-errors = _errs40;
-if(vErrors !== null){
-if(_errs40){
-vErrors.length = _errs40;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.timezone !== undefined){
-let data7 = data.timezone;
-const _errs46 = errors;
-let valid10 = false;
-const _errs47 = errors;
-if(typeof data7 !== "string"){
-const err26 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.timezone.anyOf[0].type,parentSchema:schema39.properties.timezone.anyOf[0],data:data7};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-var _valid6 = _errs47 === errors;
-valid10 = valid10 || _valid6;
-const _errs49 = errors;
-if(data7 !== null){
-const err27 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema39.properties.timezone.anyOf[1].type,parentSchema:schema39.properties.timezone.anyOf[1],data:data7};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-var _valid6 = _errs49 === errors;
-valid10 = valid10 || _valid6;
-if(!valid10){
-const err28 = {instancePath:instancePath+"/timezone",schemaPath:"#/properties/timezone/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema39.properties.timezone.anyOf,parentSchema:schema39.properties.timezone,data:data7};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-else {
-errors = _errs46;
-if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.max_connections !== undefined){
-let data8 = data.max_connections;
-const _errs52 = errors;
-let valid11 = false;
-const _errs53 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err29 = {instancePath:instancePath+"/max_connections",schemaPath:"#/properties/max_connections/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.max_connections.anyOf[0].type,parentSchema:schema39.properties.max_connections.anyOf[0],data:data8};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 9007199254740991 || isNaN(data8)){
-const err30 = {instancePath:instancePath+"/max_connections",schemaPath:"#/properties/max_connections/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema39.properties.max_connections.anyOf[0],data:data8};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if(data8 < 0 || isNaN(data8)){
-const err31 = {instancePath:instancePath+"/max_connections",schemaPath:"#/properties/max_connections/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.max_connections.anyOf[0],data:data8};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-var _valid7 = _errs53 === errors;
-valid11 = valid11 || _valid7;
-const _errs55 = errors;
-const _errs57 = errors;
-const _errs58 = errors;
-if(typeof data8 === "string"){
-if(!pattern3.test(data8)){
-const err32 = {};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-var valid12 = _errs58 === errors;
-if(valid12){
-const err33 = {instancePath:instancePath+"/max_connections",schemaPath:"#/properties/max_connections/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema39.properties.max_connections.anyOf[1].not,parentSchema:schema39.properties.max_connections.anyOf[1],data:data8};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-else {
-errors = _errs57;
-if(vErrors !== null){
-if(_errs57){
-vErrors.length = _errs57;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data8 === "string"){
-if(!pattern8.test(data8)){
-const err34 = {instancePath:instancePath+"/max_connections",schemaPath:"#/properties/max_connections/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema39.properties.max_connections.anyOf[1],data:data8};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/max_connections",schemaPath:"#/properties/max_connections/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.max_connections.anyOf[1].type,parentSchema:schema39.properties.max_connections.anyOf[1],data:data8};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-var _valid7 = _errs55 === errors;
-valid11 = valid11 || _valid7;
-const _errs59 = errors;
-if(data8 !== null){
-const err36 = {instancePath:instancePath+"/max_connections",schemaPath:"#/properties/max_connections/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema39.properties.max_connections.anyOf[2].type,parentSchema:schema39.properties.max_connections.anyOf[2],data:data8};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-var _valid7 = _errs59 === errors;
-valid11 = valid11 || _valid7;
-if(!valid11){
-const err37 = {instancePath:instancePath+"/max_connections",schemaPath:"#/properties/max_connections/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema39.properties.max_connections.anyOf,parentSchema:schema39.properties.max_connections,data:data8};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-else {
-errors = _errs52;
-if(vErrors !== null){
-if(_errs52){
-vErrors.length = _errs52;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-validate91.errors = vErrors;
-return errors === 0;
-}
-validate91.evaluated = {"props":{"version":true,"databases":true,"ssl_enabled":true,"auth_method":true,"server_encoding":true,"client_encoding":true,"timezone":true,"max_connections":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema40 = {"type":"object","properties":{"version":{"title":"Version","description":"Server version.","anyOf":[{"type":"string"},{"type":"null"}]},"databases":{"title":"Databases","description":"Databases found.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"auth_required":{"title":"Authentication required","description":"Listing databases needs authentication.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"wire_version":{"title":"Wire version","description":"Highest wire protocol version the server speaks.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]}},"title":"MongoDB","description":"What a MongoDB server showed."};
-
-function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate93.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.version !== undefined){
-let data0 = data.version;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.version.anyOf[0].type,parentSchema:schema40.properties.version.anyOf[0],data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema40.properties.version.anyOf[1].type,parentSchema:schema40.properties.version.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema40.properties.version.anyOf,parentSchema:schema40.properties.version,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.databases !== undefined){
-let data1 = data.databases;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(Array.isArray(data1)){
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 !== "string"){
-const err3 = {instancePath:instancePath+"/databases/" + i0,schemaPath:"#/properties/databases/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.databases.anyOf[0].items.type,parentSchema:schema40.properties.databases.anyOf[0].items,data:data2};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/databases",schemaPath:"#/properties/databases/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.databases.anyOf[0].type,parentSchema:schema40.properties.databases.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs13 = errors;
-if(data1 !== null){
-const err5 = {instancePath:instancePath+"/databases",schemaPath:"#/properties/databases/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema40.properties.databases.anyOf[1].type,parentSchema:schema40.properties.databases.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-var _valid1 = _errs13 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err6 = {instancePath:instancePath+"/databases",schemaPath:"#/properties/databases/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema40.properties.databases.anyOf,parentSchema:schema40.properties.databases,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.auth_required !== undefined){
-let data3 = data.auth_required;
-const _errs16 = errors;
-let valid5 = false;
-const _errs17 = errors;
-if(typeof data3 !== "boolean"){
-const err7 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.auth_required.anyOf[0].type,parentSchema:schema40.properties.auth_required.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid2 = _errs17 === errors;
-valid5 = valid5 || _valid2;
-const _errs19 = errors;
-const _errs21 = errors;
-const _errs22 = errors;
-if(typeof data3 === "string"){
-if(!pattern3.test(data3)){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var valid6 = _errs22 === errors;
-if(valid6){
-const err9 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema40.properties.auth_required.anyOf[1].not,parentSchema:schema40.properties.auth_required.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-else {
-errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data3 === "string"){
-if(!pattern38.test(data3)){
-const err10 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema40.properties.auth_required.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.auth_required.anyOf[1].type,parentSchema:schema40.properties.auth_required.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid2 = _errs19 === errors;
-valid5 = valid5 || _valid2;
-const _errs23 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err12 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.auth_required.anyOf[2].type,parentSchema:schema40.properties.auth_required.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 1 || isNaN(data3)){
-const err13 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema40.properties.auth_required.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data3 < 0 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.auth_required.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-var _valid2 = _errs23 === errors;
-valid5 = valid5 || _valid2;
-const _errs25 = errors;
-if(data3 !== null){
-const err15 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema40.properties.auth_required.anyOf[3].type,parentSchema:schema40.properties.auth_required.anyOf[3],data:data3};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid2 = _errs25 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const err16 = {instancePath:instancePath+"/auth_required",schemaPath:"#/properties/auth_required/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema40.properties.auth_required.anyOf,parentSchema:schema40.properties.auth_required,data:data3};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.wire_version !== undefined){
-let data4 = data.wire_version;
-const _errs28 = errors;
-let valid7 = false;
-const _errs29 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err17 = {instancePath:instancePath+"/wire_version",schemaPath:"#/properties/wire_version/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.wire_version.anyOf[0].type,parentSchema:schema40.properties.wire_version.anyOf[0],data:data4};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 9007199254740991 || isNaN(data4)){
-const err18 = {instancePath:instancePath+"/wire_version",schemaPath:"#/properties/wire_version/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema40.properties.wire_version.anyOf[0],data:data4};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data4 < 0 || isNaN(data4)){
-const err19 = {instancePath:instancePath+"/wire_version",schemaPath:"#/properties/wire_version/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.wire_version.anyOf[0],data:data4};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-var _valid3 = _errs29 === errors;
-valid7 = valid7 || _valid3;
-const _errs31 = errors;
-const _errs33 = errors;
-const _errs34 = errors;
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-var valid8 = _errs34 === errors;
-if(valid8){
-const err21 = {instancePath:instancePath+"/wire_version",schemaPath:"#/properties/wire_version/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema40.properties.wire_version.anyOf[1].not,parentSchema:schema40.properties.wire_version.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-else {
-errors = _errs33;
-if(vErrors !== null){
-if(_errs33){
-vErrors.length = _errs33;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data4 === "string"){
-if(!pattern8.test(data4)){
-const err22 = {instancePath:instancePath+"/wire_version",schemaPath:"#/properties/wire_version/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema40.properties.wire_version.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/wire_version",schemaPath:"#/properties/wire_version/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.wire_version.anyOf[1].type,parentSchema:schema40.properties.wire_version.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-var _valid3 = _errs31 === errors;
-valid7 = valid7 || _valid3;
-const _errs35 = errors;
-if(data4 !== null){
-const err24 = {instancePath:instancePath+"/wire_version",schemaPath:"#/properties/wire_version/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema40.properties.wire_version.anyOf[2].type,parentSchema:schema40.properties.wire_version.anyOf[2],data:data4};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-var _valid3 = _errs35 === errors;
-valid7 = valid7 || _valid3;
-if(!valid7){
-const err25 = {instancePath:instancePath+"/wire_version",schemaPath:"#/properties/wire_version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema40.properties.wire_version.anyOf,parentSchema:schema40.properties.wire_version,data:data4};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-else {
-errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-validate93.errors = vErrors;
-return errors === 0;
-}
-validate93.evaluated = {"props":{"version":true,"databases":true,"auth_required":true,"wire_version":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema41 = {"type":"object","properties":{"version":{"title":"Version","description":"Server version.","anyOf":[{"type":"string"},{"type":"null"}]},"libevent":{"title":"libevent","description":"Version of libevent the server runs on.","anyOf":[{"type":"string"},{"type":"null"}]},"curr_items":{"title":"Current items","description":"Items stored now.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"total_items":{"title":"Total items","description":"Items stored since start.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"bytes":{"title":"Bytes","description":"Bytes used for items.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"max_bytes":{"title":"Maximum bytes","description":"Memory limit for items, in bytes.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"cmd_get":{"title":"Get commands","description":"`get` commands served.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"cmd_set":{"title":"Set commands","description":"`set` commands served.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"get_hits":{"title":"Get hits","description":"`get` commands that found their key.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"get_misses":{"title":"Get misses","description":"`get` commands that did not.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"threads":{"title":"Threads","description":"Worker threads.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]}},"title":"Memcached","description":"What a memcached server reported (`stats`)."};
+const schema37 = {"type":"object","properties":{"banner":{"title":"Banner","description":"Greeting the server sent.","$ref":"#/$defs/lenient-text"},"tls_supported":{"title":"TLS supported","description":"The server accepts `AUTH TLS`.","$ref":"#/$defs/lenient-answer"},"anonymous":{"title":"Anonymous","description":"Anonymous login is allowed.","$ref":"#/$defs/lenient-answer"}},"title":"FTP","description":"What an FTP session showed."};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -6283,1347 +3187,46 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.version !== undefined){
-let data0 = data.version;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.version.anyOf[0].type,parentSchema:schema41.properties.version.anyOf[0],data:data0};
+if(data.banner !== undefined){
+if(!(validate60(data.banner, {instancePath:instancePath+"/banner",parentData:data,parentDataProperty:"banner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.tls_supported !== undefined){
+if(!(validate92(data.tls_supported, {instancePath:instancePath+"/tls_supported",parentData:data,parentDataProperty:"tls_supported",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+if(data.anonymous !== undefined){
+if(!(validate92(data.anonymous, {instancePath:instancePath+"/anonymous",parentData:data,parentDataProperty:"anonymous",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
 else {
 vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.version.anyOf[1].type,parentSchema:schema41.properties.version.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.version.anyOf,parentSchema:schema41.properties.version,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.libevent !== undefined){
-let data1 = data.libevent;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/libevent",schemaPath:"#/properties/libevent/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.libevent.anyOf[0].type,parentSchema:schema41.properties.libevent.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs11 = errors;
-if(data1 !== null){
-const err4 = {instancePath:instancePath+"/libevent",schemaPath:"#/properties/libevent/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.libevent.anyOf[1].type,parentSchema:schema41.properties.libevent.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err5 = {instancePath:instancePath+"/libevent",schemaPath:"#/properties/libevent/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.libevent.anyOf,parentSchema:schema41.properties.libevent,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.curr_items !== undefined){
-let data2 = data.curr_items;
-const _errs14 = errors;
-let valid3 = false;
-const _errs15 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err6 = {instancePath:instancePath+"/curr_items",schemaPath:"#/properties/curr_items/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.curr_items.anyOf[0].type,parentSchema:schema41.properties.curr_items.anyOf[0],data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 9007199254740991 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/curr_items",schemaPath:"#/properties/curr_items/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.curr_items.anyOf[0],data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data2 < 0 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/curr_items",schemaPath:"#/properties/curr_items/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.curr_items.anyOf[0],data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-var _valid2 = _errs15 === errors;
-valid3 = valid3 || _valid2;
-const _errs17 = errors;
-const _errs19 = errors;
-const _errs20 = errors;
-if(typeof data2 === "string"){
-if(!pattern3.test(data2)){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-var valid4 = _errs20 === errors;
-if(valid4){
-const err10 = {instancePath:instancePath+"/curr_items",schemaPath:"#/properties/curr_items/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.curr_items.anyOf[1].not,parentSchema:schema41.properties.curr_items.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-else {
-errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data2 === "string"){
-if(!pattern8.test(data2)){
-const err11 = {instancePath:instancePath+"/curr_items",schemaPath:"#/properties/curr_items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.curr_items.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/curr_items",schemaPath:"#/properties/curr_items/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.curr_items.anyOf[1].type,parentSchema:schema41.properties.curr_items.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-var _valid2 = _errs17 === errors;
-valid3 = valid3 || _valid2;
-const _errs21 = errors;
-if(data2 !== null){
-const err13 = {instancePath:instancePath+"/curr_items",schemaPath:"#/properties/curr_items/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.curr_items.anyOf[2].type,parentSchema:schema41.properties.curr_items.anyOf[2],data:data2};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-var _valid2 = _errs21 === errors;
-valid3 = valid3 || _valid2;
-if(!valid3){
-const err14 = {instancePath:instancePath+"/curr_items",schemaPath:"#/properties/curr_items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.curr_items.anyOf,parentSchema:schema41.properties.curr_items,data:data2};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.total_items !== undefined){
-let data3 = data.total_items;
-const _errs24 = errors;
-let valid5 = false;
-const _errs25 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err15 = {instancePath:instancePath+"/total_items",schemaPath:"#/properties/total_items/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.total_items.anyOf[0].type,parentSchema:schema41.properties.total_items.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 9007199254740991 || isNaN(data3)){
-const err16 = {instancePath:instancePath+"/total_items",schemaPath:"#/properties/total_items/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.total_items.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data3 < 0 || isNaN(data3)){
-const err17 = {instancePath:instancePath+"/total_items",schemaPath:"#/properties/total_items/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.total_items.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-var _valid3 = _errs25 === errors;
-valid5 = valid5 || _valid3;
-const _errs27 = errors;
-const _errs29 = errors;
-const _errs30 = errors;
-if(typeof data3 === "string"){
-if(!pattern3.test(data3)){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-var valid6 = _errs30 === errors;
-if(valid6){
-const err19 = {instancePath:instancePath+"/total_items",schemaPath:"#/properties/total_items/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.total_items.anyOf[1].not,parentSchema:schema41.properties.total_items.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-else {
-errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data3 === "string"){
-if(!pattern8.test(data3)){
-const err20 = {instancePath:instancePath+"/total_items",schemaPath:"#/properties/total_items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.total_items.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/total_items",schemaPath:"#/properties/total_items/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.total_items.anyOf[1].type,parentSchema:schema41.properties.total_items.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-var _valid3 = _errs27 === errors;
-valid5 = valid5 || _valid3;
-const _errs31 = errors;
-if(data3 !== null){
-const err22 = {instancePath:instancePath+"/total_items",schemaPath:"#/properties/total_items/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.total_items.anyOf[2].type,parentSchema:schema41.properties.total_items.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-var _valid3 = _errs31 === errors;
-valid5 = valid5 || _valid3;
-if(!valid5){
-const err23 = {instancePath:instancePath+"/total_items",schemaPath:"#/properties/total_items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.total_items.anyOf,parentSchema:schema41.properties.total_items,data:data3};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-else {
-errors = _errs24;
-if(vErrors !== null){
-if(_errs24){
-vErrors.length = _errs24;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.bytes !== undefined){
-let data4 = data.bytes;
-const _errs34 = errors;
-let valid7 = false;
-const _errs35 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err24 = {instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.bytes.anyOf[0].type,parentSchema:schema41.properties.bytes.anyOf[0],data:data4};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 9007199254740991 || isNaN(data4)){
-const err25 = {instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.bytes.anyOf[0],data:data4};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(data4 < 0 || isNaN(data4)){
-const err26 = {instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.bytes.anyOf[0],data:data4};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-var _valid4 = _errs35 === errors;
-valid7 = valid7 || _valid4;
-const _errs37 = errors;
-const _errs39 = errors;
-const _errs40 = errors;
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err27 = {};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-var valid8 = _errs40 === errors;
-if(valid8){
-const err28 = {instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.bytes.anyOf[1].not,parentSchema:schema41.properties.bytes.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-else {
-errors = _errs39;
-if(vErrors !== null){
-if(_errs39){
-vErrors.length = _errs39;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data4 === "string"){
-if(!pattern8.test(data4)){
-const err29 = {instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.bytes.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.bytes.anyOf[1].type,parentSchema:schema41.properties.bytes.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-var _valid4 = _errs37 === errors;
-valid7 = valid7 || _valid4;
-const _errs41 = errors;
-if(data4 !== null){
-const err31 = {instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.bytes.anyOf[2].type,parentSchema:schema41.properties.bytes.anyOf[2],data:data4};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-var _valid4 = _errs41 === errors;
-valid7 = valid7 || _valid4;
-if(!valid7){
-const err32 = {instancePath:instancePath+"/bytes",schemaPath:"#/properties/bytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.bytes.anyOf,parentSchema:schema41.properties.bytes,data:data4};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-else {
-errors = _errs34;
-if(vErrors !== null){
-if(_errs34){
-vErrors.length = _errs34;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.max_bytes !== undefined){
-let data5 = data.max_bytes;
-const _errs44 = errors;
-let valid9 = false;
-const _errs45 = errors;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err33 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.max_bytes.anyOf[0].type,parentSchema:schema41.properties.max_bytes.anyOf[0],data:data5};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 9007199254740991 || isNaN(data5)){
-const err34 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.max_bytes.anyOf[0],data:data5};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data5 < 0 || isNaN(data5)){
-const err35 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.max_bytes.anyOf[0],data:data5};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-var _valid5 = _errs45 === errors;
-valid9 = valid9 || _valid5;
-const _errs47 = errors;
-const _errs49 = errors;
-const _errs50 = errors;
-if(typeof data5 === "string"){
-if(!pattern3.test(data5)){
-const err36 = {};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-var valid10 = _errs50 === errors;
-if(valid10){
-const err37 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.max_bytes.anyOf[1].not,parentSchema:schema41.properties.max_bytes.anyOf[1],data:data5};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-else {
-errors = _errs49;
-if(vErrors !== null){
-if(_errs49){
-vErrors.length = _errs49;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data5 === "string"){
-if(!pattern8.test(data5)){
-const err38 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.max_bytes.anyOf[1],data:data5};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.max_bytes.anyOf[1].type,parentSchema:schema41.properties.max_bytes.anyOf[1],data:data5};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-var _valid5 = _errs47 === errors;
-valid9 = valid9 || _valid5;
-const _errs51 = errors;
-if(data5 !== null){
-const err40 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.max_bytes.anyOf[2].type,parentSchema:schema41.properties.max_bytes.anyOf[2],data:data5};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-var _valid5 = _errs51 === errors;
-valid9 = valid9 || _valid5;
-if(!valid9){
-const err41 = {instancePath:instancePath+"/max_bytes",schemaPath:"#/properties/max_bytes/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.max_bytes.anyOf,parentSchema:schema41.properties.max_bytes,data:data5};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-else {
-errors = _errs44;
-if(vErrors !== null){
-if(_errs44){
-vErrors.length = _errs44;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.cmd_get !== undefined){
-let data6 = data.cmd_get;
-const _errs54 = errors;
-let valid11 = false;
-const _errs55 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err42 = {instancePath:instancePath+"/cmd_get",schemaPath:"#/properties/cmd_get/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.cmd_get.anyOf[0].type,parentSchema:schema41.properties.cmd_get.anyOf[0],data:data6};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 9007199254740991 || isNaN(data6)){
-const err43 = {instancePath:instancePath+"/cmd_get",schemaPath:"#/properties/cmd_get/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.cmd_get.anyOf[0],data:data6};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-if(data6 < 0 || isNaN(data6)){
-const err44 = {instancePath:instancePath+"/cmd_get",schemaPath:"#/properties/cmd_get/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.cmd_get.anyOf[0],data:data6};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-var _valid6 = _errs55 === errors;
-valid11 = valid11 || _valid6;
-const _errs57 = errors;
-const _errs59 = errors;
-const _errs60 = errors;
-if(typeof data6 === "string"){
-if(!pattern3.test(data6)){
-const err45 = {};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-var valid12 = _errs60 === errors;
-if(valid12){
-const err46 = {instancePath:instancePath+"/cmd_get",schemaPath:"#/properties/cmd_get/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.cmd_get.anyOf[1].not,parentSchema:schema41.properties.cmd_get.anyOf[1],data:data6};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-else {
-errors = _errs59;
-if(vErrors !== null){
-if(_errs59){
-vErrors.length = _errs59;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data6 === "string"){
-if(!pattern8.test(data6)){
-const err47 = {instancePath:instancePath+"/cmd_get",schemaPath:"#/properties/cmd_get/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.cmd_get.anyOf[1],data:data6};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/cmd_get",schemaPath:"#/properties/cmd_get/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.cmd_get.anyOf[1].type,parentSchema:schema41.properties.cmd_get.anyOf[1],data:data6};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-var _valid6 = _errs57 === errors;
-valid11 = valid11 || _valid6;
-const _errs61 = errors;
-if(data6 !== null){
-const err49 = {instancePath:instancePath+"/cmd_get",schemaPath:"#/properties/cmd_get/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.cmd_get.anyOf[2].type,parentSchema:schema41.properties.cmd_get.anyOf[2],data:data6};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-var _valid6 = _errs61 === errors;
-valid11 = valid11 || _valid6;
-if(!valid11){
-const err50 = {instancePath:instancePath+"/cmd_get",schemaPath:"#/properties/cmd_get/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.cmd_get.anyOf,parentSchema:schema41.properties.cmd_get,data:data6};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-else {
-errors = _errs54;
-if(vErrors !== null){
-if(_errs54){
-vErrors.length = _errs54;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.cmd_set !== undefined){
-let data7 = data.cmd_set;
-const _errs64 = errors;
-let valid13 = false;
-const _errs65 = errors;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err51 = {instancePath:instancePath+"/cmd_set",schemaPath:"#/properties/cmd_set/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.cmd_set.anyOf[0].type,parentSchema:schema41.properties.cmd_set.anyOf[0],data:data7};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 9007199254740991 || isNaN(data7)){
-const err52 = {instancePath:instancePath+"/cmd_set",schemaPath:"#/properties/cmd_set/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.cmd_set.anyOf[0],data:data7};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-if(data7 < 0 || isNaN(data7)){
-const err53 = {instancePath:instancePath+"/cmd_set",schemaPath:"#/properties/cmd_set/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.cmd_set.anyOf[0],data:data7};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-var _valid7 = _errs65 === errors;
-valid13 = valid13 || _valid7;
-const _errs67 = errors;
-const _errs69 = errors;
-const _errs70 = errors;
-if(typeof data7 === "string"){
-if(!pattern3.test(data7)){
-const err54 = {};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-var valid14 = _errs70 === errors;
-if(valid14){
-const err55 = {instancePath:instancePath+"/cmd_set",schemaPath:"#/properties/cmd_set/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.cmd_set.anyOf[1].not,parentSchema:schema41.properties.cmd_set.anyOf[1],data:data7};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-else {
-errors = _errs69;
-if(vErrors !== null){
-if(_errs69){
-vErrors.length = _errs69;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data7 === "string"){
-if(!pattern8.test(data7)){
-const err56 = {instancePath:instancePath+"/cmd_set",schemaPath:"#/properties/cmd_set/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.cmd_set.anyOf[1],data:data7};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/cmd_set",schemaPath:"#/properties/cmd_set/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.cmd_set.anyOf[1].type,parentSchema:schema41.properties.cmd_set.anyOf[1],data:data7};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-var _valid7 = _errs67 === errors;
-valid13 = valid13 || _valid7;
-const _errs71 = errors;
-if(data7 !== null){
-const err58 = {instancePath:instancePath+"/cmd_set",schemaPath:"#/properties/cmd_set/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.cmd_set.anyOf[2].type,parentSchema:schema41.properties.cmd_set.anyOf[2],data:data7};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-var _valid7 = _errs71 === errors;
-valid13 = valid13 || _valid7;
-if(!valid13){
-const err59 = {instancePath:instancePath+"/cmd_set",schemaPath:"#/properties/cmd_set/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.cmd_set.anyOf,parentSchema:schema41.properties.cmd_set,data:data7};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-else {
-errors = _errs64;
-if(vErrors !== null){
-if(_errs64){
-vErrors.length = _errs64;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.get_hits !== undefined){
-let data8 = data.get_hits;
-const _errs74 = errors;
-let valid15 = false;
-const _errs75 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err60 = {instancePath:instancePath+"/get_hits",schemaPath:"#/properties/get_hits/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.get_hits.anyOf[0].type,parentSchema:schema41.properties.get_hits.anyOf[0],data:data8};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 9007199254740991 || isNaN(data8)){
-const err61 = {instancePath:instancePath+"/get_hits",schemaPath:"#/properties/get_hits/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.get_hits.anyOf[0],data:data8};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-if(data8 < 0 || isNaN(data8)){
-const err62 = {instancePath:instancePath+"/get_hits",schemaPath:"#/properties/get_hits/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.get_hits.anyOf[0],data:data8};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-var _valid8 = _errs75 === errors;
-valid15 = valid15 || _valid8;
-const _errs77 = errors;
-const _errs79 = errors;
-const _errs80 = errors;
-if(typeof data8 === "string"){
-if(!pattern3.test(data8)){
-const err63 = {};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-var valid16 = _errs80 === errors;
-if(valid16){
-const err64 = {instancePath:instancePath+"/get_hits",schemaPath:"#/properties/get_hits/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.get_hits.anyOf[1].not,parentSchema:schema41.properties.get_hits.anyOf[1],data:data8};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-else {
-errors = _errs79;
-if(vErrors !== null){
-if(_errs79){
-vErrors.length = _errs79;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data8 === "string"){
-if(!pattern8.test(data8)){
-const err65 = {instancePath:instancePath+"/get_hits",schemaPath:"#/properties/get_hits/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.get_hits.anyOf[1],data:data8};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-else {
-const err66 = {instancePath:instancePath+"/get_hits",schemaPath:"#/properties/get_hits/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.get_hits.anyOf[1].type,parentSchema:schema41.properties.get_hits.anyOf[1],data:data8};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-var _valid8 = _errs77 === errors;
-valid15 = valid15 || _valid8;
-const _errs81 = errors;
-if(data8 !== null){
-const err67 = {instancePath:instancePath+"/get_hits",schemaPath:"#/properties/get_hits/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.get_hits.anyOf[2].type,parentSchema:schema41.properties.get_hits.anyOf[2],data:data8};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-var _valid8 = _errs81 === errors;
-valid15 = valid15 || _valid8;
-if(!valid15){
-const err68 = {instancePath:instancePath+"/get_hits",schemaPath:"#/properties/get_hits/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.get_hits.anyOf,parentSchema:schema41.properties.get_hits,data:data8};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-else {
-errors = _errs74;
-if(vErrors !== null){
-if(_errs74){
-vErrors.length = _errs74;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.get_misses !== undefined){
-let data9 = data.get_misses;
-const _errs84 = errors;
-let valid17 = false;
-const _errs85 = errors;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err69 = {instancePath:instancePath+"/get_misses",schemaPath:"#/properties/get_misses/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.get_misses.anyOf[0].type,parentSchema:schema41.properties.get_misses.anyOf[0],data:data9};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 9007199254740991 || isNaN(data9)){
-const err70 = {instancePath:instancePath+"/get_misses",schemaPath:"#/properties/get_misses/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.get_misses.anyOf[0],data:data9};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-if(data9 < 0 || isNaN(data9)){
-const err71 = {instancePath:instancePath+"/get_misses",schemaPath:"#/properties/get_misses/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.get_misses.anyOf[0],data:data9};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-}
-var _valid9 = _errs85 === errors;
-valid17 = valid17 || _valid9;
-const _errs87 = errors;
-const _errs89 = errors;
-const _errs90 = errors;
-if(typeof data9 === "string"){
-if(!pattern3.test(data9)){
-const err72 = {};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-}
-var valid18 = _errs90 === errors;
-if(valid18){
-const err73 = {instancePath:instancePath+"/get_misses",schemaPath:"#/properties/get_misses/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.get_misses.anyOf[1].not,parentSchema:schema41.properties.get_misses.anyOf[1],data:data9};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-else {
-errors = _errs89;
-if(vErrors !== null){
-if(_errs89){
-vErrors.length = _errs89;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data9 === "string"){
-if(!pattern8.test(data9)){
-const err74 = {instancePath:instancePath+"/get_misses",schemaPath:"#/properties/get_misses/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.get_misses.anyOf[1],data:data9};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-else {
-const err75 = {instancePath:instancePath+"/get_misses",schemaPath:"#/properties/get_misses/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.get_misses.anyOf[1].type,parentSchema:schema41.properties.get_misses.anyOf[1],data:data9};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-var _valid9 = _errs87 === errors;
-valid17 = valid17 || _valid9;
-const _errs91 = errors;
-if(data9 !== null){
-const err76 = {instancePath:instancePath+"/get_misses",schemaPath:"#/properties/get_misses/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.get_misses.anyOf[2].type,parentSchema:schema41.properties.get_misses.anyOf[2],data:data9};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
-}
-var _valid9 = _errs91 === errors;
-valid17 = valid17 || _valid9;
-if(!valid17){
-const err77 = {instancePath:instancePath+"/get_misses",schemaPath:"#/properties/get_misses/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.get_misses.anyOf,parentSchema:schema41.properties.get_misses,data:data9};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-else {
-errors = _errs84;
-if(vErrors !== null){
-if(_errs84){
-vErrors.length = _errs84;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.threads !== undefined){
-let data10 = data.threads;
-const _errs94 = errors;
-let valid19 = false;
-const _errs95 = errors;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err78 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema41.properties.threads.anyOf[0].type,parentSchema:schema41.properties.threads.anyOf[0],data:data10};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 9007199254740991 || isNaN(data10)){
-const err79 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema41.properties.threads.anyOf[0],data:data10};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-if(data10 < 0 || isNaN(data10)){
-const err80 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema41.properties.threads.anyOf[0],data:data10};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-var _valid10 = _errs95 === errors;
-valid19 = valid19 || _valid10;
-const _errs97 = errors;
-const _errs99 = errors;
-const _errs100 = errors;
-if(typeof data10 === "string"){
-if(!pattern3.test(data10)){
-const err81 = {};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-}
-var valid20 = _errs100 === errors;
-if(valid20){
-const err82 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema41.properties.threads.anyOf[1].not,parentSchema:schema41.properties.threads.anyOf[1],data:data10};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
-errors++;
-}
-else {
-errors = _errs99;
-if(vErrors !== null){
-if(_errs99){
-vErrors.length = _errs99;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data10 === "string"){
-if(!pattern8.test(data10)){
-const err83 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema41.properties.threads.anyOf[1],data:data10};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-}
-else {
-const err84 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.threads.anyOf[1].type,parentSchema:schema41.properties.threads.anyOf[1],data:data10};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-var _valid10 = _errs97 === errors;
-valid19 = valid19 || _valid10;
-const _errs101 = errors;
-if(data10 !== null){
-const err85 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema41.properties.threads.anyOf[2].type,parentSchema:schema41.properties.threads.anyOf[2],data:data10};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
-errors++;
-}
-var _valid10 = _errs101 === errors;
-valid19 = valid19 || _valid10;
-if(!valid19){
-const err86 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.threads.anyOf,parentSchema:schema41.properties.threads,data:data10};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-else {
-errors = _errs94;
-if(vErrors !== null){
-if(_errs94){
-vErrors.length = _errs94;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err87 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
 }
 errors++;
 }
 validate95.errors = vErrors;
 return errors === 0;
 }
-validate95.evaluated = {"props":{"version":true,"libevent":true,"curr_items":true,"total_items":true,"bytes":true,"max_bytes":true,"cmd_get":true,"cmd_set":true,"get_hits":true,"get_misses":true,"threads":true},"dynamicProps":false,"dynamicItems":false};
+validate95.evaluated = {"props":{"banner":true,"tls_supported":true,"anonymous":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema42 = {"type":"object","properties":{"protocol_major":{"title":"Protocol major","description":"Major AMQP protocol version.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"protocol_minor":{"title":"Protocol minor","description":"Minor AMQP protocol version.","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]},"product":{"title":"Product","description":"Server product, for example `RabbitMQ`.","anyOf":[{"type":"string"},{"type":"null"}]},"version":{"title":"Version","description":"Server version.","anyOf":[{"type":"string"},{"type":"null"}]},"platform":{"title":"Platform","description":"Platform the server runs on, for example `Erlang/OTP 26`.","anyOf":[{"type":"string"},{"type":"null"}]}},"title":"AMQP","description":"What an AMQP server announced."};
+const schema38 = {"type":"object","properties":{"banner":{"title":"Banner","description":"Greeting the server sent.","$ref":"#/$defs/lenient-text"},"starttls":{"title":"STARTTLS","description":"The server offers `STARTTLS`.","$ref":"#/$defs/lenient-answer"},"extensions":{"title":"Extensions","description":"ESMTP extensions the server announced, for example `PIPELINING`.","$ref":"#/$defs/lenient-texts"}},"title":"SMTP","description":"What an SMTP session showed."};
 
-function validate97(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate97.evaluated;
+const evaluated0 = validate100.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7631,13 +3234,27 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.protocol_major !== undefined){
-let data0 = data.protocol_major;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err0 = {instancePath:instancePath+"/protocol_major",schemaPath:"#/properties/protocol_major/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.properties.protocol_major.anyOf[0].type,parentSchema:schema42.properties.protocol_major.anyOf[0],data:data0};
+if(data.banner !== undefined){
+if(!(validate60(data.banner, {instancePath:instancePath+"/banner",parentData:data,parentDataProperty:"banner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.starttls !== undefined){
+if(!(validate92(data.starttls, {instancePath:instancePath+"/starttls",parentData:data,parentDataProperty:"starttls",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+if(data.extensions !== undefined){
+if(!(validate63(data.extensions, {instancePath:instancePath+"/extensions",parentData:data,parentDataProperty:"extensions",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7646,1817 +3263,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 9007199254740991 || isNaN(data0)){
-const err1 = {instancePath:instancePath+"/protocol_major",schemaPath:"#/properties/protocol_major/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema42.properties.protocol_major.anyOf[0],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data0 < 0 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/protocol_major",schemaPath:"#/properties/protocol_major/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.protocol_major.anyOf[0],data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-const _errs7 = errors;
-const _errs8 = errors;
-if(typeof data0 === "string"){
-if(!pattern3.test(data0)){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-var valid2 = _errs8 === errors;
-if(valid2){
-const err4 = {instancePath:instancePath+"/protocol_major",schemaPath:"#/properties/protocol_major/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema42.properties.protocol_major.anyOf[1].not,parentSchema:schema42.properties.protocol_major.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-else {
-errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data0 === "string"){
-if(!pattern8.test(data0)){
-const err5 = {instancePath:instancePath+"/protocol_major",schemaPath:"#/properties/protocol_major/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema42.properties.protocol_major.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/protocol_major",schemaPath:"#/properties/protocol_major/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.protocol_major.anyOf[1].type,parentSchema:schema42.properties.protocol_major.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-const _errs9 = errors;
-if(data0 !== null){
-const err7 = {instancePath:instancePath+"/protocol_major",schemaPath:"#/properties/protocol_major/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema42.properties.protocol_major.anyOf[2].type,parentSchema:schema42.properties.protocol_major.anyOf[2],data:data0};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid0 = _errs9 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err8 = {instancePath:instancePath+"/protocol_major",schemaPath:"#/properties/protocol_major/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema42.properties.protocol_major.anyOf,parentSchema:schema42.properties.protocol_major,data:data0};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.protocol_minor !== undefined){
-let data1 = data.protocol_minor;
-const _errs12 = errors;
-let valid3 = false;
-const _errs13 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err9 = {instancePath:instancePath+"/protocol_minor",schemaPath:"#/properties/protocol_minor/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.properties.protocol_minor.anyOf[0].type,parentSchema:schema42.properties.protocol_minor.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 9007199254740991 || isNaN(data1)){
-const err10 = {instancePath:instancePath+"/protocol_minor",schemaPath:"#/properties/protocol_minor/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema42.properties.protocol_minor.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data1 < 0 || isNaN(data1)){
-const err11 = {instancePath:instancePath+"/protocol_minor",schemaPath:"#/properties/protocol_minor/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.properties.protocol_minor.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-var _valid1 = _errs13 === errors;
-valid3 = valid3 || _valid1;
-const _errs15 = errors;
-const _errs17 = errors;
-const _errs18 = errors;
-if(typeof data1 === "string"){
-if(!pattern3.test(data1)){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-var valid4 = _errs18 === errors;
-if(valid4){
-const err13 = {instancePath:instancePath+"/protocol_minor",schemaPath:"#/properties/protocol_minor/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema42.properties.protocol_minor.anyOf[1].not,parentSchema:schema42.properties.protocol_minor.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-else {
-errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data1 === "string"){
-if(!pattern8.test(data1)){
-const err14 = {instancePath:instancePath+"/protocol_minor",schemaPath:"#/properties/protocol_minor/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema42.properties.protocol_minor.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/protocol_minor",schemaPath:"#/properties/protocol_minor/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.protocol_minor.anyOf[1].type,parentSchema:schema42.properties.protocol_minor.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid1 = _errs15 === errors;
-valid3 = valid3 || _valid1;
-const _errs19 = errors;
-if(data1 !== null){
-const err16 = {instancePath:instancePath+"/protocol_minor",schemaPath:"#/properties/protocol_minor/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema42.properties.protocol_minor.anyOf[2].type,parentSchema:schema42.properties.protocol_minor.anyOf[2],data:data1};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-var _valid1 = _errs19 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const err17 = {instancePath:instancePath+"/protocol_minor",schemaPath:"#/properties/protocol_minor/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema42.properties.protocol_minor.anyOf,parentSchema:schema42.properties.protocol_minor,data:data1};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-else {
-errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.product !== undefined){
-let data2 = data.product;
-const _errs22 = errors;
-let valid5 = false;
-const _errs23 = errors;
-if(typeof data2 !== "string"){
-const err18 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.product.anyOf[0].type,parentSchema:schema42.properties.product.anyOf[0],data:data2};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-var _valid2 = _errs23 === errors;
-valid5 = valid5 || _valid2;
-const _errs25 = errors;
-if(data2 !== null){
-const err19 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema42.properties.product.anyOf[1].type,parentSchema:schema42.properties.product.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-var _valid2 = _errs25 === errors;
-valid5 = valid5 || _valid2;
-if(!valid5){
-const err20 = {instancePath:instancePath+"/product",schemaPath:"#/properties/product/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema42.properties.product.anyOf,parentSchema:schema42.properties.product,data:data2};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-else {
-errors = _errs22;
-if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.version !== undefined){
-let data3 = data.version;
-const _errs28 = errors;
-let valid6 = false;
-const _errs29 = errors;
-if(typeof data3 !== "string"){
-const err21 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.version.anyOf[0].type,parentSchema:schema42.properties.version.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-var _valid3 = _errs29 === errors;
-valid6 = valid6 || _valid3;
-const _errs31 = errors;
-if(data3 !== null){
-const err22 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema42.properties.version.anyOf[1].type,parentSchema:schema42.properties.version.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-var _valid3 = _errs31 === errors;
-valid6 = valid6 || _valid3;
-if(!valid6){
-const err23 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema42.properties.version.anyOf,parentSchema:schema42.properties.version,data:data3};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-else {
-errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.platform !== undefined){
-let data4 = data.platform;
-const _errs34 = errors;
-let valid7 = false;
-const _errs35 = errors;
-if(typeof data4 !== "string"){
-const err24 = {instancePath:instancePath+"/platform",schemaPath:"#/properties/platform/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.platform.anyOf[0].type,parentSchema:schema42.properties.platform.anyOf[0],data:data4};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-var _valid4 = _errs35 === errors;
-valid7 = valid7 || _valid4;
-const _errs37 = errors;
-if(data4 !== null){
-const err25 = {instancePath:instancePath+"/platform",schemaPath:"#/properties/platform/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema42.properties.platform.anyOf[1].type,parentSchema:schema42.properties.platform.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-var _valid4 = _errs37 === errors;
-valid7 = valid7 || _valid4;
-if(!valid7){
-const err26 = {instancePath:instancePath+"/platform",schemaPath:"#/properties/platform/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema42.properties.platform.anyOf,parentSchema:schema42.properties.platform,data:data4};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-else {
-errors = _errs34;
-if(vErrors !== null){
-if(_errs34){
-vErrors.length = _errs34;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-validate97.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
-validate97.evaluated = {"props":{"protocol_major":true,"protocol_minor":true,"product":true,"version":true,"platform":true},"dynamicProps":false,"dynamicItems":false};
+validate100.evaluated = {"props":{"banner":true,"starttls":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema43 = {"type":"object","properties":{"naming_contexts":{"title":"Naming contexts","description":"Naming contexts of the root DSE.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"supported_versions":{"title":"Supported versions","description":"LDAP versions the server supports.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"vendor_name":{"title":"Vendor","description":"Vendor name of the root DSE.","anyOf":[{"type":"string"},{"type":"null"}]},"vendor_version":{"title":"Vendor version","description":"Vendor version of the root DSE.","anyOf":[{"type":"string"},{"type":"null"}]},"supported_sasl":{"title":"SASL mechanisms","description":"SASL mechanisms the server supports.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"anonymous_bind":{"title":"Anonymous bind","description":"An anonymous bind succeeds.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"can_enumerate":{"title":"Can enumerate","description":"Entries can be listed without credentials.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]}},"title":"LDAP","description":"What an LDAP server showed."};
-
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate99.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.naming_contexts !== undefined){
-let data0 = data.naming_contexts;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(Array.isArray(data0)){
-const len0 = data0.length;
-for(let i0=0; i0<len0; i0++){
-let data1 = data0[i0];
-if(typeof data1 !== "string"){
-const err0 = {instancePath:instancePath+"/naming_contexts/" + i0,schemaPath:"#/properties/naming_contexts/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.naming_contexts.anyOf[0].items.type,parentSchema:schema43.properties.naming_contexts.anyOf[0].items,data:data1};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-}
-else {
-const err1 = {instancePath:instancePath+"/naming_contexts",schemaPath:"#/properties/naming_contexts/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema43.properties.naming_contexts.anyOf[0].type,parentSchema:schema43.properties.naming_contexts.anyOf[0],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs7 = errors;
-if(data0 !== null){
-const err2 = {instancePath:instancePath+"/naming_contexts",schemaPath:"#/properties/naming_contexts/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema43.properties.naming_contexts.anyOf[1].type,parentSchema:schema43.properties.naming_contexts.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err3 = {instancePath:instancePath+"/naming_contexts",schemaPath:"#/properties/naming_contexts/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.naming_contexts.anyOf,parentSchema:schema43.properties.naming_contexts,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.supported_versions !== undefined){
-let data2 = data.supported_versions;
-const _errs10 = errors;
-let valid4 = false;
-const _errs11 = errors;
-if(Array.isArray(data2)){
-const len1 = data2.length;
-for(let i1=0; i1<len1; i1++){
-let data3 = data2[i1];
-if(typeof data3 !== "string"){
-const err4 = {instancePath:instancePath+"/supported_versions/" + i1,schemaPath:"#/properties/supported_versions/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.supported_versions.anyOf[0].items.type,parentSchema:schema43.properties.supported_versions.anyOf[0].items,data:data3};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/supported_versions",schemaPath:"#/properties/supported_versions/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema43.properties.supported_versions.anyOf[0].type,parentSchema:schema43.properties.supported_versions.anyOf[0],data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid4 = valid4 || _valid1;
-const _errs15 = errors;
-if(data2 !== null){
-const err6 = {instancePath:instancePath+"/supported_versions",schemaPath:"#/properties/supported_versions/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema43.properties.supported_versions.anyOf[1].type,parentSchema:schema43.properties.supported_versions.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var _valid1 = _errs15 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const err7 = {instancePath:instancePath+"/supported_versions",schemaPath:"#/properties/supported_versions/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.supported_versions.anyOf,parentSchema:schema43.properties.supported_versions,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-errors = _errs10;
-if(vErrors !== null){
-if(_errs10){
-vErrors.length = _errs10;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.vendor_name !== undefined){
-let data4 = data.vendor_name;
-const _errs18 = errors;
-let valid7 = false;
-const _errs19 = errors;
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/vendor_name",schemaPath:"#/properties/vendor_name/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.vendor_name.anyOf[0].type,parentSchema:schema43.properties.vendor_name.anyOf[0],data:data4};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-var _valid2 = _errs19 === errors;
-valid7 = valid7 || _valid2;
-const _errs21 = errors;
-if(data4 !== null){
-const err9 = {instancePath:instancePath+"/vendor_name",schemaPath:"#/properties/vendor_name/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema43.properties.vendor_name.anyOf[1].type,parentSchema:schema43.properties.vendor_name.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid2 = _errs21 === errors;
-valid7 = valid7 || _valid2;
-if(!valid7){
-const err10 = {instancePath:instancePath+"/vendor_name",schemaPath:"#/properties/vendor_name/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.vendor_name.anyOf,parentSchema:schema43.properties.vendor_name,data:data4};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-else {
-errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.vendor_version !== undefined){
-let data5 = data.vendor_version;
-const _errs24 = errors;
-let valid8 = false;
-const _errs25 = errors;
-if(typeof data5 !== "string"){
-const err11 = {instancePath:instancePath+"/vendor_version",schemaPath:"#/properties/vendor_version/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.vendor_version.anyOf[0].type,parentSchema:schema43.properties.vendor_version.anyOf[0],data:data5};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid3 = _errs25 === errors;
-valid8 = valid8 || _valid3;
-const _errs27 = errors;
-if(data5 !== null){
-const err12 = {instancePath:instancePath+"/vendor_version",schemaPath:"#/properties/vendor_version/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema43.properties.vendor_version.anyOf[1].type,parentSchema:schema43.properties.vendor_version.anyOf[1],data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-var _valid3 = _errs27 === errors;
-valid8 = valid8 || _valid3;
-if(!valid8){
-const err13 = {instancePath:instancePath+"/vendor_version",schemaPath:"#/properties/vendor_version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.vendor_version.anyOf,parentSchema:schema43.properties.vendor_version,data:data5};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-else {
-errors = _errs24;
-if(vErrors !== null){
-if(_errs24){
-vErrors.length = _errs24;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.supported_sasl !== undefined){
-let data6 = data.supported_sasl;
-const _errs30 = errors;
-let valid9 = false;
-const _errs31 = errors;
-if(Array.isArray(data6)){
-const len2 = data6.length;
-for(let i2=0; i2<len2; i2++){
-let data7 = data6[i2];
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/supported_sasl/" + i2,schemaPath:"#/properties/supported_sasl/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.supported_sasl.anyOf[0].items.type,parentSchema:schema43.properties.supported_sasl.anyOf[0].items,data:data7};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/supported_sasl",schemaPath:"#/properties/supported_sasl/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema43.properties.supported_sasl.anyOf[0].type,parentSchema:schema43.properties.supported_sasl.anyOf[0],data:data6};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid4 = _errs31 === errors;
-valid9 = valid9 || _valid4;
-const _errs35 = errors;
-if(data6 !== null){
-const err16 = {instancePath:instancePath+"/supported_sasl",schemaPath:"#/properties/supported_sasl/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema43.properties.supported_sasl.anyOf[1].type,parentSchema:schema43.properties.supported_sasl.anyOf[1],data:data6};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-var _valid4 = _errs35 === errors;
-valid9 = valid9 || _valid4;
-if(!valid9){
-const err17 = {instancePath:instancePath+"/supported_sasl",schemaPath:"#/properties/supported_sasl/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.supported_sasl.anyOf,parentSchema:schema43.properties.supported_sasl,data:data6};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-else {
-errors = _errs30;
-if(vErrors !== null){
-if(_errs30){
-vErrors.length = _errs30;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.anonymous_bind !== undefined){
-let data8 = data.anonymous_bind;
-const _errs38 = errors;
-let valid12 = false;
-const _errs39 = errors;
-if(typeof data8 !== "boolean"){
-const err18 = {instancePath:instancePath+"/anonymous_bind",schemaPath:"#/properties/anonymous_bind/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema43.properties.anonymous_bind.anyOf[0].type,parentSchema:schema43.properties.anonymous_bind.anyOf[0],data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-var _valid5 = _errs39 === errors;
-valid12 = valid12 || _valid5;
-const _errs41 = errors;
-const _errs43 = errors;
-const _errs44 = errors;
-if(typeof data8 === "string"){
-if(!pattern3.test(data8)){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-var valid13 = _errs44 === errors;
-if(valid13){
-const err20 = {instancePath:instancePath+"/anonymous_bind",schemaPath:"#/properties/anonymous_bind/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema43.properties.anonymous_bind.anyOf[1].not,parentSchema:schema43.properties.anonymous_bind.anyOf[1],data:data8};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-else {
-errors = _errs43;
-if(vErrors !== null){
-if(_errs43){
-vErrors.length = _errs43;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data8 === "string"){
-if(!pattern38.test(data8)){
-const err21 = {instancePath:instancePath+"/anonymous_bind",schemaPath:"#/properties/anonymous_bind/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema43.properties.anonymous_bind.anyOf[1],data:data8};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/anonymous_bind",schemaPath:"#/properties/anonymous_bind/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.anonymous_bind.anyOf[1].type,parentSchema:schema43.properties.anonymous_bind.anyOf[1],data:data8};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-var _valid5 = _errs41 === errors;
-valid12 = valid12 || _valid5;
-const _errs45 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err23 = {instancePath:instancePath+"/anonymous_bind",schemaPath:"#/properties/anonymous_bind/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.properties.anonymous_bind.anyOf[2].type,parentSchema:schema43.properties.anonymous_bind.anyOf[2],data:data8};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 1 || isNaN(data8)){
-const err24 = {instancePath:instancePath+"/anonymous_bind",schemaPath:"#/properties/anonymous_bind/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema43.properties.anonymous_bind.anyOf[2],data:data8};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(data8 < 0 || isNaN(data8)){
-const err25 = {instancePath:instancePath+"/anonymous_bind",schemaPath:"#/properties/anonymous_bind/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema43.properties.anonymous_bind.anyOf[2],data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-var _valid5 = _errs45 === errors;
-valid12 = valid12 || _valid5;
-const _errs47 = errors;
-if(data8 !== null){
-const err26 = {instancePath:instancePath+"/anonymous_bind",schemaPath:"#/properties/anonymous_bind/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema43.properties.anonymous_bind.anyOf[3].type,parentSchema:schema43.properties.anonymous_bind.anyOf[3],data:data8};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-var _valid5 = _errs47 === errors;
-valid12 = valid12 || _valid5;
-if(!valid12){
-const err27 = {instancePath:instancePath+"/anonymous_bind",schemaPath:"#/properties/anonymous_bind/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.anonymous_bind.anyOf,parentSchema:schema43.properties.anonymous_bind,data:data8};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-else {
-errors = _errs38;
-if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.can_enumerate !== undefined){
-let data9 = data.can_enumerate;
-const _errs50 = errors;
-let valid14 = false;
-const _errs51 = errors;
-if(typeof data9 !== "boolean"){
-const err28 = {instancePath:instancePath+"/can_enumerate",schemaPath:"#/properties/can_enumerate/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema43.properties.can_enumerate.anyOf[0].type,parentSchema:schema43.properties.can_enumerate.anyOf[0],data:data9};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-var _valid6 = _errs51 === errors;
-valid14 = valid14 || _valid6;
-const _errs53 = errors;
-const _errs55 = errors;
-const _errs56 = errors;
-if(typeof data9 === "string"){
-if(!pattern3.test(data9)){
-const err29 = {};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-var valid15 = _errs56 === errors;
-if(valid15){
-const err30 = {instancePath:instancePath+"/can_enumerate",schemaPath:"#/properties/can_enumerate/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema43.properties.can_enumerate.anyOf[1].not,parentSchema:schema43.properties.can_enumerate.anyOf[1],data:data9};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-else {
-errors = _errs55;
-if(vErrors !== null){
-if(_errs55){
-vErrors.length = _errs55;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data9 === "string"){
-if(!pattern38.test(data9)){
-const err31 = {instancePath:instancePath+"/can_enumerate",schemaPath:"#/properties/can_enumerate/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema43.properties.can_enumerate.anyOf[1],data:data9};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/can_enumerate",schemaPath:"#/properties/can_enumerate/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.can_enumerate.anyOf[1].type,parentSchema:schema43.properties.can_enumerate.anyOf[1],data:data9};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-var _valid6 = _errs53 === errors;
-valid14 = valid14 || _valid6;
-const _errs57 = errors;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err33 = {instancePath:instancePath+"/can_enumerate",schemaPath:"#/properties/can_enumerate/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema43.properties.can_enumerate.anyOf[2].type,parentSchema:schema43.properties.can_enumerate.anyOf[2],data:data9};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 1 || isNaN(data9)){
-const err34 = {instancePath:instancePath+"/can_enumerate",schemaPath:"#/properties/can_enumerate/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema43.properties.can_enumerate.anyOf[2],data:data9};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data9 < 0 || isNaN(data9)){
-const err35 = {instancePath:instancePath+"/can_enumerate",schemaPath:"#/properties/can_enumerate/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema43.properties.can_enumerate.anyOf[2],data:data9};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-var _valid6 = _errs57 === errors;
-valid14 = valid14 || _valid6;
-const _errs59 = errors;
-if(data9 !== null){
-const err36 = {instancePath:instancePath+"/can_enumerate",schemaPath:"#/properties/can_enumerate/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema43.properties.can_enumerate.anyOf[3].type,parentSchema:schema43.properties.can_enumerate.anyOf[3],data:data9};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-var _valid6 = _errs59 === errors;
-valid14 = valid14 || _valid6;
-if(!valid14){
-const err37 = {instancePath:instancePath+"/can_enumerate",schemaPath:"#/properties/can_enumerate/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.can_enumerate.anyOf,parentSchema:schema43.properties.can_enumerate,data:data9};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-else {
-errors = _errs50;
-if(vErrors !== null){
-if(_errs50){
-vErrors.length = _errs50;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-validate99.errors = vErrors;
-return errors === 0;
-}
-validate99.evaluated = {"props":{"naming_contexts":true,"supported_versions":true,"vendor_name":true,"vendor_version":true,"supported_sasl":true,"anonymous_bind":true,"can_enumerate":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema44 = {"type":"object","properties":{"version":{"title":"Version","description":"SIP version, for example `SIP/2.0`.","anyOf":[{"type":"string"},{"type":"null"}]},"user_agent":{"title":"User agent","description":"`User-Agent` of the answer.","anyOf":[{"type":"string"},{"type":"null"}]},"server":{"title":"Server","description":"`Server` of the answer.","anyOf":[{"type":"string"},{"type":"null"}]},"allow":{"title":"Allowed methods","description":"Methods in `Allow`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]},"supported":{"title":"Supported extensions","description":"Extensions in `Supported`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"title":"SIP","description":"What a SIP server answered (usually to `OPTIONS`)."};
-
-function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate101.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.version !== undefined){
-let data0 = data.version;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.version.anyOf[0].type,parentSchema:schema44.properties.version.anyOf[0],data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema44.properties.version.anyOf[1].type,parentSchema:schema44.properties.version.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.version.anyOf,parentSchema:schema44.properties.version,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.user_agent !== undefined){
-let data1 = data.user_agent;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/user_agent",schemaPath:"#/properties/user_agent/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.user_agent.anyOf[0].type,parentSchema:schema44.properties.user_agent.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs11 = errors;
-if(data1 !== null){
-const err4 = {instancePath:instancePath+"/user_agent",schemaPath:"#/properties/user_agent/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema44.properties.user_agent.anyOf[1].type,parentSchema:schema44.properties.user_agent.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err5 = {instancePath:instancePath+"/user_agent",schemaPath:"#/properties/user_agent/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.user_agent.anyOf,parentSchema:schema44.properties.user_agent,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.server !== undefined){
-let data2 = data.server;
-const _errs14 = errors;
-let valid3 = false;
-const _errs15 = errors;
-if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/server",schemaPath:"#/properties/server/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.server.anyOf[0].type,parentSchema:schema44.properties.server.anyOf[0],data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var _valid2 = _errs15 === errors;
-valid3 = valid3 || _valid2;
-const _errs17 = errors;
-if(data2 !== null){
-const err7 = {instancePath:instancePath+"/server",schemaPath:"#/properties/server/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema44.properties.server.anyOf[1].type,parentSchema:schema44.properties.server.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid2 = _errs17 === errors;
-valid3 = valid3 || _valid2;
-if(!valid3){
-const err8 = {instancePath:instancePath+"/server",schemaPath:"#/properties/server/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.server.anyOf,parentSchema:schema44.properties.server,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.allow !== undefined){
-let data3 = data.allow;
-const _errs20 = errors;
-let valid4 = false;
-const _errs21 = errors;
-if(Array.isArray(data3)){
-const len0 = data3.length;
-for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/allow/" + i0,schemaPath:"#/properties/allow/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.allow.anyOf[0].items.type,parentSchema:schema44.properties.allow.anyOf[0].items,data:data4};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/allow",schemaPath:"#/properties/allow/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema44.properties.allow.anyOf[0].type,parentSchema:schema44.properties.allow.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var _valid3 = _errs21 === errors;
-valid4 = valid4 || _valid3;
-const _errs25 = errors;
-if(data3 !== null){
-const err11 = {instancePath:instancePath+"/allow",schemaPath:"#/properties/allow/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema44.properties.allow.anyOf[1].type,parentSchema:schema44.properties.allow.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid3 = _errs25 === errors;
-valid4 = valid4 || _valid3;
-if(!valid4){
-const err12 = {instancePath:instancePath+"/allow",schemaPath:"#/properties/allow/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.allow.anyOf,parentSchema:schema44.properties.allow,data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-else {
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.supported !== undefined){
-let data5 = data.supported;
-const _errs28 = errors;
-let valid7 = false;
-const _errs29 = errors;
-if(Array.isArray(data5)){
-const len1 = data5.length;
-for(let i1=0; i1<len1; i1++){
-let data6 = data5[i1];
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/supported/" + i1,schemaPath:"#/properties/supported/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.supported.anyOf[0].items.type,parentSchema:schema44.properties.supported.anyOf[0].items,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/supported",schemaPath:"#/properties/supported/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema44.properties.supported.anyOf[0].type,parentSchema:schema44.properties.supported.anyOf[0],data:data5};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-var _valid4 = _errs29 === errors;
-valid7 = valid7 || _valid4;
-const _errs33 = errors;
-if(data5 !== null){
-const err15 = {instancePath:instancePath+"/supported",schemaPath:"#/properties/supported/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema44.properties.supported.anyOf[1].type,parentSchema:schema44.properties.supported.anyOf[1],data:data5};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-var _valid4 = _errs33 === errors;
-valid7 = valid7 || _valid4;
-if(!valid7){
-const err16 = {instancePath:instancePath+"/supported",schemaPath:"#/properties/supported/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.supported.anyOf,parentSchema:schema44.properties.supported,data:data5};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-else {
-errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate101.errors = vErrors;
-return errors === 0;
-}
-validate101.evaluated = {"props":{"version":true,"user_agent":true,"server":true,"allow":true,"supported":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema45 = {"type":"object","properties":{"product_version":{"title":"Product version","description":"Product version the server reports.","anyOf":[{"type":"string"},{"type":"null"}]},"nla_required":{"title":"NLA required","description":"Network Level Authentication is required.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"ssl_enabled":{"title":"SSL enabled","description":"The server offers TLS.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"hostname":{"title":"Host name","description":"Host name the server reports.","anyOf":[{"type":"string"},{"type":"null"}]}},"title":"RDP","description":"What an RDP server showed."};
-
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate103.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.product_version !== undefined){
-let data0 = data.product_version;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/product_version",schemaPath:"#/properties/product_version/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.product_version.anyOf[0].type,parentSchema:schema45.properties.product_version.anyOf[0],data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/product_version",schemaPath:"#/properties/product_version/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema45.properties.product_version.anyOf[1].type,parentSchema:schema45.properties.product_version.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/product_version",schemaPath:"#/properties/product_version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema45.properties.product_version.anyOf,parentSchema:schema45.properties.product_version,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.nla_required !== undefined){
-let data1 = data.nla_required;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(typeof data1 !== "boolean"){
-const err3 = {instancePath:instancePath+"/nla_required",schemaPath:"#/properties/nla_required/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.nla_required.anyOf[0].type,parentSchema:schema45.properties.nla_required.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs11 = errors;
-const _errs13 = errors;
-const _errs14 = errors;
-if(typeof data1 === "string"){
-if(!pattern3.test(data1)){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-var valid3 = _errs14 === errors;
-if(valid3){
-const err5 = {instancePath:instancePath+"/nla_required",schemaPath:"#/properties/nla_required/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema45.properties.nla_required.anyOf[1].not,parentSchema:schema45.properties.nla_required.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data1 === "string"){
-if(!pattern38.test(data1)){
-const err6 = {instancePath:instancePath+"/nla_required",schemaPath:"#/properties/nla_required/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema45.properties.nla_required.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/nla_required",schemaPath:"#/properties/nla_required/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.nla_required.anyOf[1].type,parentSchema:schema45.properties.nla_required.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid2 = valid2 || _valid1;
-const _errs15 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err8 = {instancePath:instancePath+"/nla_required",schemaPath:"#/properties/nla_required/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema45.properties.nla_required.anyOf[2].type,parentSchema:schema45.properties.nla_required.anyOf[2],data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 1 || isNaN(data1)){
-const err9 = {instancePath:instancePath+"/nla_required",schemaPath:"#/properties/nla_required/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema45.properties.nla_required.anyOf[2],data:data1};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data1 < 0 || isNaN(data1)){
-const err10 = {instancePath:instancePath+"/nla_required",schemaPath:"#/properties/nla_required/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema45.properties.nla_required.anyOf[2],data:data1};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-var _valid1 = _errs15 === errors;
-valid2 = valid2 || _valid1;
-const _errs17 = errors;
-if(data1 !== null){
-const err11 = {instancePath:instancePath+"/nla_required",schemaPath:"#/properties/nla_required/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema45.properties.nla_required.anyOf[3].type,parentSchema:schema45.properties.nla_required.anyOf[3],data:data1};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid1 = _errs17 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err12 = {instancePath:instancePath+"/nla_required",schemaPath:"#/properties/nla_required/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema45.properties.nla_required.anyOf,parentSchema:schema45.properties.nla_required,data:data1};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.ssl_enabled !== undefined){
-let data2 = data.ssl_enabled;
-const _errs20 = errors;
-let valid4 = false;
-const _errs21 = errors;
-if(typeof data2 !== "boolean"){
-const err13 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.ssl_enabled.anyOf[0].type,parentSchema:schema45.properties.ssl_enabled.anyOf[0],data:data2};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-var _valid2 = _errs21 === errors;
-valid4 = valid4 || _valid2;
-const _errs23 = errors;
-const _errs25 = errors;
-const _errs26 = errors;
-if(typeof data2 === "string"){
-if(!pattern3.test(data2)){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-var valid5 = _errs26 === errors;
-if(valid5){
-const err15 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema45.properties.ssl_enabled.anyOf[1].not,parentSchema:schema45.properties.ssl_enabled.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-else {
-errors = _errs25;
-if(vErrors !== null){
-if(_errs25){
-vErrors.length = _errs25;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data2 === "string"){
-if(!pattern38.test(data2)){
-const err16 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema45.properties.ssl_enabled.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.ssl_enabled.anyOf[1].type,parentSchema:schema45.properties.ssl_enabled.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-var _valid2 = _errs23 === errors;
-valid4 = valid4 || _valid2;
-const _errs27 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err18 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema45.properties.ssl_enabled.anyOf[2].type,parentSchema:schema45.properties.ssl_enabled.anyOf[2],data:data2};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 1 || isNaN(data2)){
-const err19 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema45.properties.ssl_enabled.anyOf[2],data:data2};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data2 < 0 || isNaN(data2)){
-const err20 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema45.properties.ssl_enabled.anyOf[2],data:data2};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-var _valid2 = _errs27 === errors;
-valid4 = valid4 || _valid2;
-const _errs29 = errors;
-if(data2 !== null){
-const err21 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema45.properties.ssl_enabled.anyOf[3].type,parentSchema:schema45.properties.ssl_enabled.anyOf[3],data:data2};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-var _valid2 = _errs29 === errors;
-valid4 = valid4 || _valid2;
-if(!valid4){
-const err22 = {instancePath:instancePath+"/ssl_enabled",schemaPath:"#/properties/ssl_enabled/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema45.properties.ssl_enabled.anyOf,parentSchema:schema45.properties.ssl_enabled,data:data2};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-else {
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.hostname !== undefined){
-let data3 = data.hostname;
-const _errs32 = errors;
-let valid6 = false;
-const _errs33 = errors;
-if(typeof data3 !== "string"){
-const err23 = {instancePath:instancePath+"/hostname",schemaPath:"#/properties/hostname/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.hostname.anyOf[0].type,parentSchema:schema45.properties.hostname.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-var _valid3 = _errs33 === errors;
-valid6 = valid6 || _valid3;
-const _errs35 = errors;
-if(data3 !== null){
-const err24 = {instancePath:instancePath+"/hostname",schemaPath:"#/properties/hostname/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema45.properties.hostname.anyOf[1].type,parentSchema:schema45.properties.hostname.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-var _valid3 = _errs35 === errors;
-valid6 = valid6 || _valid3;
-if(!valid6){
-const err25 = {instancePath:instancePath+"/hostname",schemaPath:"#/properties/hostname/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema45.properties.hostname.anyOf,parentSchema:schema45.properties.hostname,data:data3};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-else {
-errors = _errs32;
-if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-validate103.errors = vErrors;
-return errors === 0;
-}
-validate103.evaluated = {"props":{"product_version":true,"nla_required":true,"ssl_enabled":true,"hostname":true},"dynamicProps":false,"dynamicItems":false};
-
-const schema46 = {"type":"object","properties":{"software":{"title":"Software","description":"Server software, for example `BIND`.","anyOf":[{"type":"string"},{"type":"null"}]},"version":{"title":"Version","description":"Server version, for example from `version.bind`.","anyOf":[{"type":"string"},{"type":"null"}]},"recursion":{"title":"Recursion","description":"The server resolves recursively for anyone.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"dnssec":{"title":"DNSSEC","description":"The server answers with DNSSEC records.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"zone_transfer":{"title":"Zone transfer","description":"A zone transfer (AXFR) succeeds.","anyOf":[{"type":"boolean"},{"type":"string","pattern":"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$","not":{"pattern":"[^ -~]"}},{"type":"integer","minimum":0,"maximum":1},{"type":"null"}]},"nameservers":{"title":"Name servers","description":"Name servers found.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"title":"DNS","description":"What a DNS server showed."};
+const schema39 = {"type":"object","properties":{"banner":{"title":"Banner","description":"Text the server sent first.","$ref":"#/$defs/lenient-text"},"options":{"title":"Options","description":"Telnet options the server negotiated.","$ref":"#/$defs/lenient-texts"},"auth_required":{"title":"Authentication required","description":"The server asks for credentials.","$ref":"#/$defs/lenient-answer"}},"title":"Telnet","description":"What a Telnet session showed."};
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9469,13 +3281,27 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.software !== undefined){
-let data0 = data.software;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/software",schemaPath:"#/properties/software/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.software.anyOf[0].type,parentSchema:schema46.properties.software.anyOf[0],data:data0};
+if(data.banner !== undefined){
+if(!(validate60(data.banner, {instancePath:instancePath+"/banner",parentData:data,parentDataProperty:"banner",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.options !== undefined){
+if(!(validate63(data.options, {instancePath:instancePath+"/options",parentData:data,parentDataProperty:"options",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.auth_required !== undefined){
+if(!(validate92(data.auth_required, {instancePath:instancePath+"/auth_required",parentData:data,parentDataProperty:"auth_required",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9484,11 +3310,93 @@ vErrors.push(err0);
 }
 errors++;
 }
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/software",schemaPath:"#/properties/software/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema46.properties.software.anyOf[1].type,parentSchema:schema46.properties.software.anyOf[1],data:data0};
+validate105.errors = vErrors;
+return errors === 0;
+}
+validate105.evaluated = {"props":{"banner":true,"options":true,"auth_required":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema40 = {"type":"object","properties":{"version":{"title":"Version","description":"Server version, for example `7.0.11`.","$ref":"#/$defs/lenient-text"},"mode":{"title":"Mode","description":"Server mode, for example `standalone` or `cluster`.","$ref":"#/$defs/lenient-text"},"os":{"title":"OS","description":"Operating system the server reports.","$ref":"#/$defs/lenient-text"},"auth_required":{"title":"Authentication required","description":"Commands need authentication.","$ref":"#/$defs/lenient-answer"}},"title":"Redis","description":"What a Redis server answered."};
+
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate110.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version !== undefined){
+if(!(validate60(data.version, {instancePath:instancePath+"/version",parentData:data,parentDataProperty:"version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.mode !== undefined){
+if(!(validate60(data.mode, {instancePath:instancePath+"/mode",parentData:data,parentDataProperty:"mode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.os !== undefined){
+if(!(validate60(data.os, {instancePath:instancePath+"/os",parentData:data,parentDataProperty:"os",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.auth_required !== undefined){
+if(!(validate92(data.auth_required, {instancePath:instancePath+"/auth_required",parentData:data,parentDataProperty:"auth_required",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate110.errors = vErrors;
+return errors === 0;
+}
+validate110.evaluated = {"props":{"version":true,"mode":true,"os":true,"auth_required":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema41 = {"type":"object","properties":{"version":{"title":"Version","description":"Server version from the handshake.","$ref":"#/$defs/lenient-text"},"protocol_version":{"title":"Protocol version","description":"Protocol version from the handshake, usually 10.","$ref":"#/$defs/lenient-count"},"auth_plugin":{"title":"Authentication plug-in","description":"Default authentication plug-in, for example `caching_sha2_password`.","$ref":"#/$defs/lenient-text"},"server_status":{"title":"Server status","description":"Server status from the handshake.","$ref":"#/$defs/lenient-text"}},"title":"MySQL","description":"What a MySQL handshake showed."};
+const schema42 = {"description":"An integer 0 or more; also as text; or null (absent).","anyOf":[{"type":"integer","minimum":0,"maximum":9007199254740991},{"type":"string","pattern":"^[+-]?[0-9]+$","not":{"pattern":"[^ -~]"}},{"type":"null"}]};
+
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate118.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema42.anyOf[0].type,parentSchema:schema42.anyOf[0],data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 9007199254740991 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/anyOf/0/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991",schema:9007199254740991,parentSchema:schema42.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9497,10 +3405,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/software",schemaPath:"#/properties/software/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.properties.software.anyOf,parentSchema:schema46.properties.software,data:data0};
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,schemaPath:"#/anyOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema42.anyOf[0],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9509,25 +3415,15 @@ vErrors.push(err2);
 }
 errors++;
 }
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.version !== undefined){
-let data1 = data.version;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.version.anyOf[0].type,parentSchema:schema46.properties.version.anyOf[0],data:data1};
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs3 = errors;
+const _errs5 = errors;
+const _errs6 = errors;
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err3 = {};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9536,11 +3432,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs11 = errors;
-if(data1 !== null){
-const err4 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema46.properties.version.anyOf[1].type,parentSchema:schema46.properties.version.anyOf[1],data:data1};
+}
+var valid1 = _errs6 === errors;
+if(valid1){
+const err4 = {instancePath,schemaPath:"#/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema42.anyOf[1].not,parentSchema:schema42.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9549,10 +3444,20 @@ vErrors.push(err4);
 }
 errors++;
 }
-var _valid1 = _errs11 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err5 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.properties.version.anyOf,parentSchema:schema46.properties.version,data:data1};
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(typeof data === "string"){
+if(!pattern8.test(data)){
+const err5 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[+-]?[0-9]+$"},message:"must match pattern \""+"^[+-]?[0-9]+$"+"\"",schema:"^[+-]?[0-9]+$",parentSchema:schema42.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9561,25 +3466,9 @@ vErrors.push(err5);
 }
 errors++;
 }
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data.recursion !== undefined){
-let data2 = data.recursion;
-const _errs14 = errors;
-let valid3 = false;
-const _errs15 = errors;
-if(typeof data2 !== "boolean"){
-const err6 = {instancePath:instancePath+"/recursion",schemaPath:"#/properties/recursion/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.recursion.anyOf[0].type,parentSchema:schema46.properties.recursion.anyOf[0],data:data2};
+const err6 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.anyOf[1].type,parentSchema:schema42.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -9588,14 +3477,11 @@ vErrors.push(err6);
 }
 errors++;
 }
-var _valid2 = _errs15 === errors;
-valid3 = valid3 || _valid2;
-const _errs17 = errors;
-const _errs19 = errors;
-const _errs20 = errors;
-if(typeof data2 === "string"){
-if(!pattern3.test(data2)){
-const err7 = {};
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+const _errs7 = errors;
+if(data !== null){
+const err7 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema42.anyOf[2].type,parentSchema:schema42.anyOf[2],data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -9604,10 +3490,10 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-var valid4 = _errs20 === errors;
-if(valid4){
-const err8 = {instancePath:instancePath+"/recursion",schemaPath:"#/properties/recursion/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema46.properties.recursion.anyOf[1].not,parentSchema:schema46.properties.recursion.anyOf[1],data:data2};
+var _valid0 = _errs7 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema42.anyOf,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -9617,496 +3503,26 @@ vErrors.push(err8);
 errors++;
 }
 else {
-errors = _errs19;
+errors = _errs0;
 if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
+if(_errs0){
+vErrors.length = _errs0;
 }
 else {
 vErrors = null;
 }
 }
 }
-if(typeof data2 === "string"){
-if(!pattern38.test(data2)){
-const err9 = {instancePath:instancePath+"/recursion",schemaPath:"#/properties/recursion/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema46.properties.recursion.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/recursion",schemaPath:"#/properties/recursion/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.recursion.anyOf[1].type,parentSchema:schema46.properties.recursion.anyOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var _valid2 = _errs17 === errors;
-valid3 = valid3 || _valid2;
-const _errs21 = errors;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err11 = {instancePath:instancePath+"/recursion",schemaPath:"#/properties/recursion/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.recursion.anyOf[2].type,parentSchema:schema46.properties.recursion.anyOf[2],data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 1 || isNaN(data2)){
-const err12 = {instancePath:instancePath+"/recursion",schemaPath:"#/properties/recursion/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema46.properties.recursion.anyOf[2],data:data2};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data2 < 0 || isNaN(data2)){
-const err13 = {instancePath:instancePath+"/recursion",schemaPath:"#/properties/recursion/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.recursion.anyOf[2],data:data2};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-var _valid2 = _errs21 === errors;
-valid3 = valid3 || _valid2;
-const _errs23 = errors;
-if(data2 !== null){
-const err14 = {instancePath:instancePath+"/recursion",schemaPath:"#/properties/recursion/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema46.properties.recursion.anyOf[3].type,parentSchema:schema46.properties.recursion.anyOf[3],data:data2};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-var _valid2 = _errs23 === errors;
-valid3 = valid3 || _valid2;
-if(!valid3){
-const err15 = {instancePath:instancePath+"/recursion",schemaPath:"#/properties/recursion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.properties.recursion.anyOf,parentSchema:schema46.properties.recursion,data:data2};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.dnssec !== undefined){
-let data3 = data.dnssec;
-const _errs26 = errors;
-let valid5 = false;
-const _errs27 = errors;
-if(typeof data3 !== "boolean"){
-const err16 = {instancePath:instancePath+"/dnssec",schemaPath:"#/properties/dnssec/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.dnssec.anyOf[0].type,parentSchema:schema46.properties.dnssec.anyOf[0],data:data3};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-var _valid3 = _errs27 === errors;
-valid5 = valid5 || _valid3;
-const _errs29 = errors;
-const _errs31 = errors;
-const _errs32 = errors;
-if(typeof data3 === "string"){
-if(!pattern3.test(data3)){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-var valid6 = _errs32 === errors;
-if(valid6){
-const err18 = {instancePath:instancePath+"/dnssec",schemaPath:"#/properties/dnssec/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema46.properties.dnssec.anyOf[1].not,parentSchema:schema46.properties.dnssec.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-else {
-errors = _errs31;
-if(vErrors !== null){
-if(_errs31){
-vErrors.length = _errs31;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data3 === "string"){
-if(!pattern38.test(data3)){
-const err19 = {instancePath:instancePath+"/dnssec",schemaPath:"#/properties/dnssec/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema46.properties.dnssec.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/dnssec",schemaPath:"#/properties/dnssec/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.dnssec.anyOf[1].type,parentSchema:schema46.properties.dnssec.anyOf[1],data:data3};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-var _valid3 = _errs29 === errors;
-valid5 = valid5 || _valid3;
-const _errs33 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-const err21 = {instancePath:instancePath+"/dnssec",schemaPath:"#/properties/dnssec/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.dnssec.anyOf[2].type,parentSchema:schema46.properties.dnssec.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 1 || isNaN(data3)){
-const err22 = {instancePath:instancePath+"/dnssec",schemaPath:"#/properties/dnssec/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema46.properties.dnssec.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data3 < 0 || isNaN(data3)){
-const err23 = {instancePath:instancePath+"/dnssec",schemaPath:"#/properties/dnssec/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.dnssec.anyOf[2],data:data3};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-var _valid3 = _errs33 === errors;
-valid5 = valid5 || _valid3;
-const _errs35 = errors;
-if(data3 !== null){
-const err24 = {instancePath:instancePath+"/dnssec",schemaPath:"#/properties/dnssec/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema46.properties.dnssec.anyOf[3].type,parentSchema:schema46.properties.dnssec.anyOf[3],data:data3};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-var _valid3 = _errs35 === errors;
-valid5 = valid5 || _valid3;
-if(!valid5){
-const err25 = {instancePath:instancePath+"/dnssec",schemaPath:"#/properties/dnssec/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.properties.dnssec.anyOf,parentSchema:schema46.properties.dnssec,data:data3};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-else {
-errors = _errs26;
-if(vErrors !== null){
-if(_errs26){
-vErrors.length = _errs26;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.zone_transfer !== undefined){
-let data4 = data.zone_transfer;
-const _errs38 = errors;
-let valid7 = false;
-const _errs39 = errors;
-if(typeof data4 !== "boolean"){
-const err26 = {instancePath:instancePath+"/zone_transfer",schemaPath:"#/properties/zone_transfer/anyOf/0/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.zone_transfer.anyOf[0].type,parentSchema:schema46.properties.zone_transfer.anyOf[0],data:data4};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-var _valid4 = _errs39 === errors;
-valid7 = valid7 || _valid4;
-const _errs41 = errors;
-const _errs43 = errors;
-const _errs44 = errors;
-if(typeof data4 === "string"){
-if(!pattern3.test(data4)){
-const err27 = {};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-var valid8 = _errs44 === errors;
-if(valid8){
-const err28 = {instancePath:instancePath+"/zone_transfer",schemaPath:"#/properties/zone_transfer/anyOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema46.properties.zone_transfer.anyOf[1].not,parentSchema:schema46.properties.zone_transfer.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-else {
-errors = _errs43;
-if(vErrors !== null){
-if(_errs43){
-vErrors.length = _errs43;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(typeof data4 === "string"){
-if(!pattern38.test(data4)){
-const err29 = {instancePath:instancePath+"/zone_transfer",schemaPath:"#/properties/zone_transfer/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"},message:"must match pattern \""+"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$"+"\"",schema:"^(?:true|True|TRUE|yes|Yes|YES|1|false|False|FALSE|no|No|NO|0)$",parentSchema:schema46.properties.zone_transfer.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/zone_transfer",schemaPath:"#/properties/zone_transfer/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.zone_transfer.anyOf[1].type,parentSchema:schema46.properties.zone_transfer.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-var _valid4 = _errs41 === errors;
-valid7 = valid7 || _valid4;
-const _errs45 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err31 = {instancePath:instancePath+"/zone_transfer",schemaPath:"#/properties/zone_transfer/anyOf/2/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.zone_transfer.anyOf[2].type,parentSchema:schema46.properties.zone_transfer.anyOf[2],data:data4};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 1 || isNaN(data4)){
-const err32 = {instancePath:instancePath+"/zone_transfer",schemaPath:"#/properties/zone_transfer/anyOf/2/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema46.properties.zone_transfer.anyOf[2],data:data4};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-if(data4 < 0 || isNaN(data4)){
-const err33 = {instancePath:instancePath+"/zone_transfer",schemaPath:"#/properties/zone_transfer/anyOf/2/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.zone_transfer.anyOf[2],data:data4};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-var _valid4 = _errs45 === errors;
-valid7 = valid7 || _valid4;
-const _errs47 = errors;
-if(data4 !== null){
-const err34 = {instancePath:instancePath+"/zone_transfer",schemaPath:"#/properties/zone_transfer/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema46.properties.zone_transfer.anyOf[3].type,parentSchema:schema46.properties.zone_transfer.anyOf[3],data:data4};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-var _valid4 = _errs47 === errors;
-valid7 = valid7 || _valid4;
-if(!valid7){
-const err35 = {instancePath:instancePath+"/zone_transfer",schemaPath:"#/properties/zone_transfer/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.properties.zone_transfer.anyOf,parentSchema:schema46.properties.zone_transfer,data:data4};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-else {
-errors = _errs38;
-if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.nameservers !== undefined){
-let data5 = data.nameservers;
-const _errs50 = errors;
-let valid9 = false;
-const _errs51 = errors;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(typeof data6 !== "string"){
-const err36 = {instancePath:instancePath+"/nameservers/" + i0,schemaPath:"#/properties/nameservers/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.nameservers.anyOf[0].items.type,parentSchema:schema46.properties.nameservers.anyOf[0].items,data:data6};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/nameservers",schemaPath:"#/properties/nameservers/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema46.properties.nameservers.anyOf[0].type,parentSchema:schema46.properties.nameservers.anyOf[0],data:data5};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-var _valid5 = _errs51 === errors;
-valid9 = valid9 || _valid5;
-const _errs55 = errors;
-if(data5 !== null){
-const err38 = {instancePath:instancePath+"/nameservers",schemaPath:"#/properties/nameservers/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema46.properties.nameservers.anyOf[1].type,parentSchema:schema46.properties.nameservers.anyOf[1],data:data5};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-var _valid5 = _errs55 === errors;
-valid9 = valid9 || _valid5;
-if(!valid9){
-const err39 = {instancePath:instancePath+"/nameservers",schemaPath:"#/properties/nameservers/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.properties.nameservers.anyOf,parentSchema:schema46.properties.nameservers,data:data5};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-else {
-errors = _errs50;
-if(vErrors !== null){
-if(_errs50){
-vErrors.length = _errs50;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-validate105.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":{"software":true,"version":true,"recursion":true,"dnssec":true,"zone_transfer":true,"nameservers":true},"dynamicProps":false,"dynamicItems":false};
+validate118.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema47 = {"type":"object","properties":{"server":{"title":"Server","description":"`Server` of the answer.","anyOf":[{"type":"string"},{"type":"null"}]},"methods":{"title":"Methods","description":"Methods in `Public`.","anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"title":"RTSP","description":"What an RTSP server answered."};
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
+const evaluated0 = validate116.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10114,13 +3530,33 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.server !== undefined){
-let data0 = data.server;
-const _errs2 = errors;
-let valid1 = false;
-const _errs3 = errors;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/server",schemaPath:"#/properties/server/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.server.anyOf[0].type,parentSchema:schema47.properties.server.anyOf[0],data:data0};
+if(data.version !== undefined){
+if(!(validate60(data.version, {instancePath:instancePath+"/version",parentData:data,parentDataProperty:"version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.protocol_version !== undefined){
+if(!(validate118(data.protocol_version, {instancePath:instancePath+"/protocol_version",parentData:data,parentDataProperty:"protocol_version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
+if(data.auth_plugin !== undefined){
+if(!(validate60(data.auth_plugin, {instancePath:instancePath+"/auth_plugin",parentData:data,parentDataProperty:"auth_plugin",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.server_status !== undefined){
+if(!(validate60(data.server_status, {instancePath:instancePath+"/server_status",parentData:data,parentDataProperty:"server_status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10129,126 +3565,583 @@ vErrors.push(err0);
 }
 errors++;
 }
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs5 = errors;
-if(data0 !== null){
-const err1 = {instancePath:instancePath+"/server",schemaPath:"#/properties/server/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema47.properties.server.anyOf[1].type,parentSchema:schema47.properties.server.anyOf[1],data:data0};
-if(vErrors === null){
-vErrors = [err1];
+validate116.errors = vErrors;
+return errors === 0;
+}
+validate116.evaluated = {"props":{"version":true,"protocol_version":true,"auth_plugin":true,"server_status":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema43 = {"type":"object","properties":{"version":{"title":"Version","description":"Server version.","$ref":"#/$defs/lenient-text"},"databases":{"title":"Databases","description":"Databases found.","$ref":"#/$defs/lenient-texts"},"ssl_enabled":{"title":"SSL enabled","description":"The server accepts SSL.","$ref":"#/$defs/lenient-answer"},"auth_method":{"title":"Authentication method","description":"Authentication the server asked for, for example `md5` or `trust`.","$ref":"#/$defs/lenient-text"},"server_encoding":{"title":"Server encoding","description":"Server character set.","$ref":"#/$defs/lenient-text"},"client_encoding":{"title":"Client encoding","description":"Client character set.","$ref":"#/$defs/lenient-text"},"timezone":{"title":"Time zone","description":"Server time zone.","$ref":"#/$defs/lenient-text"},"max_connections":{"title":"Maximum connections","description":"Configured connection limit.","$ref":"#/$defs/lenient-count"}},"title":"PostgreSQL","description":"What a PostgreSQL server showed."};
+
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate123.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version !== undefined){
+if(!(validate60(data.version, {instancePath:instancePath+"/version",parentData:data,parentDataProperty:"version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.databases !== undefined){
+if(!(validate63(data.databases, {instancePath:instancePath+"/databases",parentData:data,parentDataProperty:"databases",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.ssl_enabled !== undefined){
+if(!(validate92(data.ssl_enabled, {instancePath:instancePath+"/ssl_enabled",parentData:data,parentDataProperty:"ssl_enabled",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+if(data.auth_method !== undefined){
+if(!(validate60(data.auth_method, {instancePath:instancePath+"/auth_method",parentData:data,parentDataProperty:"auth_method",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.server_encoding !== undefined){
+if(!(validate60(data.server_encoding, {instancePath:instancePath+"/server_encoding",parentData:data,parentDataProperty:"server_encoding",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.client_encoding !== undefined){
+if(!(validate60(data.client_encoding, {instancePath:instancePath+"/client_encoding",parentData:data,parentDataProperty:"client_encoding",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.timezone !== undefined){
+if(!(validate60(data.timezone, {instancePath:instancePath+"/timezone",parentData:data,parentDataProperty:"timezone",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.max_connections !== undefined){
+if(!(validate118(data.max_connections, {instancePath:instancePath+"/max_connections",parentData:data,parentDataProperty:"max_connections",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-vErrors.push(err1);
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
 }
 errors++;
 }
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err2 = {instancePath:instancePath+"/server",schemaPath:"#/properties/server/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema47.properties.server.anyOf,parentSchema:schema47.properties.server,data:data0};
-if(vErrors === null){
-vErrors = [err2];
+validate123.errors = vErrors;
+return errors === 0;
+}
+validate123.evaluated = {"props":{"version":true,"databases":true,"ssl_enabled":true,"auth_method":true,"server_encoding":true,"client_encoding":true,"timezone":true,"max_connections":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema44 = {"type":"object","properties":{"version":{"title":"Version","description":"Server version.","$ref":"#/$defs/lenient-text"},"databases":{"title":"Databases","description":"Databases found.","$ref":"#/$defs/lenient-texts"},"auth_required":{"title":"Authentication required","description":"Listing databases needs authentication.","$ref":"#/$defs/lenient-answer"},"wire_version":{"title":"Wire version","description":"Highest wire protocol version the server speaks.","$ref":"#/$defs/lenient-count"}},"title":"MongoDB","description":"What a MongoDB server showed."};
+
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate133.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version !== undefined){
+if(!(validate60(data.version, {instancePath:instancePath+"/version",parentData:data,parentDataProperty:"version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.databases !== undefined){
+if(!(validate63(data.databases, {instancePath:instancePath+"/databases",parentData:data,parentDataProperty:"databases",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.auth_required !== undefined){
+if(!(validate92(data.auth_required, {instancePath:instancePath+"/auth_required",parentData:data,parentDataProperty:"auth_required",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+if(data.wire_version !== undefined){
+if(!(validate118(data.wire_version, {instancePath:instancePath+"/wire_version",parentData:data,parentDataProperty:"wire_version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-vErrors.push(err2);
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
 }
 errors++;
 }
-else {
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
+validate133.errors = vErrors;
+return errors === 0;
+}
+validate133.evaluated = {"props":{"version":true,"databases":true,"auth_required":true,"wire_version":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema45 = {"type":"object","properties":{"version":{"title":"Version","description":"Server version.","$ref":"#/$defs/lenient-text"},"libevent":{"title":"libevent","description":"Version of libevent the server runs on.","$ref":"#/$defs/lenient-text"},"curr_items":{"title":"Current items","description":"Items stored now.","$ref":"#/$defs/lenient-count"},"total_items":{"title":"Total items","description":"Items stored since start.","$ref":"#/$defs/lenient-count"},"bytes":{"title":"Bytes","description":"Bytes used for items.","$ref":"#/$defs/lenient-count"},"max_bytes":{"title":"Maximum bytes","description":"Memory limit for items, in bytes.","$ref":"#/$defs/lenient-count"},"cmd_get":{"title":"Get commands","description":"`get` commands served.","$ref":"#/$defs/lenient-count"},"cmd_set":{"title":"Set commands","description":"`set` commands served.","$ref":"#/$defs/lenient-count"},"get_hits":{"title":"Get hits","description":"`get` commands that found their key.","$ref":"#/$defs/lenient-count"},"get_misses":{"title":"Get misses","description":"`get` commands that did not.","$ref":"#/$defs/lenient-count"},"threads":{"title":"Threads","description":"Worker threads.","$ref":"#/$defs/lenient-count"}},"title":"Memcached","description":"What a memcached server reported (`stats`)."};
+
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate139.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version !== undefined){
+if(!(validate60(data.version, {instancePath:instancePath+"/version",parentData:data,parentDataProperty:"version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.libevent !== undefined){
+if(!(validate60(data.libevent, {instancePath:instancePath+"/libevent",parentData:data,parentDataProperty:"libevent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.curr_items !== undefined){
+if(!(validate118(data.curr_items, {instancePath:instancePath+"/curr_items",parentData:data,parentDataProperty:"curr_items",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
+if(data.total_items !== undefined){
+if(!(validate118(data.total_items, {instancePath:instancePath+"/total_items",parentData:data,parentDataProperty:"total_items",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
+if(data.bytes !== undefined){
+if(!(validate118(data.bytes, {instancePath:instancePath+"/bytes",parentData:data,parentDataProperty:"bytes",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
+if(data.max_bytes !== undefined){
+if(!(validate118(data.max_bytes, {instancePath:instancePath+"/max_bytes",parentData:data,parentDataProperty:"max_bytes",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
+if(data.cmd_get !== undefined){
+if(!(validate118(data.cmd_get, {instancePath:instancePath+"/cmd_get",parentData:data,parentDataProperty:"cmd_get",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
+if(data.cmd_set !== undefined){
+if(!(validate118(data.cmd_set, {instancePath:instancePath+"/cmd_set",parentData:data,parentDataProperty:"cmd_set",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
+if(data.get_hits !== undefined){
+if(!(validate118(data.get_hits, {instancePath:instancePath+"/get_hits",parentData:data,parentDataProperty:"get_hits",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
+if(data.get_misses !== undefined){
+if(!(validate118(data.get_misses, {instancePath:instancePath+"/get_misses",parentData:data,parentDataProperty:"get_misses",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
+if(data.threads !== undefined){
+if(!(validate118(data.threads, {instancePath:instancePath+"/threads",parentData:data,parentDataProperty:"threads",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-vErrors = null;
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate139.errors = vErrors;
+return errors === 0;
+}
+validate139.evaluated = {"props":{"version":true,"libevent":true,"curr_items":true,"total_items":true,"bytes":true,"max_bytes":true,"cmd_get":true,"cmd_set":true,"get_hits":true,"get_misses":true,"threads":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema46 = {"type":"object","properties":{"protocol_major":{"title":"Protocol major","description":"Major AMQP protocol version.","$ref":"#/$defs/lenient-count"},"protocol_minor":{"title":"Protocol minor","description":"Minor AMQP protocol version.","$ref":"#/$defs/lenient-count"},"product":{"title":"Product","description":"Server product, for example `RabbitMQ`.","$ref":"#/$defs/lenient-text"},"version":{"title":"Version","description":"Server version.","$ref":"#/$defs/lenient-text"},"platform":{"title":"Platform","description":"Platform the server runs on, for example `Erlang/OTP 26`.","$ref":"#/$defs/lenient-text"}},"title":"AMQP","description":"What an AMQP server announced."};
+
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate152.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.protocol_major !== undefined){
+if(!(validate118(data.protocol_major, {instancePath:instancePath+"/protocol_major",parentData:data,parentDataProperty:"protocol_major",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
 }
 }
+if(data.protocol_minor !== undefined){
+if(!(validate118(data.protocol_minor, {instancePath:instancePath+"/protocol_minor",parentData:data,parentDataProperty:"protocol_minor",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
+if(data.product !== undefined){
+if(!(validate60(data.product, {instancePath:instancePath+"/product",parentData:data,parentDataProperty:"product",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.version !== undefined){
+if(!(validate60(data.version, {instancePath:instancePath+"/version",parentData:data,parentDataProperty:"version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.platform !== undefined){
+if(!(validate60(data.platform, {instancePath:instancePath+"/platform",parentData:data,parentDataProperty:"platform",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate152.errors = vErrors;
+return errors === 0;
+}
+validate152.evaluated = {"props":{"protocol_major":true,"protocol_minor":true,"product":true,"version":true,"platform":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema47 = {"type":"object","properties":{"naming_contexts":{"title":"Naming contexts","description":"Naming contexts of the root DSE.","$ref":"#/$defs/lenient-texts"},"supported_versions":{"title":"Supported versions","description":"LDAP versions the server supports.","$ref":"#/$defs/lenient-texts"},"vendor_name":{"title":"Vendor","description":"Vendor name of the root DSE.","$ref":"#/$defs/lenient-text"},"vendor_version":{"title":"Vendor version","description":"Vendor version of the root DSE.","$ref":"#/$defs/lenient-text"},"supported_sasl":{"title":"SASL mechanisms","description":"SASL mechanisms the server supports.","$ref":"#/$defs/lenient-texts"},"anonymous_bind":{"title":"Anonymous bind","description":"An anonymous bind succeeds.","$ref":"#/$defs/lenient-answer"},"can_enumerate":{"title":"Can enumerate","description":"Entries can be listed without credentials.","$ref":"#/$defs/lenient-answer"}},"title":"LDAP","description":"What an LDAP server showed."};
+
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate159.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.naming_contexts !== undefined){
+if(!(validate63(data.naming_contexts, {instancePath:instancePath+"/naming_contexts",parentData:data,parentDataProperty:"naming_contexts",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.supported_versions !== undefined){
+if(!(validate63(data.supported_versions, {instancePath:instancePath+"/supported_versions",parentData:data,parentDataProperty:"supported_versions",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.vendor_name !== undefined){
+if(!(validate60(data.vendor_name, {instancePath:instancePath+"/vendor_name",parentData:data,parentDataProperty:"vendor_name",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.vendor_version !== undefined){
+if(!(validate60(data.vendor_version, {instancePath:instancePath+"/vendor_version",parentData:data,parentDataProperty:"vendor_version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.supported_sasl !== undefined){
+if(!(validate63(data.supported_sasl, {instancePath:instancePath+"/supported_sasl",parentData:data,parentDataProperty:"supported_sasl",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.anonymous_bind !== undefined){
+if(!(validate92(data.anonymous_bind, {instancePath:instancePath+"/anonymous_bind",parentData:data,parentDataProperty:"anonymous_bind",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+if(data.can_enumerate !== undefined){
+if(!(validate92(data.can_enumerate, {instancePath:instancePath+"/can_enumerate",parentData:data,parentDataProperty:"can_enumerate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate159.errors = vErrors;
+return errors === 0;
+}
+validate159.evaluated = {"props":{"naming_contexts":true,"supported_versions":true,"vendor_name":true,"vendor_version":true,"supported_sasl":true,"anonymous_bind":true,"can_enumerate":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema48 = {"type":"object","properties":{"version":{"title":"Version","description":"SIP version, for example `SIP/2.0`.","$ref":"#/$defs/lenient-text"},"user_agent":{"title":"User agent","description":"`User-Agent` of the answer.","$ref":"#/$defs/lenient-text"},"server":{"title":"Server","description":"`Server` of the answer.","$ref":"#/$defs/lenient-text"},"allow":{"title":"Allowed methods","description":"Methods in `Allow`.","$ref":"#/$defs/lenient-texts"},"supported":{"title":"Supported extensions","description":"Extensions in `Supported`.","$ref":"#/$defs/lenient-texts"}},"title":"SIP","description":"What a SIP server answered (usually to `OPTIONS`)."};
+
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate168.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version !== undefined){
+if(!(validate60(data.version, {instancePath:instancePath+"/version",parentData:data,parentDataProperty:"version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.user_agent !== undefined){
+if(!(validate60(data.user_agent, {instancePath:instancePath+"/user_agent",parentData:data,parentDataProperty:"user_agent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.server !== undefined){
+if(!(validate60(data.server, {instancePath:instancePath+"/server",parentData:data,parentDataProperty:"server",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.allow !== undefined){
+if(!(validate63(data.allow, {instancePath:instancePath+"/allow",parentData:data,parentDataProperty:"allow",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+if(data.supported !== undefined){
+if(!(validate63(data.supported, {instancePath:instancePath+"/supported",parentData:data,parentDataProperty:"supported",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate168.errors = vErrors;
+return errors === 0;
+}
+validate168.evaluated = {"props":{"version":true,"user_agent":true,"server":true,"allow":true,"supported":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema49 = {"type":"object","properties":{"product_version":{"title":"Product version","description":"Product version the server reports.","$ref":"#/$defs/lenient-text"},"nla_required":{"title":"NLA required","description":"Network Level Authentication is required.","$ref":"#/$defs/lenient-answer"},"ssl_enabled":{"title":"SSL enabled","description":"The server offers TLS.","$ref":"#/$defs/lenient-answer"},"hostname":{"title":"Host name","description":"Host name the server reports.","$ref":"#/$defs/lenient-text"}},"title":"RDP","description":"What an RDP server showed."};
+
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate175.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.product_version !== undefined){
+if(!(validate60(data.product_version, {instancePath:instancePath+"/product_version",parentData:data,parentDataProperty:"product_version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.nla_required !== undefined){
+if(!(validate92(data.nla_required, {instancePath:instancePath+"/nla_required",parentData:data,parentDataProperty:"nla_required",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+if(data.ssl_enabled !== undefined){
+if(!(validate92(data.ssl_enabled, {instancePath:instancePath+"/ssl_enabled",parentData:data,parentDataProperty:"ssl_enabled",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+if(data.hostname !== undefined){
+if(!(validate60(data.hostname, {instancePath:instancePath+"/hostname",parentData:data,parentDataProperty:"hostname",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate175.errors = vErrors;
+return errors === 0;
+}
+validate175.evaluated = {"props":{"product_version":true,"nla_required":true,"ssl_enabled":true,"hostname":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema50 = {"type":"object","properties":{"software":{"title":"Software","description":"Server software, for example `BIND`.","$ref":"#/$defs/lenient-text"},"version":{"title":"Version","description":"Server version, for example from `version.bind`.","$ref":"#/$defs/lenient-text"},"recursion":{"title":"Recursion","description":"The server resolves recursively for anyone.","$ref":"#/$defs/lenient-answer"},"dnssec":{"title":"DNSSEC","description":"The server answers with DNSSEC records.","$ref":"#/$defs/lenient-answer"},"zone_transfer":{"title":"Zone transfer","description":"A zone transfer (AXFR) succeeds.","$ref":"#/$defs/lenient-answer"},"nameservers":{"title":"Name servers","description":"Name servers found.","$ref":"#/$defs/lenient-texts"}},"title":"DNS","description":"What a DNS server showed."};
+
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate181.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.software !== undefined){
+if(!(validate60(data.software, {instancePath:instancePath+"/software",parentData:data,parentDataProperty:"software",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.version !== undefined){
+if(!(validate60(data.version, {instancePath:instancePath+"/version",parentData:data,parentDataProperty:"version",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+if(data.recursion !== undefined){
+if(!(validate92(data.recursion, {instancePath:instancePath+"/recursion",parentData:data,parentDataProperty:"recursion",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+if(data.dnssec !== undefined){
+if(!(validate92(data.dnssec, {instancePath:instancePath+"/dnssec",parentData:data,parentDataProperty:"dnssec",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+if(data.zone_transfer !== undefined){
+if(!(validate92(data.zone_transfer, {instancePath:instancePath+"/zone_transfer",parentData:data,parentDataProperty:"zone_transfer",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+errors = vErrors.length;
+}
+}
+if(data.nameservers !== undefined){
+if(!(validate63(data.nameservers, {instancePath:instancePath+"/nameservers",parentData:data,parentDataProperty:"nameservers",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate181.errors = vErrors;
+return errors === 0;
+}
+validate181.evaluated = {"props":{"software":true,"version":true,"recursion":true,"dnssec":true,"zone_transfer":true,"nameservers":true},"dynamicProps":false,"dynamicItems":false};
+
+const schema51 = {"type":"object","properties":{"server":{"title":"Server","description":"`Server` of the answer.","$ref":"#/$defs/lenient-text"},"methods":{"title":"Methods","description":"Methods in `Public`.","$ref":"#/$defs/lenient-texts"}},"title":"RTSP","description":"What an RTSP server answered."};
+
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate189.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.server !== undefined){
+if(!(validate60(data.server, {instancePath:instancePath+"/server",parentData:data,parentDataProperty:"server",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
 }
 }
 if(data.methods !== undefined){
-let data1 = data.methods;
-const _errs8 = errors;
-let valid2 = false;
-const _errs9 = errors;
-if(Array.isArray(data1)){
-const len0 = data1.length;
-for(let i0=0; i0<len0; i0++){
-let data2 = data1[i0];
-if(typeof data2 !== "string"){
-const err3 = {instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.methods.anyOf[0].items.type,parentSchema:schema47.properties.methods.anyOf[0].items,data:data2};
-if(vErrors === null){
-vErrors = [err3];
+if(!(validate63(data.methods, {instancePath:instancePath+"/methods",parentData:data,parentDataProperty:"methods",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-vErrors.push(err3);
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
 }
 errors++;
 }
-}
-}
-else {
-const err4 = {instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.methods.anyOf[0].type,parentSchema:schema47.properties.methods.anyOf[0],data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs9 === errors;
-valid2 = valid2 || _valid1;
-const _errs13 = errors;
-if(data1 !== null){
-const err5 = {instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema47.properties.methods.anyOf[1].type,parentSchema:schema47.properties.methods.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-var _valid1 = _errs13 === errors;
-valid2 = valid2 || _valid1;
-if(!valid2){
-const err6 = {instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema47.properties.methods.anyOf,parentSchema:schema47.properties.methods,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-validate107.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
-validate107.evaluated = {"props":{"server":true,"methods":true},"dynamicProps":false,"dynamicItems":false};
+validate189.evaluated = {"props":{"server":true,"methods":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -10779,14 +4672,14 @@ errors = vErrors.length;
 }
 }
 if(data.service !== undefined){
-if(!(validate61(data.service, {instancePath:instancePath+"/service",parentData:data,parentDataProperty:"service",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+if(!(validate71(data.service, {instancePath:instancePath+"/service",parentData:data,parentDataProperty:"service",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
 errors = vErrors.length;
 }
 }
 if(data.leak !== undefined){
-if(!(validate69(data.leak, {instancePath:instancePath+"/leak",parentData:data,parentDataProperty:"leak",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+if(!(validate79(data.leak, {instancePath:instancePath+"/leak",parentData:data,parentDataProperty:"leak",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
 errors = vErrors.length;
 }
 }
@@ -10859,14 +4752,14 @@ vErrors = null;
 }
 }
 if(data.geoip !== undefined){
-if(!(validate73(data.geoip, {instancePath:instancePath+"/geoip",parentData:data,parentDataProperty:"geoip",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+if(!(validate83(data.geoip, {instancePath:instancePath+"/geoip",parentData:data,parentDataProperty:"geoip",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
 errors = vErrors.length;
 }
 }
 if(data.network !== undefined){
-if(!(validate77(data.network, {instancePath:instancePath+"/network",parentData:data,parentDataProperty:"network",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+if(!(validate87(data.network, {instancePath:instancePath+"/network",parentData:data,parentDataProperty:"network",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
@@ -10875,8 +4768,8 @@ let data25 = data.vnc;
 const _errs67 = errors;
 let valid14 = false;
 const _errs68 = errors;
-if(!(validate79(data25, {instancePath:instancePath+"/vnc",parentData:data,parentDataProperty:"vnc",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+if(!(validate89(data25, {instancePath:instancePath+"/vnc",parentData:data,parentDataProperty:"vnc",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
 var _valid4 = _errs68 === errors;
@@ -10927,8 +4820,8 @@ let data26 = data.ftp;
 const _errs72 = errors;
 let valid15 = false;
 const _errs73 = errors;
-if(!(validate81(data26, {instancePath:instancePath+"/ftp",parentData:data,parentDataProperty:"ftp",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
+if(!(validate95(data26, {instancePath:instancePath+"/ftp",parentData:data,parentDataProperty:"ftp",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 var _valid5 = _errs73 === errors;
@@ -10979,8 +4872,8 @@ let data27 = data.smtp;
 const _errs77 = errors;
 let valid16 = false;
 const _errs78 = errors;
-if(!(validate83(data27, {instancePath:instancePath+"/smtp",parentData:data,parentDataProperty:"smtp",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+if(!(validate100(data27, {instancePath:instancePath+"/smtp",parentData:data,parentDataProperty:"smtp",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
 errors = vErrors.length;
 }
 var _valid6 = _errs78 === errors;
@@ -11031,8 +4924,8 @@ let data28 = data.telnet;
 const _errs82 = errors;
 let valid17 = false;
 const _errs83 = errors;
-if(!(validate85(data28, {instancePath:instancePath+"/telnet",parentData:data,parentDataProperty:"telnet",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate105(data28, {instancePath:instancePath+"/telnet",parentData:data,parentDataProperty:"telnet",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
 var _valid7 = _errs83 === errors;
@@ -11083,8 +4976,8 @@ let data29 = data.redis;
 const _errs87 = errors;
 let valid18 = false;
 const _errs88 = errors;
-if(!(validate87(data29, {instancePath:instancePath+"/redis",parentData:data,parentDataProperty:"redis",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate110(data29, {instancePath:instancePath+"/redis",parentData:data,parentDataProperty:"redis",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid8 = _errs88 === errors;
@@ -11136,8 +5029,8 @@ let data30 = data.mysql;
 const _errs92 = errors;
 let valid19 = false;
 const _errs93 = errors;
-if(!(validate89(data30, {instancePath:instancePath+"/mysql",parentData:data,parentDataProperty:"mysql",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate116(data30, {instancePath:instancePath+"/mysql",parentData:data,parentDataProperty:"mysql",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate116.errors : vErrors.concat(validate116.errors);
 errors = vErrors.length;
 }
 var _valid9 = _errs93 === errors;
@@ -11189,8 +5082,8 @@ let data31 = data.postgresql;
 const _errs97 = errors;
 let valid20 = false;
 const _errs98 = errors;
-if(!(validate91(data31, {instancePath:instancePath+"/postgresql",parentData:data,parentDataProperty:"postgresql",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+if(!(validate123(data31, {instancePath:instancePath+"/postgresql",parentData:data,parentDataProperty:"postgresql",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
 errors = vErrors.length;
 }
 var _valid10 = _errs98 === errors;
@@ -11246,8 +5139,8 @@ let data32 = data.mongodb;
 const _errs102 = errors;
 let valid21 = false;
 const _errs103 = errors;
-if(!(validate93(data32, {instancePath:instancePath+"/mongodb",parentData:data,parentDataProperty:"mongodb",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+if(!(validate133(data32, {instancePath:instancePath+"/mongodb",parentData:data,parentDataProperty:"mongodb",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
 errors = vErrors.length;
 }
 var _valid11 = _errs103 === errors;
@@ -11299,8 +5192,8 @@ let data33 = data.memcached;
 const _errs107 = errors;
 let valid22 = false;
 const _errs108 = errors;
-if(!(validate95(data33, {instancePath:instancePath+"/memcached",parentData:data,parentDataProperty:"memcached",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+if(!(validate139(data33, {instancePath:instancePath+"/memcached",parentData:data,parentDataProperty:"memcached",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
 var _valid12 = _errs108 === errors;
@@ -11359,8 +5252,8 @@ let data34 = data.amqp;
 const _errs112 = errors;
 let valid23 = false;
 const _errs113 = errors;
-if(!(validate97(data34, {instancePath:instancePath+"/amqp",parentData:data,parentDataProperty:"amqp",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
+if(!(validate152(data34, {instancePath:instancePath+"/amqp",parentData:data,parentDataProperty:"amqp",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
 errors = vErrors.length;
 }
 var _valid13 = _errs113 === errors;
@@ -11413,8 +5306,8 @@ let data35 = data.ldap;
 const _errs117 = errors;
 let valid24 = false;
 const _errs118 = errors;
-if(!(validate99(data35, {instancePath:instancePath+"/ldap",parentData:data,parentDataProperty:"ldap",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(!(validate159(data35, {instancePath:instancePath+"/ldap",parentData:data,parentDataProperty:"ldap",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
 errors = vErrors.length;
 }
 var _valid14 = _errs118 === errors;
@@ -11469,8 +5362,8 @@ let data36 = data.sip;
 const _errs122 = errors;
 let valid25 = false;
 const _errs123 = errors;
-if(!(validate101(data36, {instancePath:instancePath+"/sip",parentData:data,parentDataProperty:"sip",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+if(!(validate168(data36, {instancePath:instancePath+"/sip",parentData:data,parentDataProperty:"sip",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
 errors = vErrors.length;
 }
 var _valid15 = _errs123 === errors;
@@ -11523,8 +5416,8 @@ let data37 = data.rdp;
 const _errs127 = errors;
 let valid26 = false;
 const _errs128 = errors;
-if(!(validate103(data37, {instancePath:instancePath+"/rdp",parentData:data,parentDataProperty:"rdp",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+if(!(validate175(data37, {instancePath:instancePath+"/rdp",parentData:data,parentDataProperty:"rdp",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
 errors = vErrors.length;
 }
 var _valid16 = _errs128 === errors;
@@ -11576,8 +5469,8 @@ let data38 = data.dns;
 const _errs132 = errors;
 let valid27 = false;
 const _errs133 = errors;
-if(!(validate105(data38, {instancePath:instancePath+"/dns",parentData:data,parentDataProperty:"dns",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+if(!(validate181(data38, {instancePath:instancePath+"/dns",parentData:data,parentDataProperty:"dns",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate181.errors : vErrors.concat(validate181.errors);
 errors = vErrors.length;
 }
 var _valid17 = _errs133 === errors;
@@ -11631,8 +5524,8 @@ let data39 = data.rtsp;
 const _errs137 = errors;
 let valid28 = false;
 const _errs138 = errors;
-if(!(validate107(data39, {instancePath:instancePath+"/rtsp",parentData:data,parentDataProperty:"rtsp",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+if(!(validate189(data39, {instancePath:instancePath+"/rtsp",parentData:data,parentDataProperty:"rtsp",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate189.errors : vErrors.concat(validate189.errors);
 errors = vErrors.length;
 }
 var _valid18 = _errs138 === errors;
