@@ -2,6 +2,7 @@
 import { once } from 'node:events'
 import type { Readable } from 'node:stream'
 import {
+  autoConverterFor,
   CONVERTERS,
   type Converter,
   converterNamed,
@@ -18,6 +19,7 @@ import {
   OUTPUT_NAMES,
   type Output,
   peekHead,
+  perRecord,
   FIELD_OUTPUTS,
   UnknownFieldError,
   undetectedMessage,
@@ -36,8 +38,8 @@ import { WRITE_OPTIONS, writeOptions, writeOptionsGiven, writeOptionsHelp } from
 import { convertItem } from './convert-item.js'
 import { ProgressBar } from './convert-progress.js'
 
-/** JSON Lines converters that `--jobs` runs on worker threads (the others read on one thread). */
-const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson', 'subfinder', 'tlsx', 'katana', 'shodan', 'censys'])
+/** JSON converters that `--jobs` runs on worker threads (the others read on one thread); `auto`: each JSON record by its own format. */
+const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson', 'subfinder', 'tlsx', 'katana', 'shodan', 'censys', 'auto'])
 /** The marker the convert job writes for an event number (see parallel/jobs/convert.ts). */
 const EVENT_MARK = /\u0000(\d+)\u0000/g
 
@@ -54,10 +56,14 @@ on inputs of any size. No FILE, or '-', reads standard input; gzip-compressed in
 as a 'shodan download' file) is decompressed.
 
 Options:
-  --from FORMAT|auto     the input format (required); auto recognises it from the first
-                         record of each input and fails, naming the formats, when none fits;
-                         later records that do not fit the guess are reported with it
-                         ('taken as zmap from line 1; use --from sx to force another')
+  --from FORMAT|auto     the input format (required); auto converts each record of a JSON
+                         input with the format whose members it has (two tools' output
+                         concatenated converts as each tool's), reporting a record no format
+                         recognises; other inputs are recognised from their first record, and
+                         later records that do not fit are reported ('taken as zmap from line
+                         1; use --from sx to force another'); it fails, naming the formats,
+                         when none fits the first record. A named JSON format reports a record
+                         that is another format's
   --to FORMAT            the output format (default l9)
   --fields LIST          csv and human: comma-separated member paths such as
                          ip,port,http.status,ssl.certificate.cn,http.header.server
@@ -149,6 +155,7 @@ export const convert: Command = {
         let stream = bar ? bar.track(input.stream, input.read) : input.stream
         let converter: Converter
         let guess: Guess | undefined
+        let byRecord = false
         // With auto, records that do not fit the guess are reported with it (convert/guess.ts).
         const misfits: Misfits = { count: 0, formats: new Map() }
         if (from === 'auto') {
@@ -160,11 +167,14 @@ export const convert: Command = {
             await out.flush() // what earlier files gave is kept
             throw new UsageError(undetectedMessage(`convert: ${input.name}`, peeked.head))
           }
-          converter = guessedConverter(guess, misfits)
+          // A JSON input: each record by the format that claims it; else the guess, whose
+          // misfits are reported with it.
+          byRecord = perRecord(guess, peeked.head)
+          converter = byRecord ? autoConverterFor(guess.converter.name) : guessedConverter(guess, misfits)
         } else converter = from
         if (jobs > 1 && PARALLEL.has(converter.name)) {
           // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
-          const settings: ConvertJobSettings = { from: converter.name, to, fields, write, ctx, guessLine: guess?.line }
+          const settings: ConvertJobSettings = { from: byRecord ? 'auto' : converter.name, guessFrom: guess?.converter.name, to, fields, write, ctx, guessLine: byRecord ? undefined : guess?.line }
           const toStderr = (data: string | Uint8Array) => {
             bar?.clear()
             return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
@@ -177,7 +187,7 @@ export const convert: Command = {
             counts.converted += handled.counts[0]!
             counts.skipped += handled.counts[1]!
             bar?.clear()
-            const summary = guess && misfitSummary(input.name, guess, misfitsFrom(handled.counts.slice(3)))
+            const summary = guess && !byRecord && misfitSummary(input.name, guess, misfitsFrom(handled.counts.slice(3)))
             if (summary) io.stderr.write(`${summary}\n`)
             continue
           }
@@ -185,7 +195,7 @@ export const convert: Command = {
         }
         await convertOne(converter, stream, ctx, output, input.name, out, io, counts, bar)
         bar?.clear()
-        const summary = guess && misfitSummary(input.name, guess, misfits)
+        const summary = guess && !byRecord && misfitSummary(input.name, guess, misfits)
         if (summary) io.stderr.write(`${summary}\n`)
       }
     } catch (error) {

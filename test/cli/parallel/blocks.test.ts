@@ -1,11 +1,13 @@
 /**
- * Blocks for `--jobs` (src/cli/parallel): cutting an input into blocks and splitting each
- * block in a worker gives exactly the lines one LineSplitter gives over the whole input —
- * same numbers, offsets, texts and too-long problems — however the input arrives in chunks.
+ * Blocks for `--jobs` (src/cli/parallel): cutting an input into blocks and reading each block
+ * in a worker gives exactly the records one ValueSplitter (the sequential reader) gives over
+ * the whole input — same numbers, offsets, texts and problems — however the input arrives in
+ * chunks: a block ends only where the reader is between records.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type LineItem, LineSplitter } from '../../../src/jsonl/lines.js'
+import type { LineItem } from '../../../src/jsonl/lines.js'
+import { ValueSplitter } from '../../../src/jsonl/values.js'
 import { blocksOf, transferList } from '../../../src/cli/parallel/blocks.js'
 import { linesOf } from '../../../src/cli/parallel/lines.js'
 
@@ -26,7 +28,7 @@ async function* chunked(bytes: Buffer, cuts: number[], owned = false): AsyncGene
 }
 
 function sequential(bytes: Buffer, cuts: number[], max: number): LineItem[] {
-  const splitter = new LineSplitter(max)
+  const splitter = new ValueSplitter(max)
   const out: LineItem[] = []
   let at = 0
   for (const cut of [...cuts].sort((a, b) => a - b)) {
@@ -63,11 +65,21 @@ async function inBlocks(bytes: Buffer, cuts: number[], max: number, blockBytes: 
   return out
 }
 
+/** A line ValueSplitter reads as a record of its own (text that does not open a `{` or `[` value). */
+const own = (text: string) => !/^[ \t\r]*[[{]/.test(text) || /[}\]][ \t\r]*$/.test(text)
+
 // Lines of a few kinds: short, long, blank, CRLF, with a byte order mark look-alike inside.
 const line = fc.oneof(
-  fc.string({ maxLength: 12 }),
-  fc.string({ minLength: 20, maxLength: 60 }),
+  fc.string({ maxLength: 12 }).filter(own),
+  fc.string({ minLength: 20, maxLength: 60 }).filter(own),
   fc.constantFrom('', ' ', '\r', '  \t', '\uFEFF{}', '{"a":1}\r'),
+)
+
+// Records of JSON inputs: JSON Lines, values spread over lines (a pretty-printed object, an
+// array, one cut short), log lines, two values on a line.
+const record = fc.oneof(
+  fc.constantFrom('{"a":1}', '[1,2]', '{"b":"x,}"}\r', '[INF] log line', '{"a":1} {"b":2}', '{"cut":', '  "stray": 1,', '}', ''),
+  fc.constantFrom('{\n  "a": 1,\n  "b": [\n    2\n  ]\n}', '[\n  {"a": 1},\n  {"b": 2}\n]', '[\n  {"a": 1},\n  {"b" 2},\n  {"c": 3}\n]', '{\n  "a": 1,\n  "b" 2\n}', '{\n  "a": "unterminated\n}'),
 )
 
 describe('--jobs blocks', () => {
@@ -87,6 +99,16 @@ describe('--jobs blocks', () => {
           expect(await inBlocks(bytes, cuts, max, blockBytes, owned)).toEqual(sequential(bytes, cuts, max))
         },
       ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('give the records of JSON input (values spread over lines, broken ones) as read in one go', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, { maxLength: 30 }), fc.array(fc.nat(600), { maxLength: 8 }), fc.integer({ min: 1, max: 64 }), fc.boolean(), async (records, cuts, blockBytes, owned) => {
+        const bytes = Buffer.from(`${records.join('\n')}\n`)
+        expect(await inBlocks(bytes, cuts, 1 << 16, blockBytes, owned)).toEqual(sequential(bytes, cuts, 1 << 16))
+      }),
       { numRuns: 300 },
     )
   })
