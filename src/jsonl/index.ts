@@ -2,7 +2,7 @@ export { DEFAULT_MAX_LINE_BYTES, type Line, type LineItem, type LineMaker, type 
 export { fromLine, isRecordError, type JsonRecord, type ReadOptions, readRecords, recordsOf } from './records.js'
 export { type RecordMaker, splitLine, type ValueOptions, ValueSplitter } from './values.js'
 export { CHUNK_BYTES, inputName, JsonlWriter, openInput, openSized, type SizedInput } from './input.js'
-export { GzipInputError, gunzipStream, isGzip, maybeGunzip } from './gzip.js'
+export { GzipInputError, gunzipStream, isGzip, maybeGunzip, type Warn } from './gzip.js'
 export { MAX_DEPTH, textTooDeep, tooDeep, valueTooDeep } from './depth.js'
 export { badJson, isJsonText, type Parsed, parseRecord } from './parse.js'
 export { guarded, internalError, REPORT_REQUEST } from './guard.js'

@@ -31,7 +31,7 @@ import { canonicalTime, formatTime } from '../../time/index.js'
 import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command, Io } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
-import { openInputs } from '../inputs.js'
+import { openInputs, warnOn } from '../inputs.js'
 import type { ConvertJobSettings } from '../parallel/jobs/convert.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
 import { WRITE_OPTIONS, writeOptions, writeOptionsGiven, writeOptionsHelp } from '../write-options.js'
@@ -139,7 +139,7 @@ export const convert: Command = {
       maxLineBytes: positiveInt('convert', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
     }
     const jobs = jobsOption('convert', values.jobs, defaultJobs())
-    const inputs = await openInputs(positionals, io.stdin)
+    const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
     const out = new JsonlWriter(io.stdout)
     const counts: Counts = { converted: 0, skipped: 0 }
     // Ctrl-C: stop reading, keep what was converted, still print the summary.
