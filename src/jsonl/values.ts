@@ -160,6 +160,19 @@ export class ValueSplitter<T extends Line = Line> {
   private window: T[] = []
 
   push(chunk: Buffer, out: (T | LineProblem)[]): void {
+    if (this.mode === IDLE) {
+      // The common case, JSON Lines: the lines go straight out; the first that opens a value
+      // (and those after it) are taken back and read one by one.
+      const from = out.length
+      this.lines.push(chunk, out)
+      for (let i = from; i < out.length; i++) {
+        const item = out[i]!
+        if ('error' in item || opensValue(item.text) === -1) continue
+        for (const rest of out.splice(i)) this.line(rest, out)
+        return
+      }
+      return
+    }
     this.lines.push(chunk, this.items)
     if (this.items.length === 0) return
     for (const item of this.items) this.line(item, out)

@@ -15,6 +15,7 @@
  * that share memory (a pooled buffer, a view into a larger one) are copied.
  */
 import { toBuffer } from '../../jsonl/lines.js'
+import { chunkMemory } from './read-here.js'
 import type { Block } from './types.js'
 
 /**
@@ -66,11 +67,12 @@ function recordEnd(bytes: Uint8Array, nl: number, before: number | undefined, af
 /** Whether `bytes` is the whole of its memory, so that moving that memory moves nothing else. */
 const ownsItsMemory = (bytes: Uint8Array) => bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
 
-/** `bytes` in memory of its own: the same view when it already is, else a copy. */
-const owned = (bytes: Uint8Array): Uint8Array => (ownsItsMemory(bytes) ? bytes : new Uint8Array(bytes))
 
 /** Bytes held, as a list of chunks: complete records, then an unfinished one. */
 class Held {
+  /** `pooled`: every piece is copied into the read pool's memory (see take()). */
+  constructor(private readonly pooled = false) {}
+
   parts: Uint8Array[] = []
   size = 0
   /** Bytes up to and including the last `\n` held that ends a record, and how many lines they hold. */
@@ -173,19 +175,41 @@ class Held {
    */
   take(length: number): Uint8Array[] {
     const out: Uint8Array[] = []
+    // Pieces that share memory (a gzip stream's output) are copied into one buffer of the
+    // read pool (read-here.ts), which comes back when the block is done: the same memory
+    // goes round, where a copy into new memory per block left the main thread holding tens
+    // of megabytes of dead buffers between collections.
+    let copy: Buffer | undefined
+    let from = 0 // where the pieces copied since the last owned piece start in `copy`
+    let copied = 0
+    const copyIn = (bytes: Uint8Array) => {
+      copy ??= chunkMemory(length)
+      copy.set(bytes, copied)
+      copied += bytes.length
+    }
+    const flush = () => {
+      if (copy && copied > from) out.push(copy.subarray(from, copied))
+      from = copied
+    }
     let at = 0
     while (at < length) {
       const part = this.parts[0]!
       const n = Math.min(part.length, length - at)
+      const own = !this.pooled && ownsItsMemory(part)
+      if (own) flush()
       if (n === part.length) {
-        out.push(owned(part))
+        if (own) out.push(part)
+        else copyIn(part)
         this.parts.shift()
       } else {
-        this.parts[0] = new Uint8Array(part.subarray(n))
-        out.push(ownsItsMemory(part) ? part.subarray(0, n) : new Uint8Array(part.subarray(0, n)))
+        // A chunk of its own moves with the block: its rest is copied. A shared one stays as it is.
+        this.parts[0] = own ? new Uint8Array(part.subarray(n)) : part.subarray(n)
+        if (own) out.push(part.subarray(0, n))
+        else copyIn(part.subarray(0, n))
       }
       at += n
     }
+    flush()
     this.size -= length
     this.complete = Math.max(0, this.complete - length)
     return out
@@ -203,13 +227,19 @@ class Held {
   }
 }
 
-/** The blocks of an input, in order, each ending at a line end (the last one at the input's end). */
-export async function* blocksOf(input: AsyncIterable<Uint8Array | string>, maxLineBytes: number, blockBytes = BLOCK_BYTES): AsyncGenerator<Block> {
+/**
+ * The blocks of an input, in order, each ending at a record end (the last one at the input's
+ * end). `pooled`: copy every chunk into the read pool's memory (read-here.ts), for inputs whose
+ * chunks are fresh memory each time (a gzip stream's output, a pipe): the pool's memory goes
+ * round between the threads, where moving each chunk to a worker and back left every one to
+ * be collected on the main thread, tens of megabytes at a time.
+ */
+export async function* blocksOf(input: AsyncIterable<Uint8Array | string>, maxLineBytes: number, blockBytes = BLOCK_BYTES, pooled = false): AsyncGenerator<Block> {
   let seq = 0
   let line = 1 // number of the next line to be sent
   let offset = 0 // its byte offset
   let started = false
-  const held = new Held()
+  const held = new Held(pooled)
   // A record over the bound, being dropped: where it starts, the line breaks dropped so far, its last byte.
   let skipping: { line: number; offset: number; lines: number; last: number | undefined } | undefined
 

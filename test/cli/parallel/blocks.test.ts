@@ -46,10 +46,10 @@ function sequential(bytes: Buffer, cuts: number[], max: number): LineItem[] {
  * The lines of the input's blocks, each block moved away (as to a worker) before it is read:
  * memory a later block still needs would be gone, and a piece listed twice would throw.
  */
-async function inBlocks(bytes: Buffer, cuts: number[], max: number, blockBytes: number, owned = false): Promise<LineItem[]> {
+async function inBlocks(bytes: Buffer, cuts: number[], max: number, blockBytes: number, owned = false, pooled = false): Promise<LineItem[]> {
   const out: LineItem[] = []
   let seq = 0
-  for await (const block of blocksOf(chunked(bytes, cuts, owned), max, blockBytes)) {
+  for await (const block of blocksOf(chunked(bytes, cuts, owned), max, blockBytes, pooled)) {
     expect(block.seq).toBe(seq++)
     for (const item of linesOf(structuredClone(block, { transfer: transferList(block) }), max)) {
       if ('error' in item) {
@@ -105,9 +105,10 @@ describe('--jobs blocks', () => {
 
   it('give the records of JSON input (values spread over lines, broken ones) as read in one go', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(record, { maxLength: 30 }), fc.array(fc.nat(600), { maxLength: 8 }), fc.integer({ min: 1, max: 64 }), fc.boolean(), async (records, cuts, blockBytes, owned) => {
+      fc.asyncProperty(fc.array(record, { maxLength: 30 }), fc.array(fc.nat(600), { maxLength: 8 }), fc.integer({ min: 1, max: 64 }), fc.boolean(), fc.boolean(), async (records, cuts, blockBytes, owned, pooled) => {
         const bytes = Buffer.from(`${records.join('\n')}\n`)
-        expect(await inBlocks(bytes, cuts, 1 << 16, blockBytes, owned)).toEqual(sequential(bytes, cuts, 1 << 16))
+        // pooled: every chunk copied into the read pool's memory (a gzip stream, a pipe).
+        expect(await inBlocks(bytes, cuts, 1 << 16, blockBytes, owned, pooled)).toEqual(sequential(bytes, cuts, 1 << 16))
       }),
       { numRuns: 300 },
     )
