@@ -124,3 +124,22 @@ describe('--jobs blocks', () => {
     expect(items.map((i) => ('error' in i ? `${i.line}:${i.error.code}` : `${i.line}:${i.text}`))).toEqual(['1:{"a":1}', '2:line_too_long', '3:{"b":2}', '4:line_too_long'])
   })
 })
+
+describe('--jobs blocks of a gzip stream or a pipe (pooled)', () => {
+  it('copy the chunks into the read pool\'s memory, which comes back and is used again', async () => {
+    const { giveBackChunk } = await import('../../../src/cli/parallel/read-here.js')
+    const text = Buffer.from(`${Array.from({ length: 40_000 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(20) })).join('\n')}\n`)
+    const seen = new Set<ArrayBuffer>()
+    let blocks = 0
+    for await (const block of blocksOf(chunked(text, Array.from({ length: 30 }, (_, i) => (i + 1) * 40_000)), 1 << 20, 256 * 1024, true)) {
+      blocks++
+      const memory = new Set(block.parts.map((p) => p.buffer as ArrayBuffer))
+      for (const m of memory) seen.add(m)
+      for (const m of memory) giveBackChunk(m) // the block is done
+    }
+    // Every block in pool memory (1 MiB), and the same few buffers go round.
+    expect(blocks).toBeGreaterThan(5)
+    expect([...seen].every((m) => m.byteLength === 1 << 20)).toBe(true)
+    expect(seen.size).toBeLessThanOrEqual(2)
+  })
+})
