@@ -2,6 +2,7 @@
 import type { Readable } from 'node:stream'
 import { inputName, openSized, type Warn } from '../jsonl/index.js'
 import type { Issue } from '../validate/issue.js'
+import { printable } from '../validate/printable.js'
 
 export interface NamedInput {
   /** Name used in messages: the path, or `<stdin>`. */
@@ -26,11 +27,14 @@ export async function openInputs(paths: string[], stdin: Readable, warn?: Warn):
 }
 
 /** A warning line on standard error (terminal-safe: it may name a file). */
-export const warnOn = (stderr: { write(text: string): unknown }): Warn => (message) => void stderr.write(`${message}\n`)
+export const warnOn = (stderr: { write(text: string): unknown }): Warn => (message) => void stderr.write(`${printable(message)}\n`)
 
-/** `file:line: pointer: message`, the one format every command reports problems in. */
+/**
+ * `file:line: pointer: message`, the one format every command reports problems in; a name or
+ * value from the input in it is made terminal-safe (printable()).
+ */
 export function problemLine(file: string, line: number, pointer: string, message: string): string {
-  return `${file}:${line}: ${pointer === '' ? '(document)' : pointer}: ${message}`
+  return printable(`${file}:${line}: ${pointer === '' ? '(document)' : pointer}: ${message}`)
 }
 
 /** problemLine for an issue; an internal error also carries its stack trace on the lines after. */

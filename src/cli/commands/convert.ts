@@ -35,6 +35,7 @@ import { openInputs, warnOn } from '../inputs.js'
 import type { ConvertJobSettings } from '../parallel/jobs/convert.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
 import { WRITE_OPTIONS, writeOptions, writeOptionsGiven, writeOptionsHelp } from '../write-options.js'
+import { printable } from '../../validate/printable.js'
 import { convertItem } from './convert-item.js'
 import { ProgressBar } from './convert-progress.js'
 
@@ -70,6 +71,9 @@ Options:
                          (csv default time,event_type,event_source,ip,host,port,
                          transport,protocol,http.status,http.title,leak.severity,
                          leak.type); --columns is the older name, for csv
+  --csv-raw              csv: write cells as they are; by default control characters
+                         are escaped and a cell starting with = + - @ (a formula to a
+                         spreadsheet) gets a leading '
 ${writeOptionsHelp(25)}
                          (both for --to l9 only)
   --fingerprint v1|v2    event_fingerprint version computed for converted events
@@ -114,6 +118,7 @@ export const convert: Command = {
       to: { type: 'string' },
       columns: { type: 'string' },
       fields: { type: 'string' },
+      'csv-raw': { type: 'boolean' },
       fingerprint: { type: 'string' },
       'run-start': { type: 'string' },
       'max-line-bytes': { type: 'string' },
@@ -130,8 +135,10 @@ export const convert: Command = {
     const fieldsOption = values.fields === undefined ? '--columns' : '--fields'
     const fields = splitList(values.fields ?? values.columns)
     if (writeOptionsGiven(values) && to !== 'l9') throw new UsageError('convert: --header-order and --escape apply to --to l9 only')
+    const csvRaw = values['csv-raw'] === true
+    if (csvRaw && to !== 'csv') throw new UsageError('convert: --csv-raw applies to --to csv only')
     const write = writeOptions('convert', values)
-    const output = makeOutput(to, fields, fieldsOption, write)
+    const output = makeOutput(to, fields, fieldsOption, write, csvRaw)
     const fingerprint = oneOf('convert', 'fingerprint', values.fingerprint, ['v1', 'v2'] as const, 'v1')
     const ctx: ConvertContext = {
       runStart: runStart(values['run-start']),
@@ -174,7 +181,7 @@ export const convert: Command = {
         } else converter = from
         if (jobs > 1 && PARALLEL.has(converter.name)) {
           // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
-          const settings: ConvertJobSettings = { from: byRecord ? 'auto' : converter.name, guessFrom: guess?.converter.name, to, fields, write, ctx, guessLine: byRecord ? undefined : guess?.line }
+          const settings: ConvertJobSettings = { from: byRecord ? 'auto' : converter.name, guessFrom: guess?.converter.name, to, fields, csvRaw, write, ctx, guessLine: byRecord ? undefined : guess?.line }
           const toStderr = (data: string | Uint8Array) => {
             bar?.clear()
             return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
@@ -188,7 +195,7 @@ export const convert: Command = {
             counts.skipped += handled.counts[1]!
             bar?.clear()
             const summary = guess && !byRecord && misfitSummary(input.name, guess, misfitsFrom(handled.counts.slice(3)))
-            if (summary) io.stderr.write(`${summary}\n`)
+            if (summary) io.stderr.write(`${printable(summary)}\n`)
             continue
           }
           stream = handled.rest
@@ -196,7 +203,7 @@ export const convert: Command = {
         await convertOne(converter, stream, ctx, output, input.name, out, io, counts, bar)
         bar?.clear()
         const summary = guess && !byRecord && misfitSummary(input.name, guess, misfits)
-        if (summary) io.stderr.write(`${summary}\n`)
+        if (summary) io.stderr.write(`${printable(summary)}\n`)
       }
     } catch (error) {
       if (!io.stopSignal?.aborted) {
@@ -251,9 +258,9 @@ const line = (output: Output, text: string) => (output.eol === '\r\n' ? `${text}
 /** `a, b,,c` → [a, b, c]; none → []. */
 const splitList = (text: string | undefined) => (text === undefined ? [] : text.split(',').map((c) => c.trim()).filter((c) => c !== ''))
 
-function makeOutput(to: (typeof OUTPUT_NAMES)[number], fields: readonly string[], option: string, write: WriteOptions): Output {
+function makeOutput(to: (typeof OUTPUT_NAMES)[number], fields: readonly string[], option: string, write: WriteOptions, csvRaw: boolean): Output {
   try {
-    return createOutput(to, { fields, write })
+    return createOutput(to, { fields, write, csvRaw })
   } catch (error) {
     if (error instanceof UnknownFieldError) throw new UsageError(`convert: ${option}: ${error.message}`)
     throw error

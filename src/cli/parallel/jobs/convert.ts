@@ -21,6 +21,8 @@ export interface ConvertJobSettings {
   guessFrom?: string
   to: OutputName
   fields: string[]
+  /** --csv-raw: CSV cells as they are. */
+  csvRaw?: boolean
   /** --header-order and --escape (l9 output). */
   write?: WriteOptions
   ctx: ConvertContext
@@ -37,7 +39,7 @@ export const create: JobFactory = (setup) => {
   const named = settings.from === 'auto' ? autoConverterFor(settings.guessFrom ?? '') : converterNamed(settings.from)
   if (!named) throw new Error(`no converter ${settings.from}`)
   const guessLine = settings.guessLine
-  const output = createOutput(settings.to, { fields: settings.fields, write: settings.write })
+  const output = createOutput(settings.to, { fields: settings.fields, write: settings.write, csvRaw: settings.csvRaw })
   const ctx: ConvertContext = settings.ctx
   return {
     async block(block, out) {
