@@ -200,10 +200,9 @@ export class ValueSplitter<T extends Line = Line> {
         this.mode = SKIP
         return
       }
-      if (this.mode === SKIP) {
-        if (this.broken && !this.broken.reported) this.broken.chars = this.maxLineBytes + 1 // over the bound now
-        return
-      }
+      // Else a line over the bound is a record of its own, reported at its place (what was
+      // being skipped before it is reported first).
+      if (this.mode === SKIP) this.flushBroken(out)
       this.reset()
       out.push(item)
       return
