@@ -88,10 +88,14 @@ function serviceEvent(h: Json, host: HostFacts, ip: string, s: Json, ctx: Conver
   return e
 }
 
+/** A URI's host when it is written as a name (an address, bracketed or dotted, is not one). */
+const URI_NAME = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_])?)\.?(?:[:/?#]|$)/i
+
 /** The host of the service's HTTP request URI, when it is a name (Censys scanned the service by it). */
 function requestName(s: Json): string | undefined {
-  const host = parseUrl(str(at(s, 'http', 'request', 'uri')))?.host ?? ''
-  return host !== '' && ipVersion(host) === 0 ? host : undefined
+  const host = URI_NAME.exec(str(at(s, 'http', 'request', 'uri')))?.[1]
+  // Most URIs hold the address: not a name (a name has a letter in its last label).
+  return host && !/^[0-9.]+$/.test(host) ? parseUrl(str(at(s, 'http', 'request', 'uri')))?.host : undefined
 }
 
 /**
