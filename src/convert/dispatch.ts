@@ -30,7 +30,7 @@ export function autoRecords(all: readonly Converter[], guess?: Converter): Conve
     tool: 'auto',
     description: 'each JSON record converted by the format that claims it',
     detect: () => false,
-    convert: (input, ctx) => convertRecords(input, ctx, pick, guess?.records?.plain),
+    convert: (input, ctx) => convertRecords(input, ctx, pick, guess?.records),
   }
 }
 

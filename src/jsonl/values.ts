@@ -45,6 +45,7 @@ const SKIP = 2 // after a broken value, until a line where reading can resume
 /** Where reading resumes after a broken value. */
 const TOP = 0 // at a line starting a value at the left margin
 const ELEMENT = 1 // at the next element of the array (or its end, or a top-level value)
+const WHOLE = 2 // after the `]` closing an array read whole (elements: false)
 
 const isBlankCode = (c: number) => c === 0x20 || c === 0x09 || c === 0x0d
 
@@ -89,10 +90,10 @@ function opensElementAt(text: string, indent: string): boolean {
 
 /**
  * Why a broken value is not JSON: JSON.parse's own words, or the scanner's when it has none;
- * `above` is how many lines before the line where it broke the value starts (0: on it).
+ * `below` is how many lines after the record's first line it broke (0: on it).
  */
-function brokenIssue(text: string, reason: string, above: number): Issue {
-  const where = above === 1 ? ' (in the value that starts on the line above)' : above > 1 ? ` (in the value that starts ${above} lines above)` : ''
+function brokenIssue(text: string, reason: string, below: number): Issue {
+  const where = below === 1 ? ' (on the line after this one)' : below > 1 ? ` (${below} lines further down)` : ''
   try {
     JSON.parse(text)
   } catch (error) {
@@ -120,6 +121,8 @@ interface Broken {
   resume: number
   /** Already reported (a value over the bound, a break between elements). */
   reported?: boolean
+  /** The line it is named at, when not its first (an array read whole: the element it broke in). */
+  named?: number
 }
 
 /**
@@ -152,7 +155,8 @@ export class ValueSplitter<T extends Line = Line> {
   ) {
     this.lines = new LineSplitter<T>(maxLineBytes, make)
     this.elements = options.elements !== false
-    this.scanner = new JsonScanner(this.elements)
+    // Elements are followed in either mode: a problem is named at the element it is in.
+    this.scanner = new JsonScanner(true)
   }
 
   private readonly elements: boolean
@@ -253,19 +257,30 @@ export class ValueSplitter<T extends Line = Line> {
     this.dropping = false
     this.broken = undefined
     this.window = []
+    this.whole = false
     this.scanner.reset()
   }
 
-  /** A value starting with `[` is an array read element by element: between elements from its start. */
+  /**
+   * A value starting with `[` is an array, read element by element (between elements from its
+   * start), or whole when elements are not wanted (`whole`).
+   */
   private opening(item: T, col: number): void {
-    if (!this.elements || item.text.charCodeAt(col) !== 0x5b) return
+    this.whole = false
+    if (item.text.charCodeAt(col) !== 0x5b) return
+    this.array = { line: item.line, col, elements: false, element: item.line }
+    if (!this.elements) {
+      this.whole = true
+      return
+    }
     this.inArray = true
     this.startCol = -1
-    this.array = { line: item.line, col, elements: false }
   }
 
-  /** The array being read: where its `[` is, whether an element of it has started. */
-  private array = { line: 0, col: 0, elements: false }
+  /** The array being read: where its `[` is, whether an element of it has started, the line of the current one. */
+  private array = { line: 0, col: 0, elements: false, element: 0 }
+  /** Reading a top-level array as one record (elements: false). */
+  private whole = false
 
   /** Starts holding a value that begins at column `col` of `item`. */
   private start(item: T, col: number): void {
@@ -294,6 +309,13 @@ export class ValueSplitter<T extends Line = Line> {
         this.breakHere(out, item.line, this.scanner.reason, at)
         return
       }
+      if (event === ELEMENT_START && this.whole) {
+        // Held whole: only where the element starts is noted (a problem is named there).
+        this.array.elements = true
+        this.array.element = item.line
+        continue
+      }
+      if (event === ELEMENT_END && this.whole) continue
       if (event === ELEMENT_START) {
         this.inArray = true
         this.array.elements = true
@@ -315,6 +337,7 @@ export class ValueSplitter<T extends Line = Line> {
       // END: a top-level value (or the top-level array, whose elements went out) is complete.
       if (!this.dropping && !this.inArray) out.push(this.record(at, false))
       this.inArray = false
+      this.whole = false
       this.scanner.reset()
       const next = at + firstNonBlank(text.slice(at))
       if (next >= text.length) {
@@ -385,12 +408,13 @@ export class ValueSplitter<T extends Line = Line> {
    * to come are skipped up to one (SKIP).
    */
   private breakHere(out: (T | LineProblem)[], at: number, reason: string, col = 0): void {
-    if (this.inArray && !this.array.elements && at === this.array.line) {
+    if ((this.inArray || this.whole) && !this.array.elements && at === this.array.line) {
       // Broken on the line of its `[`, before any element (`[INF] …`): not an array after all.
-      this.inArray = false
+      this.inArray = this.whole = false
       this.startCol = this.array.col
     }
-    const resume = this.inArray ? ELEMENT : TOP
+    // An array read whole is skipped to its closing `]` (its elements may start at the margin).
+    const resume = this.inArray ? ELEMENT : this.whole ? WHOLE : TOP
     const held = this.held
     if (this.inArray && this.startCol === -1) {
       // Between two elements (a missing comma, a stray character): said at that line. Reading
@@ -419,7 +443,9 @@ export class ValueSplitter<T extends Line = Line> {
     }
     // Cut short before the line it broke on (a record cut short, then the next one): where it
     // broke says nothing about the text reported.
-    const broken = this.brokenFrom(this.dropping ? [] : held.slice(0, k === -1 ? held.length : k), this.startCol, reason, k === -1 ? at : 0, resume)
+    // (An array read whole is one record up to its `]`: where it broke is within it.)
+    const broken = this.brokenFrom(this.dropping ? [] : held.slice(0, k === -1 ? held.length : k), this.startCol, reason, k === -1 || resume === WHOLE ? at : 0, resume)
+    if (this.whole && this.array.elements && broken.at !== 0) broken.named = this.array.element // named at the element it broke in
     if (this.dropping) broken.reported = true // said when it went over the bound
     this.held = []
     this.dropping = false
@@ -482,6 +508,7 @@ export class ValueSplitter<T extends Line = Line> {
    */
   private resumesAt(text: string, resume: number): boolean {
     if (resume === TOP) return startsAtMargin(text)
+    if (resume === WHOLE) return text.charCodeAt(0) === 0x5d
     if (text.charCodeAt(0) === 0x5d) return true
     return this.indent === undefined || this.indent === '' ? startsAtMargin(text) : this.opensElement(text)
   }
@@ -498,7 +525,7 @@ export class ValueSplitter<T extends Line = Line> {
       this.run(item, 0, out)
       return
     }
-    if (resume === ELEMENT && item.text.charCodeAt(0) === 0x5d) {
+    if (resume !== TOP && item.text.charCodeAt(0) === 0x5d) {
       // The array's closing bracket: what follows it on the line is read as usual.
       this.reset()
       const rest = item.text.slice(1)
@@ -515,11 +542,12 @@ export class ValueSplitter<T extends Line = Line> {
     if (broken === this.broken) this.broken = undefined
     if (!broken || broken.reported) return
     const text = broken.parts.join('\n')
-    // Reported at the line where it broke when that line is part of it (a document broken
-    // in its middle), else at its first line (a record cut short, the next one read again).
-    const above = broken.at > broken.line ? broken.at - broken.line : 0
-    const error = broken.chars > this.maxLineBytes ? tooLarge(this.maxLineBytes, broken.line) : broken.reason === TOO_DEEP ? tooDeep() : brokenIssue(text, broken.reason, above)
-    out.push({ line: broken.line + above, offset: broken.offset, error, text: broken.chars > this.maxLineBytes ? text.slice(0, 4096) : text })
+    // Named at the record's first line (an array read whole: the element it broke in), saying
+    // how much further down it broke when that line is part of it.
+    const line = broken.named ?? broken.line
+    const below = broken.at > line ? broken.at - line : 0
+    const error = broken.chars > this.maxLineBytes ? tooLarge(this.maxLineBytes, broken.line) : broken.reason === TOO_DEEP ? tooDeep() : brokenIssue(text, broken.reason, below)
+    out.push({ line, offset: broken.offset, error, text: broken.chars > this.maxLineBytes ? text.slice(0, 4096) : text })
   }
 
   /** The input ended. */

@@ -57,6 +57,18 @@ describe('convert --from auto on mixed JSON Lines', () => {
     expect(r.stderr).toMatch(new RegExp(`^${expected.length} converted, \\d+ skipped\\n$`, 'm'))
   })
 
+  it('sx JSON then sx plain lines (as --from sx reads them), then naabu: each its own tool\'s', async () => {
+    const r = await convert('auto', [...records('sx/typical-json.jsonl'), '192.0.2.9            443   ', ...records('naabu/typical.jsonl')])
+    expect(r.code).toBe(0)
+    expect(events(r.stdout).map((e) => `${e.event_source} ${e.ip}:${e.port}`)).toEqual([
+      'sx 192.0.2.1:22',
+      'sx 192.0.2.1:80',
+      'sx 192.0.2.3:53',
+      'sx 192.0.2.9:443',
+      ...records('naabu/typical.jsonl').map((l) => `naabu ${(JSON.parse(l) as { ip: string; port: number }).ip}:${(JSON.parse(l) as { port: number }).port}`),
+    ])
+  })
+
   it('reports and counts a record no format recognises (exit 1)', async () => {
     const r = await convert('auto', [...records('naabu/typical.jsonl'), '{"foo":1}', ...records('subfinder/typical.jsonl')])
     expect(r.code).toBe(1)

@@ -69,7 +69,7 @@ describe('pretty-printed records', () => {
     const r = await runCli(['validate', '--profile', 'lenient'], broken)
     const lines = JSON.stringify(doc('80'), null, 2).split('\n').length
     expect(r.code).toBe(1)
-    expect(r.stdout).toMatch(new RegExp(`^<stdin>:${lines + 3}: \\(document\\): not valid JSON: .*\\(in the value that starts 2 lines above\\)\\n2 valid, 1 invalid\\n$`))
+    expect(r.stdout).toMatch(new RegExp(`^<stdin>:${lines + 1}: \\(document\\): not valid JSON: .*\\(2 lines further down\\)\\n2 valid, 1 invalid\\n$`))
   })
 
   it('reads several values on one line, as jq does', async () => {

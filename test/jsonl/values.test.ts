@@ -55,12 +55,14 @@ describe('ValueSplitter', () => {
     expect(read('{"a":[1,2]\n{"c":2}\n').length).toBe(2)
   })
 
-  it('reports a broken document once, where it breaks, and resumes at the next value at the margin', () => {
-    expect(read('{\n  "a": 1,\n  "b" 2\n}\n{\n  "c": 3\n}\n')).toEqual(['3: bad_json', '5: {"c":3}'])
+  it('reports a broken document once, at its first line, and resumes at the next value at the margin', () => {
+    expect(read('{\n  "a": 1,\n  "b" 2\n}\n{\n  "c": 3\n}\n')).toEqual(['1: bad_json', '5: {"c":3}'])
   })
 
   it('reports a broken element and reads the next ones; an array cut short says so', () => {
-    expect(read('[\n  {\n    "a" 1\n  },\n  {"b": 2}\n]\n')).toEqual(['3: bad_json', '5 element: {"b":2}'])
+    expect(read('[\n  {\n    "a" 1\n  },\n  {"b": 2}\n]\n')).toEqual(['2: bad_json', '5 element: {"b":2}'])
+    // Read whole (validate): one record, named at the element it breaks in, skipped to its `]`.
+    expect(read('[\n{"a": 1},\n{"b" 2},\n{"c": 3}\n]\n{"d": 4}\n', { elements: false })).toEqual(['3: bad_json', '6: {"d":4}'])
     expect(read('[\n  {"a": 1},\n  {"b": 2},\n')).toEqual(['2 element: {"a":1}', '3 element: {"b":2}', '3: bad_json'])
     expect(read('[\n  {"a": 1}\n  {"b": 2}\n]\n')).toEqual(['2 element: {"a":1}', '3: bad_json', '3 element: {"b":2}'])
   })

@@ -24,8 +24,9 @@ export function convertItem(item: Event | Problem, name: string, output: Output,
     return { err: `${printable(`${name}:${item.line ?? item.where}:${path} ${item.reason}`)}${item.stack ? `\n${item.stack}` : ''}` }
   }
   const text = guarded<ReturnType<Output['format']> | Issue>(() => output.format(item), (issue) => issue)
-  if (typeof text === 'object' && 'code' in text) return { err: `${printable(`${name}: event ${label(event)}: ${text.message}`)}${text.stack ? `\n${text.stack}` : ''}` }
-  if (isSkip(text)) return { err: printable(`${name}: event ${label(event)}${item.ip || item.host ? ` (${item.ip || item.host})` : ''}: ${text.skip}`) }
+  // (The label is left as it is: a worker's is a marker the main thread fills in.)
+  if (typeof text === 'object' && 'code' in text) return { err: `${printable(`${name}: event `)}${label(event)}${printable(`: ${text.message}`)}${text.stack ? `\n${text.stack}` : ''}` }
+  if (isSkip(text)) return { err: `${printable(`${name}: event `)}${label(event)}${printable(`${item.ip || item.host ? ` (${item.ip || item.host})` : ''}: ${text.skip}`)}` }
   // JsonlWriter ends every line in `\n`; CSV rows end in `\r\n`.
   return { out: output.eol === '\r\n' ? `${text}\r` : text }
 }

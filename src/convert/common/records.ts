@@ -125,9 +125,10 @@ export function recordConverter(format: RecordFormat): Converter {
 
 /**
  * The events and problems of a JSON input, each record converted by the format `pick` gives
- * it; a line that is not JSON goes to `plain` when given (and when it takes it).
+ * it; a line that is not JSON goes to `plain`'s plain-line reading when given (sx), when that
+ * takes it.
  */
-export async function* convertRecords(input: AsyncIterable<Uint8Array>, ctx: ConvertContext, pick: Pick, plain?: RecordRules['plain']): AsyncGenerator<Event | Problem> {
+export async function* convertRecords(input: AsyncIterable<Uint8Array>, ctx: ConvertContext, pick: Pick, plain?: RecordRules): AsyncGenerator<Event | Problem> {
   const tail = { last: -1 }
   let held: Problem | undefined
   for await (const batch of lineBatches(input, tail, ctx)) {
@@ -140,7 +141,7 @@ export async function* convertRecords(input: AsyncIterable<Uint8Array>, ctx: Con
         if (held) yield held
         held = undefined
         if (item.error !== undefined) {
-          const other = plain && item.text !== '' ? plainOne(plain, item, ctx) : undefined
+          const other = plain?.plain && item.text !== '' ? plainOne(plain, item, ctx) : undefined
           if (other) yield* other
           else held = problem(item.line, item.error, item.text)
           continue
@@ -159,16 +160,16 @@ export async function* convertRecords(input: AsyncIterable<Uint8Array>, ctx: Con
 }
 
 /** A line that is not JSON, taken by a format's plain-line reading: its events and problems, or undefined. */
-function plainOne(plain: NonNullable<RecordRules['plain']>, item: Item, ctx: ConvertContext): (Event | Problem)[] | undefined {
+function plainOne(format: RecordRules, item: Item, ctx: ConvertContext): (Event | Problem)[] | undefined {
   const text = item.text.trim()
   let mapped: Mapped | undefined
   try {
-    mapped = plain(text, ctx)
+    mapped = format.plain!(text, ctx)
   } catch (error) {
     mapped = { reason: `cannot convert: ${(error as Error).message}` }
   }
   if (mapped === undefined) return undefined
-  return mappedItems(mapped).map((one) => finishOne(undefined, one, item, ctx))
+  return mappedItems(mapped).map((one) => finishOne(format, one, item, ctx))
 }
 
 /**
@@ -192,13 +193,13 @@ function mapOne(pick: Pick, item: Item, ctx: ConvertContext): Event | Problem | 
   return (mapped as readonly (Event | Unconvertible)[]).map((one) => finishOne(format, one, item, ctx))
 }
 
-/** One item of a record's mapping, finished; `format` undefined: a plain line's (sx). */
-function finishOne(format: RecordRules | undefined, one: Event | Unconvertible, item: Item, ctx: ConvertContext, tool = format?.tool): Event | Problem {
+/** One item of a record's mapping, finished as `format`'s. */
+function finishOne(format: RecordRules, one: Event | Unconvertible, item: Item, ctx: ConvertContext): Event | Problem {
   const line = item.line
   if (isUnconvertible(one)) return problem(line, one.reason, item.text)
-  if (format?.finished) return one
+  if (format.finished) return one
   return guarded<Event | Problem>(
-    () => finishEvent(one, tool ?? '', ctx, `line ${line}`, line, format?.canonical?.(one, ctx) === true),
+    () => finishEvent(one, format.tool, ctx, `line ${line}`, line, format.canonical?.(one, ctx) === true),
     (issue) => ({ ...problem(line, issue.message), stack: issue.stack }),
   )
 }
