@@ -39,13 +39,13 @@ export const asBuffer = (part: Uint8Array) => Buffer.from(part.buffer, part.byte
  * The record items of a block, exactly as ValueSplitter gives them when it reads the whole
  * input (blocks start where a record does: blocks.ts).
  */
-export function* linesOf(block: Block, maxLineBytes: number): Generator<BlockLineItem> {
+export function* linesOf(block: Block, maxLineBytes: number, elements = true): Generator<BlockLineItem> {
   if (block.tooLong) {
     yield { line: block.firstLine, offset: block.firstOffset, error: block.tooLong === 'value' ? tooLarge(maxLineBytes, block.firstLine) : tooLong(maxLineBytes) }
     return
   }
   const items: BlockLineItem[] = []
-  const splitter = new ValueSplitter(maxLineBytes, blockLine, blockRecord)
+  const splitter = new ValueSplitter(maxLineBytes, blockLine, blockRecord, { elements })
   // The splitter skips a byte order mark at the start of what it reads first; the main thread
   // has dropped the input's own already. So the block comes after empty lines (counted by
   // the splitter, and taken off the numbers below), and bytes that look like a mark stay data.

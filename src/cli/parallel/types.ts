@@ -57,8 +57,10 @@ export type BlockLineItem = BlockLine | LineProblem
 
 /** A command's per-line work, run in a worker. */
 export interface LineJob {
-  /** Handles one line (or a line problem), appending to `out`. */
+  /** Handles one record (or a problem), appending to `out`. */
   line(item: BlockLineItem, out: JobOutput): void
+  /** A pretty-printed array gives one record per element (default), or is one record (validate without --array). */
+  elements?: boolean
 }
 
 /** A command's work on a whole block (a converter reads the block as a stream), run in a worker. */

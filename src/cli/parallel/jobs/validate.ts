@@ -16,6 +16,8 @@ function judge(one: JsonRecord, file: string, settings: ValidateSettings, out: J
 export const create: JobFactory = (setup) => {
   const settings = setup.settings as ValidateSettings
   return {
+    // As the command's own loop reads (readRecords' arrayElements).
+    elements: settings.arrays,
     line(item, out) {
       // A canonical line is valid with nothing to say: no parse, no validator (validate-canonical.ts).
       if (!('error' in item) && quietCanonical(item.text, settings)) {
