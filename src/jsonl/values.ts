@@ -198,14 +198,20 @@ export class ValueSplitter<T extends Line = Line> {
         // start; its lines are skipped up to one where reading resumes.
         const first = this.held[0]
         if (!this.dropping && first) out.push({ line: first.line, offset: this.offsetOf(first, this.startCol), error: tooLarge(this.maxLineBytes, first.line) })
-        this.broken = { ...this.brokenFrom([], 0, '', item.line, this.inArray ? ELEMENT : TOP), reported: true }
+        this.broken = { ...this.brokenFrom([], 0, '', item.line, this.inArray ? ELEMENT : this.whole ? WHOLE : TOP), reported: true }
         this.held = []
         this.dropping = false
         this.mode = SKIP
         return
       }
       // Else a line over the bound is a record of its own, reported at its place (what was
-      // being skipped before it is reported first).
+      // being skipped before it is reported first; lines held to learn an array's indentation
+      // are read first).
+      if (this.mode === SKIP && this.window.length > 0) {
+        this.settleIndent(out)
+        this.line(item, out)
+        return
+      }
       if (this.mode === SKIP) this.flushBroken(out)
       this.reset()
       out.push(item)
