@@ -110,7 +110,7 @@ async function generate(file: string): Promise<number> {
 async function baseline(file: string): Promise<number> {
   const start = process.hrtime.bigint()
   let sink = 0
-  for await (const l of readLines(createReadStream(file, { highWaterMark: 1 << 20 }))) if ('text' in l) sink += (JSON.parse(l.text) as { port: string }).port.length
+  for await (const l of readLines(createReadStream(file, { highWaterMark: 1 << 20 }))) if (!('error' in l)) sink += (JSON.parse(l.text) as { port: string }).port.length
   if (sink < 0) console.log(sink)
   return Number(process.hrtime.bigint() - start) / 1e9
 }

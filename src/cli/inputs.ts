@@ -1,7 +1,8 @@
 /** Turning FILE arguments into opened inputs, shared by the commands that read documents. */
 import type { Readable } from 'node:stream'
-import { inputName, openSized } from '../jsonl/index.js'
+import { inputName, openSized, type Warn } from '../jsonl/index.js'
 import type { Issue } from '../validate/issue.js'
+import { printable } from '../validate/printable.js'
 
 export interface NamedInput {
   /** Name used in messages: the path, or `<stdin>`. */
@@ -15,18 +16,25 @@ export interface NamedInput {
 
 /**
  * Opens every FILE now (none given, or `-`, is standard input), so a missing file is a
- * usage error before any output is written. gzip-compressed inputs are decompressed.
+ * usage error before any output is written. gzip-compressed inputs are decompressed; `warn`
+ * hears what is read with a warning (a gzip trailer cut short: every byte read, CRC unchecked).
  */
-export async function openInputs(paths: string[], stdin: Readable): Promise<NamedInput[]> {
+export async function openInputs(paths: string[], stdin: Readable, warn?: Warn): Promise<NamedInput[]> {
   const list = paths.length === 0 ? ['-'] : paths
   const opened: NamedInput[] = []
-  for (const path of list) opened.push({ name: inputName(path), ...(await openSized(path, stdin)) })
+  for (const path of list) opened.push({ name: inputName(path), ...(await openSized(path, stdin, warn)) })
   return opened
 }
 
-/** `file:line: pointer: message`, the one format every command reports problems in. */
+/** A warning line on standard error (terminal-safe: it may name a file). */
+export const warnOn = (stderr: { write(text: string): unknown }): Warn => (message) => void stderr.write(`${printable(message)}\n`)
+
+/**
+ * `file:line: pointer: message`, the one format every command reports problems in; a name or
+ * value from the input in it is made terminal-safe (printable()).
+ */
 export function problemLine(file: string, line: number, pointer: string, message: string): string {
-  return `${file}:${line}: ${pointer === '' ? '(document)' : pointer}: ${message}`
+  return printable(`${file}:${line}: ${pointer === '' ? '(document)' : pointer}: ${message}`)
 }
 
 /** problemLine for an issue; an internal error also carries its stack trace on the lines after. */

@@ -3,6 +3,7 @@ import type { Io } from './command.js'
 import { EXIT, UsageError } from './command.js'
 import { commands } from './commands/index.js'
 import { REPORT_REQUEST } from '../jsonl/guard.js'
+import { printable } from '../validate/printable.js'
 
 const VERSION = '0.2.0'
 
@@ -33,7 +34,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const entry = commands.find((c) => c.name === name)
   if (!entry) {
-    io.stderr.write(`l9kit: unknown command '${name}' (see 'l9kit --help')\n`)
+    io.stderr.write(`l9kit: unknown command '${printable(name)}' (see 'l9kit --help')\n`)
     return EXIT.usage
   }
   const command = await entry.load()
@@ -45,18 +46,18 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return await command.run(rest, io)
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`l9kit ${error.message}\n`)
+      io.stderr.write(`l9kit ${printable(error.message)}\n`)
       return EXIT.usage
     }
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'EPIPE') return EXIT.ok // the reader went away (`| head`): not our failure
     if (code === 'EGZIP') {
       // A damaged or cut-off gzip input (GzipInputError): its message says where.
-      io.stderr.write(`l9kit ${name}: ${(error as NodeJS.ErrnoException).path}: ${(error as Error).message}\n`)
+      io.stderr.write(`l9kit ${name}: ${printable(`${(error as NodeJS.ErrnoException).path}: ${(error as Error).message}`)}\n`)
       return EXIT.usage
     }
     if (code && (error as NodeJS.ErrnoException).path) {
-      io.stderr.write(`l9kit ${name}: ${(error as NodeJS.ErrnoException).path}: ${describeErrno(code)}\n`)
+      io.stderr.write(`l9kit ${name}: ${printable(String((error as NodeJS.ErrnoException).path))}: ${describeErrno(code)}\n`)
       return EXIT.usage
     }
     io.stderr.write(`l9kit ${name}: internal error (${REPORT_REQUEST}): ${(error as Error).stack ?? String(error)}\n`)

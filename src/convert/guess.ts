@@ -6,8 +6,9 @@
  * that does recognise the record when one does. Every detector in the registry takes part,
  * so a new format's detector is all it needs. Log lines (`[INF] …`) are not misfits.
  */
-import { LOG_LINE } from './common/records.js'
-import { CONVERTERS, detectFormat } from './registry.js'
+import { jsonHead, LOG_LINE } from './common/records.js'
+import { autoRecords } from './dispatch.js'
+import { CONVERTERS, converterNamed, detectFormat } from './registry.js'
 import type { Converter, Problem } from './types.js'
 
 /** What `auto` took an input for, and the 1-based line of the record it judged by. */
@@ -27,6 +28,19 @@ export interface Misfits {
 export function guessFormat(head: string): Guess | undefined {
   const converter = detectFormat(head)
   return converter ? { converter, line: firstRecordLine(head) } : undefined
+}
+
+/**
+ * Whether `auto` converts an input guessed as `guess` record by record: a JSON input (its first
+ * record is JSON) of a format that reads JSON records. Each record then goes to the format
+ * that claims it (dispatch.ts); other inputs are converted with the guessed format, and their
+ * records that do not fit it are reported with the guess (guessedConverter).
+ */
+export const perRecord = (guess: Guess, head: string) => guess.converter.records !== undefined && jsonHead(head) !== undefined
+
+/** The converter for `auto` on an input guessed as `guess`, by the format's name (also in a `--jobs` worker). */
+export function autoConverterFor(guessName: string): Converter {
+  return autoRecords(CONVERTERS, converterNamed(guessName))
 }
 
 /** The line of the first record: after blank lines, `#` comments and log lines. */

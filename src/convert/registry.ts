@@ -6,6 +6,7 @@
 import { jsonHead } from './common/records.js'
 import { obj } from './common/values.js'
 import { censys } from './censys/index.js'
+import { fitted } from './dispatch.js'
 import { dnsx } from './dnsx/index.js'
 import { hostport } from './hostport/index.js'
 import { httpx } from './httpx/index.js'
@@ -57,9 +58,20 @@ export const DETECT_BYTES = 4096
 /** The names `--from` accepts (besides `auto`), in detection order. */
 export const converterNames = (): string[] => CONVERTERS.map((c) => c.name)
 
-/** The converter called `name`, if any. */
+const named = new Map<string, Converter>()
+
+/**
+ * The converter called `name` (what `--from NAME` runs), if any: a JSON format's reports the
+ * records another format claims (dispatch.ts).
+ */
 export function converterNamed(name: string): Converter | undefined {
-  return CONVERTERS.find((c) => c.name === name)
+  let converter = named.get(name)
+  if (converter) return converter
+  const raw = CONVERTERS.find((c) => c.name === name)
+  if (!raw) return undefined
+  converter = fitted(raw, CONVERTERS)
+  named.set(name, converter)
+  return converter
 }
 
 /**

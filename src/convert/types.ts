@@ -1,5 +1,7 @@
 /** The one interface every converter implements, and what a converter yields. */
 import type { Event } from '../schema/index.js'
+import type { Mapped } from './common/records.js'
+import type { Json } from './common/values.js'
 
 /** A record that could not be converted: reported and counted, never dropped silently. */
 export interface Problem {
@@ -25,11 +27,6 @@ export interface ConvertContext {
   fingerprint: 1 | 2
   /** Largest line (or XML token) accepted, in bytes. */
   maxLineBytes: number
-  /**
-   * The input is known to be JSON Lines (its first line was one JSON value): a converter that
-   * also reads a document spread over lines must not choose again. Set for `--jobs` blocks.
-   */
-  jsonLines?: boolean
 }
 
 export interface Converter {
@@ -43,6 +40,34 @@ export interface Converter {
   detect(head: string): boolean
   /** Streams events (finished by finishEvent) and problems, in input order, with bounded memory. */
   convert(input: AsyncIterable<Uint8Array>, ctx: ConvertContext): AsyncIterable<Event | Problem>
+  /**
+   * For a format whose records are JSON objects (all of them, or some: sx and ZMap have a JSON
+   * mode): how one record is recognised and converted. `--from auto` converts each record of
+   * a JSON input with the format that claims it; an explicit `--from` reports a record that
+   * another format claims (dispatch.ts).
+   */
+  records?: RecordRules
+  /** Every record of the input is JSON, read by the one JSON reader (common/records.ts). */
+  readsRecords?: true
+}
+
+/** How a format recognises and converts one JSON record (Converter.records). */
+export interface RecordRules {
+  name: string
+  tool: string
+  /**
+   * True when a parsed JSON object is this format's record: its identifying top-level members
+   * are there (common/claims.ts). No two formats claim the same record.
+   */
+  claims(record: Json): boolean
+  /** Converts one record; must not throw (a throw is reported as a Problem anyway). */
+  map(record: Json, ctx: ConvertContext): Mapped
+  /** Events that are already finished (the l9 reader): skip finishEvent(). */
+  finished?: boolean
+  /** See RecordFormat.canonical (common/records.ts). */
+  canonical?(draft: Event, ctx: ConvertContext): boolean
+  /** A line that is not JSON, for a format that also has plain lines (sx): its events, or undefined when it is not one. */
+  plain?(line: string, ctx: ConvertContext): Mapped | undefined
 }
 
 export const isProblem = (item: Event | Problem): item is Problem => (item as Problem).kind === 'problem'

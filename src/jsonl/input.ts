@@ -2,7 +2,7 @@
 import { close, createReadStream, fstat, open, read } from 'node:fs'
 import type { Readable, Writable } from 'node:stream'
 import { promisify } from 'node:util'
-import { gunzipStream, isGzip, maybeGunzip } from './gzip.js'
+import { gunzipStream, isGzip, maybeGunzip, type Warn } from './gzip.js'
 
 /** Read size: large chunks keep the per-chunk overhead negligible (see DESIGN.md). */
 export const CHUNK_BYTES = 1 << 20
@@ -12,8 +12,8 @@ export const CHUNK_BYTES = 1 << 20
  * file fails here with an error naming the path (ENOENT, EACCES, EISDIR), not mid-stream.
  * gzip-compressed input (told by its first bytes) comes out decompressed (gzip.ts).
  */
-export async function openInput(path: string, stdin: Readable): Promise<AsyncIterable<Uint8Array>> {
-  return (await openSized(path, stdin)).stream
+export async function openInput(path: string, stdin: Readable, warn?: Warn): Promise<AsyncIterable<Uint8Array>> {
+  return (await openSized(path, stdin, warn)).stream
 }
 
 /** An opened input: its bytes, and for a file its size (of the file, compressed or not). */
@@ -24,9 +24,12 @@ export interface SizedInput {
   read?: () => number
 }
 
-/** Like openInput, with the file's size in bytes (undefined for standard input). */
-export async function openSized(path: string, stdin: Readable): Promise<SizedInput> {
-  if (path === '-') return { stream: maybeGunzip(stdin, inputName(path)) }
+/**
+ * Like openInput, with the file's size in bytes (undefined for standard input). `warn` hears
+ * what is read with a word of warning (a gzip trailer cut short).
+ */
+export async function openSized(path: string, stdin: Readable, warn?: Warn): Promise<SizedInput> {
+  if (path === '-') return { stream: maybeGunzip(stdin, inputName(path), warn) }
   const fd = await promisify(open)(path, 'r')
   const stat = await promisify(fstat)(fd).catch(async (error: unknown) => {
     await promisify(close)(fd)
@@ -38,7 +41,7 @@ export async function openSized(path: string, stdin: Readable): Promise<SizedInp
   }
   const file = () => createReadStream(path, { fd, highWaterMark: CHUNK_BYTES, autoClose: true })
   // A pipe or device (`<(…)`, /dev/stdin) cannot be read at a position: its first bytes decide.
-  if (!stat.isFile()) return { stream: maybeGunzip(file(), path), size: stat.size }
+  if (!stat.isFile()) return { stream: maybeGunzip(file(), path, warn), size: stat.size }
   const magic = Buffer.alloc(3)
   const { bytesRead } = await promisify(read)(fd, { buffer: magic, position: 0 }).catch(async (error: unknown) => {
     await promisify(close)(fd)
@@ -48,7 +51,7 @@ export async function openSized(path: string, stdin: Readable): Promise<SizedInp
   // about half the speed. The stream owns the descriptor and closes it at its end.
   const stream = file()
   if (!isGzip(magic.subarray(0, bytesRead))) return { stream, size: stat.size }
-  return { stream: gunzipStream(stream, path), size: stat.size, read: () => stream.bytesRead }
+  return { stream: gunzipStream(stream, path, warn), size: stat.size, read: () => stream.bytesRead }
 }
 
 /** Display name of an input in messages. */

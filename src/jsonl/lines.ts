@@ -11,11 +11,15 @@ export interface Line {
   /** Byte offset of the line's first byte in the input. */
   offset: number
   text: string
+  /** An element of a pretty-printed array (ValueSplitter), not a record of its own line. */
+  element?: true
 }
 export interface LineProblem {
   line: number
   offset: number
   error: Issue
+  /** The text that is not JSON, when there is one (a broken value's lines: ValueSplitter). */
+  text?: string
 }
 export type LineItem = Line | LineProblem
 

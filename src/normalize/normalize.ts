@@ -1,5 +1,6 @@
 /** normalize(): any lenient-valid event document to its strict, canonical form. */
 import type { Event } from '../schema/index.js'
+import { notAnEvent } from '../validate/event-rule.js'
 import type { Issue } from '../validate/issue.js'
 import { Context, describe, isObject, type NormalizeOptions, type Options, resolveOptions } from './context.js'
 import { wantedFingerprint } from './fingerprint.js'
@@ -26,6 +27,9 @@ export function normalizeWith(doc: unknown, options: Options): NormalizeResult {
   if (!isObject(doc)) {
     return { ok: false, errors: [{ code: 'not_object', pointer: '', message: `the document must be a JSON object, found ${describe(doc)}`, found: doc }] }
   }
+  // The one rule for what an event is (validate/event-rule.ts): nothing of `{"foo": 1}` would be kept.
+  const notEvent = notAnEvent(doc)
+  if (notEvent) return { ok: false, errors: [notEvent] }
   const event = EVENT.fix(doc, '', ctx)
   if (ctx.errors.length > 0) return { ok: false, errors: ctx.errors }
   event.event_fingerprint = wantedFingerprint(event, options)

@@ -1,18 +1,18 @@
 /**
- * Normalising a stream of records. JSON Lines input is read as raw lines, so a line already in
- * canonical form is recognised from its text and passed through without ever being parsed;
- * any other input (one JSON document, a JSON array) goes through readRecords. The choice is
- * readRecords' own: JSON Lines when the first non-blank line is JSON on its own.
+ * Normalising a stream of records, read by the one JSON reader (jsonl/values.ts): JSON Lines,
+ * pretty-printed documents and streams of them, arrays (an element per record). A record is
+ * normalised from its text, so a line already in canonical form is recognised from its text
+ * and passed through without ever being parsed.
  */
-import { badJson, DEFAULT_MAX_LINE_BYTES, guarded, isJsonText, isRecordError, type LineItem, LineSplitter, readLines, readRecords } from '../jsonl/index.js'
+import { badJson, DEFAULT_MAX_LINE_BYTES, guarded, type LineItem, splitLine, ValueSplitter } from '../jsonl/index.js'
 import type { Issue } from '../validate/issue.js'
-import { type NormalizeOptions, resolveOptions } from './context.js'
-import { normalizeParsed, type NormalizeTextResult, normalizeTextWith } from './text.js'
+import { type NormalizeOptions, type Options, resolveOptions } from './context.js'
+import { type NormalizeTextResult, normalizeTextWith } from './text.js'
 
 export interface NormalizedRecord {
   /** 1-based line where the record starts. */
   line: number
-  /** The record's own text ('' for an element of a JSON array, or a line too long to keep). */
+  /** The record's own text ('' for a line too long to keep). */
   text: string
   /** The parsed value when the record was parsed and has no text of its own. */
   value?: unknown
@@ -28,45 +28,37 @@ const asBuffer = (chunk: Uint8Array | string) => (typeof chunk === 'string' ? Bu
 /** A record that met a bug of ours fails alone (see jsonl/guard.ts). */
 const failed = (issue: Issue): NormalizeTextResult => ({ ok: false, errors: [issue] })
 
+/**
+ * One record normalised: a line, a value spread over lines, an element; several records for
+ * a line holding several values (`{…} {…}`, looked for only when the line does not parse).
+ */
+export function normalizeItem(item: LineItem, options: Options): NormalizedRecord | NormalizedRecord[] {
+  if ('error' in item) return { line: item.line, text: item.text ?? '', result: { ok: false, errors: [item.error] } }
+  const record: NormalizedRecord = { line: item.line, text: item.text, result: guarded(() => normalizeTextWith(item.text, options, badJson), failed) }
+  if (record.result.ok || record.result.errors[0]?.code !== 'bad_json') return record
+  const values = splitLine(item.text)
+  if (!values) return record
+  return values.map((text) => ({ line: item.line, text, result: guarded(() => normalizeTextWith(text, options, badJson), failed) }))
+}
+
 /** Normalises every record of a byte stream, in order, with bounded memory. */
 export async function* normalizeRecords(input: AsyncIterable<Uint8Array | string>, opts: StreamOptions = {}): AsyncGenerator<NormalizedRecord> {
   const options = resolveOptions(opts)
-  const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
-  // Hold the first chunks until the first non-blank line shows what the input is.
-  const iterator = input[Symbol.asyncIterator]()
-  const held: (Uint8Array | string)[] = []
-  const splitter = new LineSplitter(maxLineBytes)
-  const first: LineItem[] = []
-  let lines = false
-  for (;;) {
-    const next = await iterator.next()
-    if (next.done) break
-    held.push(next.value)
-    splitter.push(asBuffer(next.value), first)
-    if (first.length > 0) {
-      const item = first[0]!
-      lines = 'error' in item || !/^[[{]/.test(item.text.trimStart()) || isJsonText(item.text)
-      break
+  const splitter = new ValueSplitter(opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES)
+  const out: LineItem[] = []
+  for await (const chunk of input) {
+    splitter.push(asBuffer(chunk), out)
+    for (const item of out) {
+      const records = normalizeItem(item, options)
+      if (Array.isArray(records)) yield* records
+      else yield records
     }
+    out.length = 0
   }
-  const replay = (async function* () {
-    yield* held
-    held.length = 0
-    for (;;) {
-      const next = await iterator.next()
-      if (next.done) return
-      yield next.value
-    }
-  })()
-  if (lines) {
-    for await (const item of readLines(replay, { maxLineBytes })) {
-      if ('error' in item) yield { line: item.line, text: '', result: { ok: false, errors: [item.error] } }
-      else yield { line: item.line, text: item.text, result: guarded(() => normalizeTextWith(item.text, options, badJson), failed) }
-    }
-    return
-  }
-  for await (const record of readRecords(replay, { maxLineBytes })) {
-    if (isRecordError(record)) yield { line: record.line, text: record.text, result: { ok: false, errors: [record.error] } }
-    else yield { line: record.line, text: record.text, value: record.value, result: guarded(() => normalizeParsed(record.value, record.text, options), failed) }
+  splitter.end(out)
+  for (const item of out) {
+    const records = normalizeItem(item, options)
+    if (Array.isArray(records)) yield* records
+    else yield records
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { Profile } from '../schema/json-schema.js'
 import { toIssues } from './codes.js'
+import { notAnEvent } from './event-rule.js'
 import checkStrict from './compiled/event.js'
 import checkLenient from './compiled/event.lenient.js'
 import type { Issue, Report } from './issue.js'
@@ -19,6 +20,9 @@ export const EMPTY: Report = Object.freeze({ ok: true, errors: [], warnings: [] 
 
 /** Validates an event document; strict also warns about unknown members and values. */
 export function validate(doc: unknown, options: ValidateOptions = {}): Report {
+  // An object with none of the format's members is not an event document (event-rule.ts).
+  const notEvent = notAnEvent(doc)
+  if (notEvent) return { ok: false, errors: [notEvent], warnings: [] }
   const strict = (options.profile ?? 'strict') === 'strict'
   const check = strict ? checkStrict : checkLenient
   const ok = check(doc)

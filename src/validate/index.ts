@@ -9,6 +9,8 @@ import type { Report } from './issue.js'
 
 export * from './issue.js'
 export { jsonType, show } from './codes.js'
+export { printable } from './printable.js'
+export { notAnEvent } from './event-rule.js'
 export { isStrictValid, validate, type ValidateOptions } from './event.js'
 
 /** Validates any published document shape (lookup result, subdomains, error body, …). */

@@ -13,6 +13,7 @@ export type IssueCode =
   | 'unknown_value'
   | 'bad_json'
   | 'not_object'
+  | 'not_event'
   | 'line_too_long'
   | 'too_deep'
   | 'internal_error'

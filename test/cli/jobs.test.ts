@@ -18,15 +18,17 @@ const run = runBuilt
 
 /**
  * About 6 MB of JSON Lines: mostly valid events, with at known lines an invalid port, text
- * that is not JSON, blank lines, CRLF ends, an unknown member, a line over 100 000 bytes,
+ * that is not JSON, blank lines, CRLF ends, an unknown member, a line over 100 000 bytes, a
+ * pretty-printed document and a pretty-printed array,
  * leak values outside the known lists, a byte order mark first and no newline after the last line.
  */
 function input(): { path: string; bad: number[] } {
   const lines: string[] = []
   const bad: number[] = []
+  let next = 1 // the file's line number of the next text (a pretty-printed one takes several)
   for (let i = 0; lines.length < 9000; i++) {
     const event = { ...emptyEvent(), event_type: 'service', event_source: 'jobs-test', ip: `192.0.2.${i % 250}`, port: String(i % 65536), summary: `line ${lines.length + 1}\n${'x'.repeat(400 + (i % 300))}` }
-    const n = lines.length + 1
+    const n = next
     // Canonical lines with leak values the strict profile warns about (validate's short way must not vouch for them).
     if (n % 601 === 0) event.leak = { ...event.leak, stage: 'open', severity: 'urgent' }
     else if (n % 701 === 0) event.leak = { ...event.leak, stage: 'op"en', severity: 'high' }
@@ -37,7 +39,12 @@ function input(): { path: string; bad: number[] } {
     else if (n % 401 === 0) text += '\r'
     else if (n % 503 === 0) text = text.replace('{', '{"extra":1,')
     else if (n % 2999 === 0) (text = `{"summary":"${'y'.repeat(150_000)}"}`), bad.push(n)
+    // Values spread over lines (issue 33): a pretty-printed document, and a pretty-printed array
+    // (one document for validate, not an event: not_object; its elements for the others).
+    else if (n % 1201 === 0) text = JSON.stringify(event, null, 2)
+    else if (n % 2003 === 0) (text = `[\n  ${text},\n  ${text}\n]`), bad.push(n)
     lines.push(text)
+    next += text.split('\n').length
   }
   const path = join(dir, 'input.jsonl')
   writeFileSync(path, '\uFEFF' + lines.join('\n'))

@@ -53,11 +53,13 @@ describe('l9kit normalize', () => {
   })
 
   it('reports unknown members as warnings (not failures), unless --no-warnings', async () => {
-    const r = await runCli(['normalize'], '{"x_extra":1}\n')
+    const r = await runCli(['normalize'], '{"event_type":"service","x_extra":1}\n')
     expect(r.code).toBe(0)
     expect(r.stderr).toBe("<stdin>:1: /x_extra: warning: member 'x_extra' is not part of the format; kept as is\n")
     expect(JSON.parse(r.stdout).x_extra).toBe(1)
-    expect((await runCli(['normalize', '--no-warnings'], '{"x_extra":1}\n')).stderr).toBe('')
+    expect((await runCli(['normalize', '--no-warnings'], '{"event_type":"service","x_extra":1}\n')).stderr).toBe('')
+    // With none of the format's members it is not an event document (validate/event-rule.ts).
+    expect(await runCli(['normalize'], '{"x_extra":1}\n')).toMatchObject({ code: 1, stdout: '' })
   })
 
   it('keeps __proto__ / constructor header names as data through the command', async () => {

@@ -86,11 +86,11 @@ describe('l9kit validate', () => {
     const oneLine = await runCli(['validate'], `${good}\n[${good},${bad}]\n`)
     expect(oneLine.stdout).toMatch(/^<stdin>:2: \(document\): the document must be a JSON object, found array \(a JSON array: /)
     expect(await runCli(['validate', '--array'], `${good}\n[${good},${bad}]\n`)).toMatchObject({ code: 1, stdout: '<stdin>:2: /port: expected string, found integer 80\n2 valid, 1 invalid\n' })
-    // A broken array text is one record too: its first broken element's error, not one per line.
+    // A broken array text is one record too, named at the element it breaks in, not once per line.
     const broken = join(dir, 'broken.json')
     writeFileSync(broken, `[\n  ${good},\n  {"oops"\n]\n`)
     const r = await runCli(['validate', broken])
-    expect(r.stdout).toMatch(/^.*broken\.json:3: \(document\): not valid JSON.*\n0 valid, 1 invalid\n$/)
+    expect(r.stdout).toMatch(/^.*broken\.json:3: \(document\): not valid JSON.*\(on the line after this one\)\n0 valid, 1 invalid\n$/)
   })
 })
 

@@ -58,11 +58,32 @@ describe('gzip input', () => {
     expect(got.length).toBeGreaterThan(text.length * 0.9)
   })
 
-  it('a file cut inside the trailer keeps every decompressed byte', async () => {
+  it('a file cut only inside its trailer is read whole, with a warning (no error)', async () => {
     const gz = gzipSync(text)
-    const { text: got, error } = await read(maybeGunzip(split(gz.subarray(0, gz.length - 3), 4096), 'in'))
+    for (const cut of [1, 3, 8]) {
+      const warnings: string[] = []
+      const { text: got, error } = await read(maybeGunzip(split(gz.subarray(0, gz.length - cut), 4096), 'in.gz', (m) => warnings.push(m)))
+      expect(error).toBeUndefined()
+      expect(got).toBe(text)
+      expect(warnings).toEqual([`in.gz: the gzip trailer is cut short (${8 - cut} of its 8 bytes at compressed byte ${gz.length - 8}): all ${text.length} bytes decompressed were read, but their CRC-32 could not be checked`])
+    }
+    // One byte more cut (the deflate data itself): an error, as before.
+    const { error } = await read(maybeGunzip(split(gz.subarray(0, gz.length - 9), 4096), 'in.gz', () => undefined))
     expect(error).toBeInstanceOf(GzipInputError)
-    expect(got).toBe(text)
+  })
+
+  it('a trailer that does not match what was decompressed is an error', async () => {
+    const gz = Buffer.from(gzipSync(text))
+    gz[gz.length - 5]! ^= 0xff // the CRC-32
+    const { error } = await read(maybeGunzip(split(gz, 4096), 'in'))
+    expect((error as GzipInputError).message).toMatch(/^damaged gzip data \(its CRC-32 or size does not match/)
+  })
+
+  it('reads a header with a file name and comment, and zeros after the last member', async () => {
+    const gz = Buffer.from(gzipSync(text))
+    const header = Buffer.concat([gz.subarray(0, 3), Buffer.from([8 | 16]), gz.subarray(4, 10), Buffer.from('name.json\0a comment\0')])
+    const named = Buffer.concat([header, gz.subarray(10), Buffer.alloc(7)])
+    for (const size of [1, 5, 4096]) expect(await read(maybeGunzip(split(named, size), 'in'))).toEqual({ text })
   })
 
   it('damaged data is an error too', async () => {

@@ -88,6 +88,7 @@ describe('readRecords', () => {
     const whole = await collect(readRecords(chunks('[\n  {"a": 1},\n  {"b": 2}\n]\n'), { arrayElements: false }))
     expect(whole).toEqual([expect.objectContaining({ line: 1, value: [{ a: 1 }, { b: 2 }] })])
     const broken = await collect(readRecords(chunks('[\n  {"a": 1},\n  {"b" 2},\n  {"c": 3}\n]\n'), { arrayElements: false }))
+    // One record, named at the element it breaks in.
     expect(broken).toEqual([expect.objectContaining({ line: 3, error: expect.objectContaining({ code: 'bad_json' }) })])
   })
 

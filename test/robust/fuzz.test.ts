@@ -62,7 +62,7 @@ function toolInputs(format: string): Input[] {
     .map((f) => {
       const bytes = readFileSync(join(dir, f))
       // A pretty-printed JSON array (nuclei's -json-export) counts as lines too: an element is
-      // untouched when none of its lines is, and a broken one costs only itself (jsonl/array-resync.ts).
+      // untouched when none of its lines is, and a broken one costs only itself (jsonl/values.ts).
       // One object over many lines (a Shodan host look-up, a Censys API answer) is one record.
       const oneObject = bytes.toString('latin1').trimStart().startsWith('{\n')
       return { name: `corpus/tools/${format}/${f}`, bytes, records: format === 'nmap-xml' ? 'xml-hosts' : oneObject ? 'none' : 'lines' } satisfies Input

@@ -75,9 +75,9 @@ describe('hostile records among valid ones', () => {
       expect(command[0] === 'validate' ? run.stdout : run.stderr).toContain('<stdin>:3:')
       expect(run.stderr).not.toMatch(/\n\s+at /)
     }
-    // Without it the array is one document, refused whole for its depth.
+    // Without it the array is one document, refused whole for its depth (named at the deep element).
     const whole = await runCli(['validate', '-'], doc)
-    expect(whole.stdout).toMatch(/^<stdin>:1: \(document\): .*nested more than \d+ arrays or objects deep.*\n0 valid, 1 invalid\n$/)
+    expect(whole.stdout).toMatch(/^<stdin>:3: \(document\): .*nested more than \d+ arrays or objects deep.*\n0 valid, 1 invalid\n$/)
   })
 
   it('a pretty-printed JSON array with a broken element: the other elements come out, the broken one is named', async () => {

@@ -1,5 +1,6 @@
 /** The progress bar of `l9kit convert`: on stderr, only for files, redrawn at most every 100 ms. */
 import type { Writable } from 'node:stream'
+import { printable } from '../../validate/printable.js'
 
 const WIDTH = 30
 const EVERY_MS = 100
@@ -42,7 +43,7 @@ export class ProgressBar {
     const share = this.total > 0 ? Math.min(1, this.done / this.total) : 1
     const filled = Math.round(share * WIDTH)
     const mb = (n: number) => (n / 1048576).toFixed(1)
-    this.stderr.write(`\r\x1b[K${this.name} [${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ${mb(this.done)}/${mb(this.total)} MB`)
+    this.stderr.write(`\r\x1b[K${printable(this.name)} [${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${(share * 100).toFixed(0).padStart(3)}% ${mb(this.done)}/${mb(this.total)} MB`)
     this.shown = true
   }
 }

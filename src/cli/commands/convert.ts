@@ -2,6 +2,7 @@
 import { once } from 'node:events'
 import type { Readable } from 'node:stream'
 import {
+  autoConverterFor,
   CONVERTERS,
   type Converter,
   converterNamed,
@@ -18,6 +19,7 @@ import {
   OUTPUT_NAMES,
   type Output,
   peekHead,
+  perRecord,
   FIELD_OUTPUTS,
   UnknownFieldError,
   undetectedMessage,
@@ -29,15 +31,16 @@ import { canonicalTime, formatTime } from '../../time/index.js'
 import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command, Io } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
-import { openInputs } from '../inputs.js'
+import { openInputs, warnOn } from '../inputs.js'
 import type { ConvertJobSettings } from '../parallel/jobs/convert.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
 import { WRITE_OPTIONS, writeOptions, writeOptionsGiven, writeOptionsHelp } from '../write-options.js'
+import { printable } from '../../validate/printable.js'
 import { convertItem } from './convert-item.js'
 import { ProgressBar } from './convert-progress.js'
 
-/** JSON Lines converters that `--jobs` runs on worker threads (the others read on one thread). */
-const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson', 'subfinder', 'tlsx', 'katana', 'shodan', 'censys'])
+/** JSON converters that `--jobs` runs on worker threads (the others read on one thread); `auto`: each JSON record by its own format. */
+const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson', 'subfinder', 'tlsx', 'katana', 'shodan', 'censys', 'auto'])
 /** The marker the convert job writes for an event number (see parallel/jobs/convert.ts). */
 const EVENT_MARK = /\u0000(\d+)\u0000/g
 
@@ -54,16 +57,23 @@ on inputs of any size. No FILE, or '-', reads standard input; gzip-compressed in
 as a 'shodan download' file) is decompressed.
 
 Options:
-  --from FORMAT|auto     the input format (required); auto recognises it from the first
-                         record of each input and fails, naming the formats, when none fits;
-                         later records that do not fit the guess are reported with it
-                         ('taken as zmap from line 1; use --from sx to force another')
+  --from FORMAT|auto     the input format (required); auto converts each record of a JSON
+                         input with the format whose members it has (two tools' output
+                         concatenated converts as each tool's), reporting a record no format
+                         recognises; other inputs are recognised from their first record, and
+                         later records that do not fit are reported ('taken as zmap from line
+                         1; use --from sx to force another'); it fails, naming the formats,
+                         when none fits the first record. A named JSON format reports a record
+                         that is another format's
   --to FORMAT            the output format (default l9)
   --fields LIST          csv and human: comma-separated member paths such as
                          ip,port,http.status,ssl.certificate.cn,http.header.server
                          (csv default time,event_type,event_source,ip,host,port,
                          transport,protocol,http.status,http.title,leak.severity,
                          leak.type); --columns is the older name, for csv
+  --csv-raw              csv: write cells as they are; by default control characters
+                         are escaped and a cell starting with = + - @ (a formula to a
+                         spreadsheet) gets a leading '
 ${writeOptionsHelp(25)}
                          (both for --to l9 only)
   --fingerprint v1|v2    event_fingerprint version computed for converted events
@@ -108,6 +118,7 @@ export const convert: Command = {
       to: { type: 'string' },
       columns: { type: 'string' },
       fields: { type: 'string' },
+      'csv-raw': { type: 'boolean' },
       fingerprint: { type: 'string' },
       'run-start': { type: 'string' },
       'max-line-bytes': { type: 'string' },
@@ -124,8 +135,10 @@ export const convert: Command = {
     const fieldsOption = values.fields === undefined ? '--columns' : '--fields'
     const fields = splitList(values.fields ?? values.columns)
     if (writeOptionsGiven(values) && to !== 'l9') throw new UsageError('convert: --header-order and --escape apply to --to l9 only')
+    const csvRaw = values['csv-raw'] === true
+    if (csvRaw && to !== 'csv') throw new UsageError('convert: --csv-raw applies to --to csv only')
     const write = writeOptions('convert', values)
-    const output = makeOutput(to, fields, fieldsOption, write)
+    const output = makeOutput(to, fields, fieldsOption, write, csvRaw)
     const fingerprint = oneOf('convert', 'fingerprint', values.fingerprint, ['v1', 'v2'] as const, 'v1')
     const ctx: ConvertContext = {
       runStart: runStart(values['run-start']),
@@ -133,7 +146,7 @@ export const convert: Command = {
       maxLineBytes: positiveInt('convert', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
     }
     const jobs = jobsOption('convert', values.jobs, defaultJobs())
-    const inputs = await openInputs(positionals, io.stdin)
+    const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
     const out = new JsonlWriter(io.stdout)
     const counts: Counts = { converted: 0, skipped: 0 }
     // Ctrl-C: stop reading, keep what was converted, still print the summary.
@@ -149,6 +162,7 @@ export const convert: Command = {
         let stream = bar ? bar.track(input.stream, input.read) : input.stream
         let converter: Converter
         let guess: Guess | undefined
+        let byRecord = false
         // With auto, records that do not fit the guess are reported with it (convert/guess.ts).
         const misfits: Misfits = { count: 0, formats: new Map() }
         if (from === 'auto') {
@@ -160,11 +174,14 @@ export const convert: Command = {
             await out.flush() // what earlier files gave is kept
             throw new UsageError(undetectedMessage(`convert: ${input.name}`, peeked.head))
           }
-          converter = guessedConverter(guess, misfits)
+          // A JSON input: each record by the format that claims it; else the guess, whose
+          // misfits are reported with it.
+          byRecord = perRecord(guess, peeked.head)
+          converter = byRecord ? autoConverterFor(guess.converter.name) : guessedConverter(guess, misfits)
         } else converter = from
         if (jobs > 1 && PARALLEL.has(converter.name)) {
           // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
-          const settings: ConvertJobSettings = { from: converter.name, to, fields, write, ctx, guessLine: guess?.line }
+          const settings: ConvertJobSettings = { from: byRecord ? 'auto' : converter.name, guessFrom: guess?.converter.name, to, fields, csvRaw, write, ctx, guessLine: byRecord ? undefined : guess?.line }
           const toStderr = (data: string | Uint8Array) => {
             bar?.clear()
             return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
@@ -177,16 +194,16 @@ export const convert: Command = {
             counts.converted += handled.counts[0]!
             counts.skipped += handled.counts[1]!
             bar?.clear()
-            const summary = guess && misfitSummary(input.name, guess, misfitsFrom(handled.counts.slice(3)))
-            if (summary) io.stderr.write(`${summary}\n`)
+            const summary = guess && !byRecord && misfitSummary(input.name, guess, misfitsFrom(handled.counts.slice(3)))
+            if (summary) io.stderr.write(`${printable(summary)}\n`)
             continue
           }
           stream = handled.rest
         }
         await convertOne(converter, stream, ctx, output, input.name, out, io, counts, bar)
         bar?.clear()
-        const summary = guess && misfitSummary(input.name, guess, misfits)
-        if (summary) io.stderr.write(`${summary}\n`)
+        const summary = guess && !byRecord && misfitSummary(input.name, guess, misfits)
+        if (summary) io.stderr.write(`${printable(summary)}\n`)
       }
     } catch (error) {
       if (!io.stopSignal?.aborted) {
@@ -241,9 +258,9 @@ const line = (output: Output, text: string) => (output.eol === '\r\n' ? `${text}
 /** `a, b,,c` → [a, b, c]; none → []. */
 const splitList = (text: string | undefined) => (text === undefined ? [] : text.split(',').map((c) => c.trim()).filter((c) => c !== ''))
 
-function makeOutput(to: (typeof OUTPUT_NAMES)[number], fields: readonly string[], option: string, write: WriteOptions): Output {
+function makeOutput(to: (typeof OUTPUT_NAMES)[number], fields: readonly string[], option: string, write: WriteOptions, csvRaw: boolean): Output {
   try {
-    return createOutput(to, { fields, write })
+    return createOutput(to, { fields, write, csvRaw })
   } catch (error) {
     if (error instanceof UnknownFieldError) throw new UsageError(`convert: ${option}: ${error.message}`)
     throw error

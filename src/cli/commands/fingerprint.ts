@@ -4,7 +4,7 @@ import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
-import { issueLine, openInputs } from '../inputs.js'
+import { issueLine, openInputs, warnOn } from '../inputs.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
 import { fingerprintRecord } from './fingerprint-record.js'
 
@@ -40,7 +40,7 @@ export const fingerprint: Command = {
     const version = oneOf('fingerprint', 'algo', values.algo, ['v1', 'v2'] as const, 'v1') === 'v2' ? 2 : 1
     const maxLineBytes = positiveInt('fingerprint', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024)
     const jobs = jobsOption('fingerprint', values.jobs, defaultJobs())
-    const inputs = await openInputs(positionals, io.stdin)
+    const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
     const out = new JsonlWriter(io.stdout)
     const err = new JsonlWriter(io.stderr, 16 * 1024)
     let failed = 0

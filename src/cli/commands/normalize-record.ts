@@ -2,17 +2,8 @@
  * What `l9kit normalize` writes for one record: shared by the command's own loop and by its
  * worker threads (`--jobs`), so both write the same bytes.
  */
-import { badJson, guarded, type LineItem } from '../../jsonl/index.js'
 import type { NormalizedRecord } from '../../normalize/index.js'
-import type { Options } from '../../normalize/context.js'
-import { normalizeTextWith } from '../../normalize/text.js'
 import { issueLine, problemLine } from '../inputs.js'
-
-/** One JSON Lines line normalised, as normalizeRecords() gives it for JSON Lines input. */
-export function normalizeLine(item: LineItem, options: Options): NormalizedRecord {
-  if ('error' in item) return { line: item.line, text: '', result: { ok: false, errors: [item.error] } }
-  return { line: item.line, text: item.text, result: guarded(() => normalizeTextWith(item.text, options, badJson), (issue) => ({ ok: false, errors: [issue] })) }
-}
 
 /**
  * The lines one record gives: its canonical text (stdout; with --check, its name when it is

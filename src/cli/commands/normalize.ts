@@ -7,7 +7,7 @@ import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
-import { openInputs } from '../inputs.js'
+import { openInputs, warnOn } from '../inputs.js'
 import type { NormalizeJobSettings } from '../parallel/jobs/normalize.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
 import { WRITE_OPTIONS, writeOptions, writeOptionsHelp } from '../write-options.js'
@@ -81,7 +81,7 @@ export const normalize: Command = {
     }
     const showWarnings = !values['no-warnings']
     const jobs = jobsOption('normalize', values.jobs, defaultJobs())
-    const inputs = await openInputs(positionals, io.stdin)
+    const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
     const rejectsStream = values.rejects === undefined ? undefined : await openRejects(values.rejects)
     const rejects = rejectsStream && new JsonlWriter(rejectsStream)
     const out = new JsonlWriter(io.stdout)

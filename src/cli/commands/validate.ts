@@ -4,7 +4,7 @@ import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
-import { openInputs } from '../inputs.js'
+import { openInputs, warnOn } from '../inputs.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
 import { documentsOf, type ValidateSettings, validateRecord } from './validate-record.js'
 
@@ -53,7 +53,7 @@ export const validate: Command = {
     const showWarnings = !values['no-warnings']
     const jobs = jobsOption('validate', values.jobs, defaultJobs())
     const settings: ValidateSettings = { profile, format, showWarnings, arrays: values.array ?? false }
-    const inputs = await openInputs(positionals, io.stdin)
+    const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
     const out = new JsonlWriter(io.stdout)
     let valid = 0
     let invalid = 0

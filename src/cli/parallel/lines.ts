@@ -1,7 +1,8 @@
-/** The lines of one block, in a worker: numbered and placed as in the whole input. */
+/** The records of one block, in a worker: numbered and placed as in the whole input. */
 import { isUtf8 } from 'node:buffer'
-import { type LineMaker, LineSplitter, tooLong } from '../../jsonl/lines.js'
+import { type LineMaker, tooLong } from '../../jsonl/lines.js'
 import { decodeUtf8 } from '../../jsonl/utf8.js'
+import { type RecordMaker, tooLarge, ValueSplitter } from '../../jsonl/values.js'
 import type { Block, BlockLine, BlockLineItem } from './types.js'
 
 /** Opens every block: three empty lines (see linesOf). */
@@ -28,17 +29,23 @@ const blockLine: LineMaker<BlockLine> = (line, offset, buf, from, to) => {
   return { line, offset, text, bytes: !text.includes('\ufffd') || isUtf8(bytes) ? bytes : undefined }
 }
 
+/** A record that is not one whole line (a value spread over lines, an element): text only. */
+const blockRecord: RecordMaker<BlockLine> = (line, offset, text, element) => (element ? { line, offset, text, bytes: undefined, element } : { line, offset, text, bytes: undefined })
+
 /** A piece of a block as a Buffer over the same memory. */
 export const asBuffer = (part: Uint8Array) => Buffer.from(part.buffer, part.byteOffset, part.byteLength)
 
-/** The line items of a block, exactly as LineSplitter gives them when it reads the whole input. */
-export function* linesOf(block: Block, maxLineBytes: number): Generator<BlockLineItem> {
+/**
+ * The record items of a block, exactly as ValueSplitter gives them when it reads the whole
+ * input (blocks start where a record does: blocks.ts).
+ */
+export function* linesOf(block: Block, maxLineBytes: number, elements = true): Generator<BlockLineItem> {
   if (block.tooLong) {
-    yield { line: block.firstLine, offset: block.firstOffset, error: tooLong(maxLineBytes) }
+    yield { line: block.firstLine, offset: block.firstOffset, error: block.tooLong === 'value' ? tooLarge(maxLineBytes, block.firstLine) : tooLong(maxLineBytes) }
     return
   }
   const items: BlockLineItem[] = []
-  const splitter = new LineSplitter(maxLineBytes, blockLine)
+  const splitter = new ValueSplitter(maxLineBytes, blockLine, blockRecord, { elements })
   // The splitter skips a byte order mark at the start of what it reads first; the main thread
   // has dropped the input's own already. So the block comes after empty lines (counted by
   // the splitter, and taken off the numbers below), and bytes that look like a mark stay data.

@@ -116,7 +116,11 @@ export class ByteLines implements LineList {
     // New memory large enough to be kept gets an eighth more, so that it fits the next blocks
     // (which differ in size by a few lines) when it comes back.
     const next = spareOf(Math.max(size, this.expected)) ?? Buffer.allocUnsafeSlow(size >= MIN_SPARE ? size + (size >> 3) : size)
-    if (this.buf) this.buf.copy(next, 0, 0, this.at)
+    if (this.buf) {
+      this.buf.copy(next, 0, 0, this.at)
+      // The smaller memory goes round too (its own, nothing else refers to it).
+      giveBack(this.buf.buffer as ArrayBuffer)
+    }
     this.buf = next
   }
 }

@@ -16,8 +16,8 @@ import { CHUNK_BYTES } from '../../jsonl/input.js'
 
 /** Chunk memory whose block is done, to read into again. */
 const spares: ArrayBuffer[] = []
-/** Chunks kept, at most (the blocks read ahead are fewer). */
-const MAX_SPARES = 32
+/** Chunks kept, at most (the blocks read ahead and in hand are fewer). */
+const MAX_SPARES = 12
 
 /**
  * Keeps `memory`, a chunk's whole memory whose block is done (run here, or moved back from a
@@ -26,6 +26,16 @@ const MAX_SPARES = 32
  */
 export function giveBackChunk(memory: ArrayBuffer): void {
   if (memory.byteLength === CHUNK_BYTES && spares.length < MAX_SPARES) spares.push(memory)
+}
+
+/**
+ * Memory for at least `size` bytes of a block's input: a kept chunk's when it fits (it comes
+ * back with giveBackChunk once the block is done), else new memory of a chunk's size (or
+ * larger, for a block holding a long line).
+ */
+export function chunkMemory(size: number): Buffer {
+  const spare = size <= CHUNK_BYTES ? spares.pop() : undefined
+  return spare ? Buffer.from(spare) : Buffer.allocUnsafeSlow(Math.max(size, CHUNK_BYTES))
 }
 
 /**

@@ -74,7 +74,8 @@ async function withJobs(input: Pick<NamedInput, 'name' | 'stream' | 'size'>, pla
   if (plan.jobs <= 1 || !workerAvailable()) return { rest: input.stream }
   if (input.size !== undefined && input.size < MIN_PARALLEL_BYTES) return { rest: input.stream }
   const readAhead = input.size === undefined ? MIN_PARALLEL_BYTES : 0
-  const iterator = (readHere(input.stream) ?? input.stream)[Symbol.asyncIterator]()
+  const here = readHere(input.stream)
+  const iterator = (here ?? input.stream)[Symbol.asyncIterator]()
   const held: Buffer[] = []
   let heldBytes = 0
   let first: LineItem | undefined
@@ -98,7 +99,8 @@ async function withJobs(input: Pick<NamedInput, 'name' | 'stream' | 'size'>, pla
   }
   const rest = replay(held, ended ? undefined : iterator)
   if ((ended && heldBytes < MIN_PARALLEL_BYTES) || first === undefined || 'error' in first || !isJsonText(first.text)) return { rest }
-  return { counts: await inWorkers(rest, plan, input.name, writers) }
+  // A file read here comes in the read pool's memory already; other inputs are copied into it.
+  return { counts: await inWorkers(rest, plan, input.name, writers, here === undefined) }
 }
 
 /** One block on its way: read, then run (by a worker or here), then written in input order. */
@@ -114,7 +116,7 @@ interface Slot {
  * otherwise wait for the oldest one. Read-ahead is bounded (READ_AHEAD blocks a job), so
  * memory is too.
  */
-async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file: string, writers: readonly (LineSink | undefined)[]): Promise<number[]> {
+async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file: string, writers: readonly (LineSink | undefined)[], pooled: boolean): Promise<number[]> {
   const setup = { job: plan.job, file, maxLineBytes: plan.maxLineBytes, settings: plan.settings }
   // With a JS thread on every core, the helper task of a young-generation collection has no
   // core of its own, and the thread that started the collection waits for it to be scheduled.
@@ -123,7 +125,15 @@ async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file:
   // (ScavengerCollector::NumberOfScavengeTasks), so setting it now is safe; it holds for every
   // isolate of the process until it ends (a command asked to keep every core busy). node:v8
   // is loaded here only: this module is loaded by every start of the stream commands.
-  if (plan.jobs >= availableParallelism()) (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-parallel-scavenge')
+  const v8 = createRequire(import.meta.url)('node:v8') as typeof import('node:v8')
+  if (plan.jobs >= availableParallelism()) v8.setFlagsFromString('--no-parallel-scavenge')
+  // Young generations that stay at their first size (issue 33). With the default growth each
+  // isolate's young generation doubled after a few seconds of steady allocation, up to 16 MiB
+  // semi-spaces: ~40 MB of heap per thread (the main thread runs blocks too), so a longer input
+  // peaked higher (Shodan .json.gz, --jobs 2: 175 MB at 100 MB, 222 MB at 400 MB). Kept at
+  // their first size, the run peaks at ~150 MB whatever the input, at the same speed
+  // (bench/jobs-memory.bench.ts). Read at each collection, for every isolate of the process.
+  v8.setFlagsFromString('--semi-space-growth-factor=1')
   // The workers first (or those started with the process: prestart.ts), so that they load
   // their modules while this thread loads its own runner.
   const pool = new Pool(WORKER_URL, setup, workerCount(plan.jobs))
@@ -164,7 +174,7 @@ async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file:
     }
     // Reading runs beside the work: the next block is read (by the thread pool) while this
     // thread runs one, and taken when this thread next yields.
-    const blocks = blocksOf(input, plan.maxLineBytes)[Symbol.asyncIterator]()
+    const blocks = blocksOf(input, plan.maxLineBytes, undefined, pooled)[Symbol.asyncIterator]()
     const readAhead = READ_AHEAD * plan.jobs
     let reading: Promise<void> | undefined
     let ended = false
@@ -199,7 +209,8 @@ async function inWorkers(input: AsyncIterable<Uint8Array>, plan: JobsPlan, file:
         const result = await head.result!
         // Its input's memory, to read into again: moved back by a worker, or run here (the
         // pieces of a block moved to a worker are empty here).
-        for (const memory of [...(result.inputs ?? []), ...head.block.parts.map((part) => part.buffer as ArrayBuffer)]) giveBackChunk(memory)
+        // (Each memory once: a block's pieces may share one.)
+        for (const memory of new Set([...(result.inputs ?? []), ...head.block.parts.map((part) => part.buffer as ArrayBuffer)])) giveBackChunk(memory)
         await write(result)
         feed()
         readNext()

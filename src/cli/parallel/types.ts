@@ -18,7 +18,7 @@ export interface JobSetup {
 /**
  * A run of whole lines of the input (a byte order mark opening the input already dropped), as
  * pieces to be read one after another (blocks.ts). Their memory is moved to the worker, not
- * copied. A line too long to hold is sent as `tooLong` without its bytes.
+ * copied. A record too long to hold is sent as `tooLong` without its bytes.
  */
 export interface Block {
   seq: number
@@ -27,7 +27,8 @@ export interface Block {
   firstLine: number
   /** Byte offset of the block's first byte in the input. */
   firstOffset: number
-  tooLong?: boolean
+  /** A record over the bound, sent without its bytes: a line, or a value spread over lines. */
+  tooLong?: true | 'value'
   /** Memory whose bytes were written, given back for the job's output (output.ts, giveBack). */
   out?: ArrayBuffer
 }
@@ -56,8 +57,10 @@ export type BlockLineItem = BlockLine | LineProblem
 
 /** A command's per-line work, run in a worker. */
 export interface LineJob {
-  /** Handles one line (or a line problem), appending to `out`. */
+  /** Handles one record (or a problem), appending to `out`. */
   line(item: BlockLineItem, out: JobOutput): void
+  /** A pretty-printed array gives one record per element (default), or is one record (validate without --array). */
+  elements?: boolean
 }
 
 /** A command's work on a whole block (a converter reads the block as a stream), run in a worker. */

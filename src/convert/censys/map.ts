@@ -6,10 +6,11 @@
  */
 import type { Event } from '../../schema/index.js'
 import { serviceDraft } from '../common/draft.js'
-import { ipVersion, setAddress } from '../common/net.js'
+import { certificateCovers, ipVersion, isHostName, parseUrl, setAddress } from '../common/net.js'
 import type { Mapped, Unconvertible } from '../common/records.js'
 import { type Json, at, int, obj, pushUnique, str, strings } from '../common/values.js'
 import type { ConvertContext } from '../types.js'
+import { legacyHostEvents } from './legacy.js'
 import { fillService } from './service.js'
 
 /** A host, `{code, status, result: host}`, or `{…, result: {hits: [hosts]}}` (a search page). */
@@ -33,6 +34,7 @@ export function mapCensys(r: Json, ctx: ConvertContext): Mapped {
 }
 
 function hostEvents(h: Json, ctx: ConvertContext): (Event | Unconvertible)[] {
+  if (Array.isArray(h.protocols) && h.services === undefined) return legacyHostEvents(h, ctx)
   const ip = str(h.ip).trim()
   if (ip === '') return [{ reason: 'no ip: not a Censys host' }]
   if (ipVersion(ip) === 0) return [{ reason: `ip '${ip}' is not an IP address` }]
@@ -49,6 +51,9 @@ function hostEvents(h: Json, ctx: ConvertContext): (Event | Unconvertible)[] {
 
 /** What every service of a host shares, read once per host. */
 interface HostFacts {
+  /** The name Censys scanned the host by (a virtual host's `name`), else undefined. */
+  target: string | undefined
+  /** A forward name the host's certificates prove (see hostName()), else undefined. */
   name: string | undefined
   reverse: string
   os: string
@@ -57,8 +62,10 @@ interface HostFacts {
 }
 
 function hostFacts(h: Json): HostFacts {
+  const target = str(h.name).trim()
   return {
-    name: strings(at(h, 'dns', 'names'))[0],
+    target: isHostName(target) && ipVersion(target) === 0 ? target : undefined,
+    name: hostName(h),
     reverse: (strings(at(h, 'dns', 'reverse_dns', 'names'))[0] ?? '').replace(/\.$/, '').toLowerCase(),
     os: str(at(h, 'operating_system', 'product')),
     labels: labels(h.labels),
@@ -69,13 +76,45 @@ function hostFacts(h: Json): HostFacts {
 function serviceEvent(h: Json, host: HostFacts, ip: string, s: Json, ctx: ConvertContext): Event | Unconvertible {
   const e = serviceDraft(ip, s.port, s.observed_at ?? h.last_updated_at, ctx)
   if ('reason' in e) return e
-  if (host.name) setAddress(e, host.name)
+  // The name the service was scanned by, else a forward name its host's certificates prove;
+  // never a forward name alone (any zone may point a name at any address).
+  const name = host.target ?? requestName(s) ?? host.name
+  if (name) setAddress(e, name)
   e.reverse = host.reverse
   fillService(e, s, host.os)
   fillPlace(e, host.place)
   for (const label of host.labels) pushUnique(e.tags, label)
   for (const label of labels(s.labels)) pushUnique(e.tags, label)
   return e
+}
+
+/** A URI's host when it is written as a name (an address, bracketed or dotted, is not one). */
+const URI_NAME = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([a-z0-9_](?:[a-z0-9_.-]*[a-z0-9_])?)\.?(?:[:/?#]|$)/i
+
+/** The host of the service's HTTP request URI, when it is a name (Censys scanned the service by it). */
+function requestName(s: Json): string | undefined {
+  const host = URI_NAME.exec(str(at(s, 'http', 'request', 'uri')))?.[1]
+  // Most URIs hold the address: not a name (a name has a letter in its last label).
+  return host && !/^[0-9.]+$/.test(host) ? parseUrl(str(at(s, 'http', 'request', 'uri')))?.host : undefined
+}
+
+/**
+ * The host's name when nothing names the service itself: the first of `dns.names` (names
+ * whose address records point here) that a certificate of the host's services covers (the
+ * server proves it serves that name). `dns.names` alone can hold any zone's names pointed at
+ * the address (1.1.1.1 has hundreds): those never become `host`.
+ */
+function hostName(h: Json): string | undefined {
+  const forward = strings(at(h, 'dns', 'names'))
+  if (forward.length === 0 || !Array.isArray(h.services)) return undefined
+  const proven: string[] = []
+  for (const s of h.services) {
+    const leaf = obj(at(s, 'tls', 'certificates', 'leaf_data'))
+    if (!leaf) continue
+    proven.push(...strings(leaf.names), ...strings(at(leaf, 'subject', 'common_name')))
+  }
+  if (proven.length === 0) return undefined
+  return forward.find((name) => isHostName(name.replace(/\.$/, '')) && certificateCovers(name, proven))
 }
 
 /** `location` → `geoip`, `autonomous_system` → `network`: the values, read once per host. */

@@ -2,7 +2,7 @@
 import type { Event } from '../../schema/index.js'
 import { HeaderBuilder, snakeHeaderKey } from '../common/headers.js'
 import { httpSummaryText } from '../common/http.js'
-import { certificateCovers, ipVersion, parseUrl, setAddress } from '../common/net.js'
+import { certificateCovers, dnsNamesOnly, parseUrl } from '../common/net.js'
 import { osOf, sshSoftware } from '../common/software.js'
 import { sshFingerprint, sshIdentification, sshMajor, tlsVersion } from '../common/tls.js'
 import { type Json, at, int, obj, str, strings } from '../common/values.js'
@@ -35,10 +35,7 @@ export function fillService(e: Event, s: Json, hostOs: string): void {
 /** `http.request.uri` → path and host; `http.response` → status, title, headers, summary. */
 function fillHttp(e: Event, http: Json): void {
   const uri = parseUrl(str(at(http, 'request', 'uri')))
-  if (uri) {
-    e.http.url = uri.path === '/' ? '' : uri.path
-    if (e.host === '' && ipVersion(uri.host) === 0) setAddress(e, uri.host)
-  }
+  if (uri) e.http.url = uri.path === '/' ? '' : uri.path
   const response = obj(http.response) ?? {}
   e.http.status = int(response.status_code) ?? 0
   e.http.title = str(response.html_title).replace(/\s+/g, ' ').trim()
@@ -71,7 +68,7 @@ function fillTls(e: Event, tls: Json, s: Json): void {
   const cert = e.ssl.certificate
   cert.cn = strings(at(leaf, 'subject', 'common_name'))[0] ?? dnAttribute(str(leaf.subject_dn), 'CN')
   cert.issuer_name = strings(at(leaf, 'issuer', 'common_name'))[0] ?? dnAttribute(str(leaf.issuer_dn), 'CN')
-  cert.domain = strings(leaf.names)
+  cert.domain = dnsNamesOnly(strings(leaf.names))
   const sha256 = (str(leaf.fingerprint) || str(certificates.leaf_fp_sha_256)).toLowerCase()
   cert.fingerprint = /^[0-9a-f]{64}$/.test(sha256) ? sha256 : ''
   const algorithm = str(leaf.pubkey_algorithm).toLowerCase()

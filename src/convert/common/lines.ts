@@ -5,7 +5,7 @@
 import { guarded, readLines } from '../../jsonl/index.js'
 import type { Event } from '../../schema/index.js'
 import { finishEvent } from '../finish.js'
-import type { ConvertContext, Converter, Problem } from '../types.js'
+import type { ConvertContext, Converter, Problem, RecordRules } from '../types.js'
 import { isUnconvertible, type Mapped, mappedItems, type Unconvertible } from './records.js'
 import { type Json, obj } from './values.js'
 
@@ -24,6 +24,8 @@ export interface LineFormat {
    * for each input, used instead of `map`.
    */
   reader?(): LineMap
+  /** The format's JSON records, for one with a JSON mode (sx, ZMap): see Converter.records. */
+  records?: RecordRules
 }
 
 /** A line holding one JSON object (line formats that also have a JSON mode: ZMap, sx), or why not. */
@@ -54,6 +56,7 @@ export function lineConverter(format: LineFormat): Converter {
     tool: format.tool,
     description: format.description,
     detect: format.detect,
+    ...(format.records ? { records: format.records } : {}),
     async *convert(input, ctx) {
       const map = format.reader?.() ?? format.map
       for await (const l of readLines(input, { maxLineBytes: ctx.maxLineBytes })) {

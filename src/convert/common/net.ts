@@ -172,3 +172,10 @@ export function certificateCovers(host: string, names: readonly string[]): boole
 }
 
 const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text)
+
+/**
+ * The DNS names of a certificate's names, without IP addresses: `ssl.certificate.domain` holds
+ * domain names (Censys lists a certificate's IP SANs among its `names`; Shodan's come from the
+ * SAN's DNS entries only). One rule for every converter.
+ */
+export const dnsNamesOnly = (names: readonly string[]): string[] => [...new Set(names.filter((n) => n !== '' && ipVersion(n) === 0))]

@@ -1,13 +1,14 @@
 /**
- * The driver shared by the JSON Lines converters (httpx, nuclei, naabu, ZGrab2, dnsx, l9):
- * reads records with line numbers, turns log lines, malformed lines and a truncated final
- * record into Problems, maps each object with the format's `map`, and finishes every event.
+ * The driver shared by the JSON converters (httpx, nuclei, naabu, ZGrab2, dnsx, l9, …): reads
+ * records with line numbers (JSON Lines, pretty-printed records and streams of them, arrays:
+ * jsonl/values.ts), turns log lines, malformed records and a truncated final record into
+ * Problems, maps each object with the format's `map`, and finishes every event.
  */
-import { guarded, type LineItem, LineSplitter, parseRecord, readRecords } from '../../jsonl/index.js'
+import { guarded, type LineItem, parseRecord, splitLine, ValueSplitter } from '../../jsonl/index.js'
 import { toBuffer } from '../../jsonl/lines.js'
 import type { Event } from '../../schema/index.js'
 import { finishEvent } from '../finish.js'
-import type { ConvertContext, Converter, Problem } from '../types.js'
+import type { ConvertContext, Converter, Problem, RecordRules } from '../types.js'
 import { type Json, obj } from './values.js'
 
 /** Why (part of) a record cannot be converted. */
@@ -24,17 +25,11 @@ export type Mapped = Event | readonly (Event | Unconvertible)[] | Unconvertible
 /** True for a reason, false for an event. */
 export const isUnconvertible = (item: Event | Unconvertible): item is Unconvertible => typeof (item as Unconvertible).reason === 'string'
 
-export interface RecordFormat {
+export interface RecordFormat extends RecordRules {
   name: string
   tool: string
   description: string
   detect(head: string): boolean
-  /** Also accept one JSON array (or document) spread over lines, such as nuclei's `-json-export`. */
-  documents?: boolean
-  /** Converts one record; must not throw (a throw is reported as a Problem anyway). */
-  map(record: Json, ctx: ConvertContext): Mapped
-  /** Events that are already finished (the l9 reader): skip finishEvent(). */
-  finished?: boolean
   /**
    * For a `map` that builds every member in its strict form by construction (from
    * emptyEvent(), canonical values only): true when the few values it cannot bound that way
@@ -43,6 +38,12 @@ export interface RecordFormat {
    */
   canonical?(draft: Event, ctx: ConvertContext): boolean
 }
+
+/**
+ * Which format converts a record: the one chosen, or why none does. Called with each parsed
+ * object of the input.
+ */
+export type Pick = (record: Json) => RecordRules | Unconvertible
 
 /** `[INF] …`, `[WRN] …` and the like: what ProjectDiscovery tools print besides records. */
 export const LOG_LINE = /^\s*\[(?:INF|WRN|ERR|FTL|DBG|VER|INFO|WARN|WARNING|ERROR|FATAL|DEBUG)\]/i
@@ -65,6 +66,40 @@ export function jsonHead(head: string): string | undefined {
   return undefined
 }
 
+/**
+ * The first record of an input's head, parsed, when the head holds it whole (after blank and
+ * log lines); undefined otherwise (not JSON, or a first record longer than the head).
+ */
+export function firstRecord(head: string): Json | undefined {
+  const splitter = new ValueSplitter(DETECT_LIMIT)
+  const out: LineItem[] = []
+  splitter.push(Buffer.from(head.replace(/^\uFEFF/, ''), 'utf8'), out)
+  splitter.end(out) // a first record cut by the head's end does not parse: partial()
+  for (const item of out) {
+    if ('error' in item) continue
+    if (LOG_LINE.test(item.text)) continue
+    const parsed = parseRecord(item.text)
+    return 'value' in parsed ? obj(parsed.value) : undefined
+  }
+  return undefined
+}
+
+/** No record in a head is longer than the head itself. */
+const DETECT_LIMIT = 1 << 20
+
+/**
+ * A format's `detect(head)`: its claims on the head's first record when the head holds it
+ * whole, else `partial(text)`, a look at the member names of a first record longer than the
+ * head (a pretty-printed Shodan host look-up, a Censys answer).
+ */
+export function detectBy(head: string, claims: (record: Json) => boolean, partial?: (text: string) => boolean): boolean {
+  const text = jsonHead(head)
+  if (text === undefined) return false
+  const record = firstRecord(text)
+  if (record) return claims(record)
+  return partial ? partial(text) : false
+}
+
 /** True when `text` names every one of `members` as a JSON member (`"name":`). */
 export const hasMembers = (text: string, ...members: string[]) => members.every((m) => text.includes(`"${m}":`) || new RegExp(`"${m}"\\s*:`).test(text))
 
@@ -75,50 +110,79 @@ interface Item {
   error?: string
 }
 
-/** A Converter for a JSON Lines format (or JSON arrays, with `documents`). */
+/** A Converter for a JSON format: JSON Lines, values spread over lines, arrays. */
 export function recordConverter(format: RecordFormat): Converter {
   return {
     name: format.name,
     tool: format.tool,
     description: format.description,
     detect: format.detect,
-    async *convert(input, ctx) {
-      const tail = { last: -1 }
-      const documents = format.documents === true
-      let held: Problem | undefined
-      for await (const batch of documents ? documentBatches(input, tail, ctx) : lineBatches(input, tail, ctx)) {
-        for (const entry of batch) {
-          // Lines are parsed only when their turn comes: a batch holds text, not parsed records.
-          const item = documents ? (entry as Item) : lineItem(entry as LineItem)
-          if (held) yield held
-          held = undefined
-          if (item.error !== undefined) {
-            held = problem(item.line, item.error, item.text)
-            continue
-          }
-          const out = mapOne(format, item, ctx)
-          if (Array.isArray(out)) yield* out
-          else yield out
-        }
-      }
-      if (held) {
-        // A bad last line with no newline after it is a record cut short (a killed run).
-        if (tail.last !== 0x0a && held.reason.startsWith('not valid JSON')) held.reason = `truncated final record: ${held.reason}`
-        yield held
-      }
-    },
+    records: format,
+    readsRecords: true,
+    convert: (input, ctx) => convertRecords(input, ctx, () => format),
   }
+}
+
+/**
+ * The events and problems of a JSON input, each record converted by the format `pick` gives
+ * it; a line that is not JSON goes to `plain`'s plain-line reading when given (sx), when that
+ * takes it.
+ */
+export async function* convertRecords(input: AsyncIterable<Uint8Array>, ctx: ConvertContext, pick: Pick, plain?: RecordRules): AsyncGenerator<Event | Problem> {
+  const tail = { last: -1 }
+  let held: Problem | undefined
+  for await (const batch of lineBatches(input, tail, ctx)) {
+    for (const entry of batch) {
+      // Records are parsed only when their turn comes: a batch holds text, not parsed records.
+      const items = itemsOf(entry)
+      const count = Array.isArray(items) ? items.length : 1
+      for (let i = 0; i < count; i++) {
+        const item = Array.isArray(items) ? items[i]! : items
+        if (held) yield held
+        held = undefined
+        if (item.error !== undefined) {
+          const other = plain?.plain && item.text !== '' ? plainOne(plain, item, ctx) : undefined
+          if (other) yield* other
+          else held = problem(item.line, item.error, item.text)
+          continue
+        }
+        const out = mapOne(pick, item, ctx)
+        if (Array.isArray(out)) yield* out
+        else yield out
+      }
+    }
+  }
+  if (held) {
+    // A bad last record with no newline after it is a record cut short (a killed run).
+    if (tail.last !== 0x0a && held.reason.startsWith('not valid JSON')) held.reason = `truncated final record: ${held.reason}`
+    yield held
+  }
+}
+
+/** A line that is not JSON, taken by a format's plain-line reading: its events and problems, or undefined. */
+function plainOne(format: RecordRules, item: Item, ctx: ConvertContext): (Event | Problem)[] | undefined {
+  const text = item.text.trim()
+  let mapped: Mapped | undefined
+  try {
+    mapped = format.plain!(text, ctx)
+  } catch (error) {
+    mapped = { reason: `cannot convert: ${(error as Error).message}` }
+  }
+  if (mapped === undefined) return undefined
+  return mappedItems(mapped).map((one) => finishOne(format, one, item, ctx))
 }
 
 /**
  * What one record gives, in order: one item (the common case: one event, no list or
  * generator built per record) or a list of them.
  */
-function mapOne(format: RecordFormat, item: Item, ctx: ConvertContext): Event | Problem | (Event | Problem)[] {
+function mapOne(pick: Pick, item: Item, ctx: ConvertContext): Event | Problem | (Event | Problem)[] {
   const record = obj(item.value)
   if (!record) {
     return problem(item.line, `expected a JSON object, found ${item.value === null ? 'null' : Array.isArray(item.value) ? 'an array' : typeof item.value}`, item.text)
   }
+  const format = pick(record)
+  if ('reason' in format) return problem(item.line, format.reason, item.text)
   let mapped: Mapped
   try {
     mapped = format.map(record, ctx)
@@ -129,7 +193,8 @@ function mapOne(format: RecordFormat, item: Item, ctx: ConvertContext): Event | 
   return (mapped as readonly (Event | Unconvertible)[]).map((one) => finishOne(format, one, item, ctx))
 }
 
-function finishOne(format: RecordFormat, one: Event | Unconvertible, item: Item, ctx: ConvertContext): Event | Problem {
+/** One item of a record's mapping, finished as `format`'s. */
+function finishOne(format: RecordRules, one: Event | Unconvertible, item: Item, ctx: ConvertContext): Event | Problem {
   const line = item.line
   if (isUnconvertible(one)) return problem(line, one.reason, item.text)
   if (format.finished) return one
@@ -159,24 +224,17 @@ function logOrJson(text: string, parseError: string): string {
   return parseError
 }
 
-/** Records of JSON documents (one array or document over many lines), one per batch. */
-async function* documentBatches(input: AsyncIterable<Uint8Array>, tail: { last: number }, ctx: ConvertContext): AsyncGenerator<readonly Item[]> {
-  for await (const r of readRecords(watchTail(input, tail), { maxLineBytes: ctx.maxLineBytes, lines: ctx.jsonLines })) {
-    if ('error' in r) yield [{ line: r.line, text: r.text, error: logOrJson(r.text, r.error.message) }]
-    else yield [{ line: r.line, text: r.text, value: r.value }]
-  }
-}
-
 // Lines are cut from this much of a chunk at a time: the lines waiting for their turn stay
 // few (a 1 MiB chunk's would outlive young-generation collections and be copied by them).
 const SLICE_BYTES = 64 * 1024
 
 /**
- * The lines of JSON Lines, a slice of a chunk at a time: the await is per slice, not per
- * line (never the input buffered as one document). Remembers the input's last byte in `tail`.
+ * The records of the input (jsonl/values.ts), a slice of a chunk at a time: the await is per
+ * slice, not per record (never the input buffered as one document). Remembers the input's
+ * last byte in `tail`.
  */
 async function* lineBatches(input: AsyncIterable<Uint8Array>, tail: { last: number }, ctx: ConvertContext): AsyncGenerator<readonly LineItem[]> {
-  const splitter = new LineSplitter(ctx.maxLineBytes)
+  const splitter = new ValueSplitter(ctx.maxLineBytes)
   let out: LineItem[] = []
   for await (const chunk of input) {
     if (chunk.length > 0) tail.last = chunk[chunk.length - 1]!
@@ -193,18 +251,21 @@ async function* lineBatches(input: AsyncIterable<Uint8Array>, tail: { last: numb
   if (out.length > 0) yield out
 }
 
-/** One line of JSON Lines as an item: parsed, or why not. */
+/** One record as an item: parsed, or why not. */
 function lineItem(l: LineItem): Item {
-  if ('error' in l) return { line: l.line, text: '', error: l.error.message }
+  if ('error' in l) {
+    const text = l.text ?? ''
+    return { line: l.line, text, error: l.error.code === 'bad_json' ? logOrJson(text, l.error.message) : l.error.message }
+  }
   const parsed = parseRecord(l.text) // refuses a record nested deeper than MAX_DEPTH
   if ('value' in parsed) return { line: l.line, text: l.text, value: parsed.value }
   return { line: l.line, text: l.text, error: parsed.error.code === 'bad_json' ? logOrJson(l.text, parsed.error.message) : parsed.error.message }
 }
 
-/** Passes chunks through, remembering the input's last byte. */
-async function* watchTail(input: AsyncIterable<Uint8Array>, tail: { last: number }): AsyncGenerator<Uint8Array> {
-  for await (const chunk of input) {
-    if (chunk.length > 0) tail.last = chunk[chunk.length - 1]!
-    yield chunk
-  }
+/** The items of one record: one, or one per value of a line holding several (`{…} {…}`). */
+function itemsOf(l: LineItem): Item | Item[] {
+  const item = lineItem(l)
+  if (item.error === undefined || 'error' in l || !item.error.startsWith('not valid JSON')) return item
+  const values = splitLine(l.text)
+  return values ? values.map((text) => lineItem({ line: l.line, offset: l.offset, text })) : item
 }

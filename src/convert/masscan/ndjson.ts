@@ -2,19 +2,21 @@
  * masscan's JSON Lines output (`-oD`): `{"ip","timestamp","port","proto","rec_type":"status",
  * "data":{status,reason,ttl}}` and `rec_type` `banner` with `data{service_name,banner}`.
  */
-import { hasMembers, jsonHead, recordConverter } from '../common/records.js'
-import { obj, str } from '../common/values.js'
+import { isText } from '../common/claims.js'
+import { detectBy, hasMembers, recordConverter } from '../common/records.js'
+import { type Json, obj, str } from '../common/values.js'
 import { jsonBanner } from './lines.js'
 import { type MasscanRecord, recordDraft } from './record.js'
+
+/** `{ip, rec_type, …}`: masscan names each record's type. */
+export const claimsMasscanNdjson = (r: Json) => isText(r, 'ip') && isText(r, 'rec_type')
 
 export const masscanNdjson = recordConverter({
   name: 'masscan-ndjson',
   tool: 'masscan',
   description: 'masscan JSON Lines (-oD): open ports and banners',
-  detect(head) {
-    const text = jsonHead(head)
-    return text !== undefined && hasMembers(text, 'rec_type') && hasMembers(text, 'ip')
-  },
+  claims: claimsMasscanNdjson,
+  detect: (head) => detectBy(head, claimsMasscanNdjson, (text) => hasMembers(text, 'rec_type') && hasMembers(text, 'ip')),
   map(record, ctx) {
     const data = obj(record.data) ?? {}
     const port = typeof record.port === 'number' || typeof record.port === 'string' ? record.port : ''

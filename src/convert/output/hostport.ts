@@ -1,4 +1,5 @@
 /** `ip:port` lines (IPv6 bracketed; the host name when there is no IP), what port scanners read. */
+import { printable } from '../../validate/printable.js'
 import { addressOf } from './address.js'
 import type { Output } from './types.js'
 
@@ -11,6 +12,6 @@ export const hostportOutput: Output = {
     const address = addressOf(event)
     if (address === '') return { skip: 'no ip or host to write' }
     if (event.port === '') return { skip: 'no port to write' }
-    return `${address}:${event.port}`
+    return printable(`${address}:${event.port}`)
   },
 }

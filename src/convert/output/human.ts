@@ -4,19 +4,21 @@ import { ZERO_TIME } from '../../schema/empty.js'
 import type { Event } from '../../schema/index.js'
 import { addressOf } from './address.js'
 import { fieldText, fieldValue, parseFields } from './fields.js'
+import { printable } from '../../validate/printable.js'
 import type { Output } from './types.js'
 
 /** Summary lines shown before `… N more lines`. */
 const SUMMARY_LINES = 8
 const LABEL = 12
 
-const row = (label: string, value: string) => `  ${`${label}:`.padEnd(LABEL)} ${value}`
+// Values are terminal-safe (printable()): a banner's ESC or line break cannot reach the terminal.
+const row = (label: string, value: string) => `  ${`${label}:`.padEnd(LABEL)} ${printable(value)}`
 
 /** The readable block of one event, ending in a newline. */
 export function humanText(e: Event): string {
   const where = [addressOf(e), e.port].filter((p) => p !== '').join(':')
   const title = [e.event_type || 'event', where || '(no address)', e.ip !== '' && e.host !== '' ? `(${e.host})` : '', e.time === ZERO_TIME ? '' : e.time]
-  const lines = [title.filter((p) => p !== '').join(' ')]
+  const lines = [printable(title.filter((p) => p !== '').join(' '))]
   const add = (label: string, value: string) => {
     if (value.trim() !== '') lines.push(row(label, value))
   }
@@ -50,7 +52,7 @@ export function humanText(e: Event): string {
     const text = e.summary.split(/\r?\n/)
     const shown = text.slice(0, SUMMARY_LINES)
     if (text.length > SUMMARY_LINES) shown.push(`… ${text.length - SUMMARY_LINES} more lines`)
-    lines.push(row('summary', shown[0] ?? ''), ...shown.slice(1).map((l) => `  ${''.padEnd(LABEL)} ${l}`))
+    lines.push(row('summary', shown[0] ?? ''), ...shown.slice(1).map((l) => `  ${''.padEnd(LABEL)} ${printable(l)}`))
   }
   if (e.event_fingerprint) add('fingerprint', e.event_fingerprint)
   return `${lines.map((l) => l.replace(/\s+$/, '')).join('\n')}\n`
@@ -76,7 +78,7 @@ export function humanFieldsOutput(names: readonly string[]): Output {
     description: humanOutput.description,
     eol: '\n',
     format(e) {
-      const rows = chosen.map((f) => `${`${f.name}:`.padEnd(width)} ${fieldText(fieldValue(e, f)).split(/\r?\n/).join(`\n${''.padEnd(width + 1)}`)}`)
+      const rows = chosen.map((f) => `${`${f.name}:`.padEnd(width)} ${fieldText(fieldValue(e, f)).split(/\r?\n/).map((l) => printable(l)).join(`\n${''.padEnd(width + 1)}`)}`)
       return `${rows.map((r) => r.replace(/\s+$/gm, '')).join('\n')}\n`
     },
   }

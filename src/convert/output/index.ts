@@ -8,7 +8,7 @@ import { dnsxOutput, masscanConsoleOutput, nmapGrepOutput, sxOutput } from './to
 import type { Output } from './types.js'
 import { urlOutput } from './url.js'
 
-export { CSV_COLUMNS, csvField, csvOutput, DEFAULT_COLUMNS, UnknownColumnError } from './csv.js'
+export { CSV_COLUMNS, csvField, csvOutput, DEFAULT_COLUMNS, safeCell, UnknownColumnError } from './csv.js'
 export { type Field, fieldText, fieldValue, LEAF_PATHS, parseFields, UnknownFieldError } from './fields.js'
 export { hostportOutput } from './hostport.js'
 export { humanFieldsOutput, humanOutput, humanText } from './human.js'
@@ -25,7 +25,7 @@ export type OutputName = (typeof OUTPUT_NAMES)[number]
 export const FIELD_OUTPUTS: readonly OutputName[] = ['csv', 'human']
 
 /** The output named `name`; `fields` applies to csv and human only (empty: their defaults), `write` to l9 only. */
-export function createOutput(name: OutputName, options: { fields?: readonly string[]; write?: WriteOptions } = {}): Output {
+export function createOutput(name: OutputName, options: { fields?: readonly string[]; write?: WriteOptions; csvRaw?: boolean } = {}): Output {
   const fields = options.fields ?? []
   switch (name) {
     case 'l9':
@@ -37,7 +37,7 @@ export function createOutput(name: OutputName, options: { fields?: readonly stri
     case 'human':
       return fields.length ? humanFieldsOutput(fields) : humanOutput
     case 'csv':
-      return csvOutput(fields)
+      return csvOutput(fields, options.csvRaw)
     case 'dnsx':
       return dnsxOutput
     case 'nmap-grep':

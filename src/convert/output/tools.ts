@@ -5,6 +5,7 @@
  * cannot express (no address or port) is skipped and counted, never written half empty.
  */
 import type { Event } from '../../schema/index.js'
+import { printable } from '../../validate/printable.js'
 import type { Output } from './types.js'
 
 const udp = (e: Event) => e.transport.includes('udp')
@@ -38,7 +39,8 @@ export const nmapGrepOutput: Output = {
     const sw = e.service.software
     const version = portField([sw.name, sw.version].filter(Boolean).join(' '))
     const name = e.ip !== '' ? e.host : ''
-    return `Host: ${e.ip || e.host} (${name})\tPorts: ${e.port}/open/${udp(e) ? 'udp' : 'tcp'}//${service}//${version}/`
+    // The tab is the format's; a value's own control characters are escaped.
+    return `Host: ${printable(e.ip || e.host)} (${printable(name)})\tPorts: ${printable(`${e.port}/open/${udp(e) ? 'udp' : 'tcp'}//${service}//${version}/`)}`
   },
 }
 
@@ -50,7 +52,7 @@ export const masscanConsoleOutput: Output = {
   format(e) {
     if (e.ip === '') return { skip: 'no IP address to write' }
     if (e.port === '') return { skip: 'no port to write' }
-    return `Discovered open port ${e.port}/${udp(e) ? 'udp' : 'tcp'} on ${e.ip}`
+    return printable(`Discovered open port ${e.port}/${udp(e) ? 'udp' : 'tcp'} on ${e.ip}`)
   },
 }
 

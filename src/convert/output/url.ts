@@ -1,5 +1,6 @@
 /** One URL per event, by the format's URL rule (src/event eventUrl). */
 import { eventUrl } from '../../event/index.js'
+import { printable } from '../../validate/printable.js'
 import type { Output } from './types.js'
 
 /** `--to url`. */
@@ -9,6 +10,6 @@ export const urlOutput: Output = {
   eol: '\n',
   format(event) {
     if (event.host === '' && event.ip === '') return { skip: 'no ip or host to write' }
-    return eventUrl(event)
+    return printable(eventUrl(event))
   },
 }

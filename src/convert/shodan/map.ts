@@ -9,7 +9,7 @@ import { ipVersion, setAddress } from '../common/net.js'
 import type { Mapped, Unconvertible } from '../common/records.js'
 import { type Json, at, obj, pushUnique, str, strings } from '../common/values.js'
 import type { ConvertContext } from '../types.js'
-import { fillHttp } from './http.js'
+import { fillHttp, isHttpResponse } from './http.js'
 import { fillPlace } from './place.js'
 import { fillSoftware } from './software.js'
 import { fillSsh, fillSsl } from './tls.js'
@@ -46,21 +46,25 @@ function banner(b: Json, host: Json | undefined, ctx: ConvertContext): Event | (
   const transport = str(b.transport).toLowerCase()
   e.transport = [transport === 'udp' ? 'udp' : 'tcp']
   const ssl = obj(b.ssl)
-  const http = obj(b.http)
+  const data = str(b.data)
+  // An HTTP answer is HTTP with or without Shodan's `http` member (some modules give only `data`).
+  const http = obj(b.http) ?? (isHttpResponse(data) ? undefined : null)
   const ssh = obj(b.ssh)
-  if (ssl) e.transport.push('tls')
-  if (http) e.transport.push('http')
-  e.protocol = protocolOf(str(at(b, '_shodan', 'module')), ssl !== undefined, http !== undefined, ssh !== undefined)
-  if (e.protocol === 'https' && !ssl) {
-    // The https module spoke TLS even when the handshake details are missing.
-    e.transport.splice(1, 0, 'tls')
+  const module = str(at(b, '_shodan', 'module'))
+  // TLS when Shodan recorded a handshake (`ssl`), or when its https module got an answer that
+  // is not plain HTTP (a TLS alert). An https module answered in plain HTTP on a port without
+  // TLS is HTTP: nothing says TLS was spoken.
+  const tls = ssl !== undefined || (/^https\b/i.test(module.trim()) && !isHttpResponse(data))
+  if (tls) e.transport.push('tls')
+  if (http !== null) e.transport.push('http')
+  e.protocol = protocolOf(module, tls, http !== null, ssh !== undefined)
+  if (tls && !ssl) {
     e.ssl.detected = true
     e.ssl.enabled = true
   }
 
-  const data = str(b.data)
   e.summary = data.trimEnd()
-  if (http) fillHttp(e, http, data)
+  if (http !== null) fillHttp(e, http, data)
   if (ssl) {
     const problem = fillSsl(e, ssl)
     if (problem) return problem
@@ -90,13 +94,25 @@ const ZONELESS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?$/
 const utc = (value: unknown) => (typeof value === 'string' && ZONELESS.test(value.trim()) ? `${value.trim()}Z` : value)
 
 /**
+ * Words in Shodan's module names that say how it probed, not what it found (`https-simple-new`,
+ * `dns-udp`, `rtsp-tcp`): dropped from the end of the name.
+ */
+const PROBE_WORDS = new Set(['simple', 'new', 'old', 'tcp', 'udp'])
+
+/**
  * The event's protocol from Shodan's module name (`https`, `http-simple-new`, `ssh`,
- * `mongodb`, `auto`, …): its first word, lower-case; `auto` and an absent module fall back to
- * what the banner holds.
+ * `mongodb`, `language-server-protocol`, `auto`, …): the name lower-case, without the trailing
+ * words that name the probe; `https` only with TLS (an `http…` module with TLS is `https`);
+ * `auto` and an absent module fall back to what the banner holds.
  */
 function protocolOf(module: string, ssl: boolean, http: boolean, ssh: boolean): string {
-  const word = /^[a-z0-9]+/i.exec(module.trim())?.[0]?.toLowerCase() ?? ''
-  if (word !== '' && word !== 'auto') return word === 'http' && ssl ? 'https' : word
+  const words = module.trim().toLowerCase().split('-').filter((w) => /^[a-z0-9_.]+$/.test(w))
+  while (words.length > 1 && PROBE_WORDS.has(words[words.length - 1]!)) words.pop()
+  const name = words.join('-')
+  if (name !== '' && name !== 'auto') {
+    if (name === 'https' || name === 'http') return ssl ? 'https' : 'http'
+    return name
+  }
   if (http) return ssl ? 'https' : 'http'
   if (ssh) return 'ssh'
   return ssl ? 'tls' : ''

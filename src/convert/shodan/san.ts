@@ -46,3 +46,26 @@ export function sanDnsNames(pem: string): string[] | undefined {
   }
   return out
 }
+
+/** The subject public key algorithms' object identifiers, as DER (tag, length, value). */
+const KEY_OIDS: readonly [Buffer, string][] = [
+  [Buffer.from([0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01]), 'ECDSA'], // 1.2.840.10045.2.1 id-ecPublicKey
+  [Buffer.from([0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x38, 0x04, 0x01]), 'DSA'], // 1.2.840.10040.4.1 id-dsa
+  [Buffer.from([0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01]), 'RSA'], // 1.2.840.113549.1.1.1 rsaEncryption
+  [Buffer.from([0x06, 0x03, 0x2b, 0x65, 0x70]), 'Ed25519'], // 1.3.101.112
+]
+
+/**
+ * The key algorithm of a PEM (or bare base64) certificate's subject public key, from the
+ * algorithm identifier in its DER; undefined when none is found. The leaf holds its own key's
+ * identifier only (the issuer's key is not in it; signature algorithms have other identifiers).
+ */
+export function spkiAlgorithm(pem: string): string | undefined {
+  const der = Buffer.from(pem.replace(/-----(?:BEGIN|END) CERTIFICATE-----/g, ''), 'base64')
+  let first: [number, string] | undefined
+  for (const [oid, name] of KEY_OIDS) {
+    const at = der.indexOf(oid)
+    if (at !== -1 && (!first || at < first[0])) first = [at, name]
+  }
+  return first?.[1]
+}

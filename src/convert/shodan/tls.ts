@@ -2,14 +2,14 @@
 import { createHash } from 'node:crypto'
 import type { Event } from '../../schema/index.js'
 import { fillCertificate } from '../masscan/x509.js'
-import { certificateCovers } from '../common/net.js'
+import { certificateCovers, dnsNamesOnly } from '../common/net.js'
 import type { Unconvertible } from '../common/records.js'
 import { osOf, sshSoftware } from '../common/software.js'
 import { validityTime } from '../common/time.js'
 import { sshIdentification, sshMajor, tlsVersion } from '../common/tls.js'
 import { type Json, at, int, obj, str, strings } from '../common/values.js'
 import { ianaCipher } from './ciphers.js'
-import { sanDnsNames } from './san.js'
+import { sanDnsNames, spkiAlgorithm } from './san.js'
 
 /** Versions from least to most recent, to pick the best one a server accepts. */
 const RANK = ['SSLv2', 'SSLv3', 'TLSv1.0', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3']
@@ -19,13 +19,7 @@ const KEY_TYPES: Readonly<Record<string, string>> = { rsa: 'RSA', dsa: 'DSA', ec
 export function fillSsl(e: Event, ssl: Json): Unconvertible | undefined {
   e.ssl.detected = true
   e.ssl.enabled = true
-  // `versions` lists what the server accepts; `-TLSv1` is one it refused.
-  const accepted = strings(ssl.versions).filter((v) => !v.startsWith('-')).map(tlsVersion)
-  e.ssl.version = accepted.reduce((best, v) => (RANK.indexOf(v) > RANK.indexOf(best) ? v : best), '')
-  if (e.ssl.version === '') {
-    const named = tlsVersion(str(at(ssl, 'cipher', 'version')))
-    if (RANK.includes(named)) e.ssl.version = named
-  }
+  e.ssl.version = negotiatedVersion(ssl)
   e.ssl.cypher_suite = ianaCipher(str(at(ssl, 'cipher', 'name')))
   e.ssl.jarm = str(ssl.jarm)
   const cert = e.ssl.certificate
@@ -41,12 +35,12 @@ export function fillSsl(e: Event, ssl: Json): Unconvertible | undefined {
   if (pem) cert.domain = [...new Set(sanDnsNames(pem) ?? [])]
   cert.cn = str(at(c, 'subject', 'CN')) || cert.cn
   cert.issuer_name = str(at(c, 'issuer', 'CN')) || cert.issuer_name
-  if (cert.domain.length === 0 && cert.cn !== '') cert.domain = [cert.cn]
+  if (cert.domain.length === 0 && cert.cn !== '') cert.domain = dnsNamesOnly([cert.cn])
   const sha256 = str(at(c, 'fingerprint', 'sha256')).toLowerCase()
   if (/^[0-9a-f]{64}$/.test(sha256)) cert.fingerprint = sha256
-  const type = str(at(c, 'pubkey', 'type')).toLowerCase()
-  if (type !== '') cert.key_algo = KEY_TYPES[type] ?? type.toUpperCase()
   cert.key_size = int(at(c, 'pubkey', 'bits')) ?? cert.key_size
+  const type = str(at(c, 'pubkey', 'type')).toLowerCase()
+  if (type !== '') cert.key_algo = keyAlgorithm(type, cert.key_size, pem)
   for (const [member, into] of [['issued', 'not_before'], ['expires', 'not_after']] as const) {
     if (c[member] === undefined) continue
     const time = validityTime(asn1Time(str(c[member])))
@@ -55,6 +49,43 @@ export function fillSsl(e: Event, ssl: Json): Unconvertible | undefined {
   }
   cert.valid = certificateCovers(e.host, [cert.cn, ...cert.domain])
   return undefined
+}
+
+/**
+ * The version the handshake negotiated. Shodan's `cipher.version` is the version that defines
+ * the negotiated suite (OpenSSL's): `TLSv1.3` and `TLSv1.2` suites exist in that version
+ * only, so it is the one negotiated; a TLS 1.3 suite name says so too. An older suite
+ * (`TLSv1/SSLv3`, `SSLv3`) rules out TLS 1.3: the most recent of `versions[]` (what the
+ * server accepts; `-TLSv1` one it refused) up to TLS 1.2. Without a cipher, the most recent
+ * accepted version.
+ */
+function negotiatedVersion(ssl: Json): string {
+  const cipher = str(at(ssl, 'cipher', 'name'))
+  const named = tlsVersion(str(at(ssl, 'cipher', 'version')))
+  if (named === 'TLSv1.3' || /^TLS_(?:AES|CHACHA20)_/.test(cipher)) return 'TLSv1.3'
+  if (named === 'TLSv1.2') return 'TLSv1.2'
+  const ceiling = cipher !== '' ? RANK.indexOf('TLSv1.2') : RANK.length - 1
+  const accepted = strings(ssl.versions)
+    .filter((v) => !v.startsWith('-'))
+    .map(tlsVersion)
+    .filter((v) => RANK.includes(v) && RANK.indexOf(v) <= ceiling)
+  const best = accepted.reduce((b, v) => (RANK.indexOf(v) > RANK.indexOf(b) ? v : b), '')
+  return best !== '' ? best : RANK.includes(named) ? named : ''
+}
+
+/**
+ * `pubkey.type` as the format names key algorithms. Shodan says `dsa` for ECDSA keys too (a
+ * P-256 key: `{"type": "dsa", "bits": 256}`): the leaf certificate's key algorithm decides
+ * when the chain is there; else the size (EC keys are at most 571 bits, DSA keys at least
+ * 1024 in practice).
+ */
+function keyAlgorithm(type: string, bits: number, pem: string | undefined): string {
+  if (type === 'dsa') {
+    const fromCertificate = pem ? spkiAlgorithm(pem) : undefined
+    if (fromCertificate) return fromCertificate
+    return bits > 0 && bits < 1024 ? 'ECDSA' : 'DSA'
+  }
+  return KEY_TYPES[type] ?? type.toUpperCase()
 }
 
 /** ASN.1 GeneralizedTime `20220330235959Z` (or UTCTime `220330235959Z`) → RFC 3339. */

@@ -1,17 +1,21 @@
 /** subfinder (ProjectDiscovery) JSON Lines, `-oJ`: one minimal `service` event per subdomain found. */
-import { hasMembers, jsonHead, recordConverter } from '../common/records.js'
+import { hasAny, isList, isText } from '../common/claims.js'
+import { detectBy, recordConverter } from '../common/records.js'
+import type { Json } from '../common/values.js'
 import { mapSubfinder } from './map.js'
+
+/** `{host, input, source}` (or `sources[]` with -cs); nothing of a prober or a resolver. */
+export const claimsSubfinder = (r: Json) =>
+  isText(r, 'host') &&
+  (isText(r, 'source') || isList(r, 'sources')) &&
+  !hasAny(r, 'url', 'port', 'a', 'aaaa', 'cname', 'resolver', 'request', 'template-id', 'status_code', 'event_type')
 
 /** `--from subfinder`. */
 export const subfinder = recordConverter({
   name: 'subfinder',
   tool: 'subfinder',
   description: 'subfinder JSON Lines (-oJ): one minimal service event per subdomain (no port)',
-  detect(head) {
-    const text = jsonHead(head)
-    if (text === undefined || !hasMembers(text, 'host')) return false
-    // {host, input, source} (or sources[] with -cs); nothing of a prober or a resolver.
-    return /"(?:source|sources)"\s*:/.test(text) && hasMembers(text, 'input') && !/"(?:url|port|a|aaaa|resolver|request|template-id)"\s*:/.test(text)
-  },
+  claims: claimsSubfinder,
+  detect: (head) => detectBy(head, claimsSubfinder),
   map: mapSubfinder,
 })

@@ -1,7 +1,13 @@
 /** sx (a Go port scanner the format's filter tool reads): plain lines or `--json` lines. */
+import { hasAny, isText } from '../common/claims.js'
 import { firstDataLine, lineConverter } from '../common/lines.js'
 import { hasMembers } from '../common/records.js'
-import { MAC, mapSx, PLAIN } from './map.js'
+import type { Json } from '../common/values.js'
+import { MAC, mapSx, mapSxJson, mapSxPlain, PLAIN } from './map.js'
+
+/** `{"scan", "ip", "port"}`, or an ARP result `{"ip", "mac", "vendor"}` without a port (early releases name no scan). */
+export const claimsSx = (r: Json) =>
+  isText(r, 'ip') && (isText(r, 'scan') || (isText(r, 'mac') && Object.hasOwn(r, 'vendor') && !Object.hasOwn(r, 'port'))) && !hasAny(r, 'url', 'rec_type', 'event_type', 'template-id')
 
 /** `--from sx`. */
 export const sx = lineConverter({
@@ -20,4 +26,5 @@ export const sx = lineConverter({
     return m !== null && /^[0-9a-f.:]+$/i.test(m[1]!) && (MAC.test(m[2]!) || /^\d+$/.test(m[2]!))
   },
   map: mapSx,
+  records: { name: 'sx', tool: 'sx', claims: claimsSx, map: mapSxJson, plain: (line, ctx) => (PLAIN.test(line) ? mapSxPlain(line, ctx) : undefined) },
 })

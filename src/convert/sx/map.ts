@@ -26,6 +26,11 @@ export function mapSx(line: string, ctx: ConvertContext): Mapped {
     const parsed = jsonLine(line)
     return 'json' in parsed ? mapSxJson(parsed.json, ctx) : parsed
   }
+  return mapSxPlain(line, ctx)
+}
+
+/** A plain line: `IP  PORT  [FLAGS]` or `IP  MAC  VENDOR`. */
+export function mapSxPlain(line: string, ctx: ConvertContext): Mapped {
   const m = PLAIN.exec(line)
   if (!m) return { reason: `not an sx line (expected 'IP PORT' or 'IP MAC VENDOR'): ${line.length > 60 ? `${line.slice(0, 57)}...` : line}` }
   const [, ip = '', second = '', rest = ''] = m
@@ -33,12 +38,13 @@ export function mapSx(line: string, ctx: ConvertContext): Mapped {
   return sxEvent(ctx, { scan: '', ip, port: second, flags: rest.trim() })
 }
 
-function mapSxJson(r: Json, ctx: ConvertContext): Mapped {
+/** A `--json` line. A record with neither a scan nor ARP's mac and vendor is not sx's (naabu's has neither). */
+export function mapSxJson(r: Json, ctx: ConvertContext): Mapped {
   if (r.ip === undefined) return { reason: 'not an sx record: no ip' }
   if (obj(r.icmp)) return [] // an ICMP reply (the UDP scan's "port unreachable"): closed
   const mac = str(r.mac)
   const scan = str(r.scan) || (mac !== '' && r.port === undefined ? 'arp' : '')
-  if (scan === '' && r.port === undefined) return { reason: 'not an sx record: no scan, port or mac' }
+  if (scan === '') return { reason: 'not an sx record: no scan (nor an ARP result: mac and vendor, no port)' }
   return sxEvent(ctx, { scan, ip: str(r.ip), port: r.port, mac, vendor: str(r.vendor), flags: str(r.flags) })
 }
 

@@ -23,8 +23,26 @@ const FLAG_TAGS: readonly [string, string][] = [
   ['wildcard_certificate', 'wildcard-certificate'],
 ]
 
+/**
+ * tlsx 0.0.x wrote its member names with `-` (`tls-version`, `subject-cn`, `fingerprint-hash`,
+ * `not-after`, …) where later releases write `_`: the record with each such name also under
+ * its `_` spelling (when that one is absent).
+ */
+function currentNames(r: Json): Json {
+  let out: Json | undefined
+  for (const key of Object.keys(r)) {
+    if (!key.includes('-')) continue
+    const name = key.replaceAll('-', '_')
+    if (Object.hasOwn(r, name)) continue
+    out ??= Object.assign(Object.create(null) as Json, r)
+    out[name] = r[key]
+  }
+  return out ?? r
+}
+
 /** One tlsx record → one event (none for a failed probe), or why not. */
-export function mapTlsx(r: Json, ctx: ConvertContext): Mapped {
+export function mapTlsx(record: Json, ctx: ConvertContext): Mapped {
+  const r = currentNames(record)
   if (r.probe_status === false) return []
   const time = eventTime(r.timestamp, ctx)
   if (!time.ok) return time

@@ -2,7 +2,7 @@
 import { firstDataLine, jsonLine, type LineMap, lineConverter } from '../common/lines.js'
 import { ipVersion } from '../common/net.js'
 import { hasMembers } from '../common/records.js'
-import { str } from '../common/values.js'
+import { type Json, str } from '../common/values.js'
 import { csvFields, guessNames, isHeaderRow } from './csv.js'
 import { mapZmapFields, type ZmapFields } from './map.js'
 
@@ -33,8 +33,11 @@ function zmapReader(): LineMap {
 
 function mapJson(line: string, ctx: Parameters<LineMap>[1]) {
   const parsed = jsonLine(line)
-  if (!('json' in parsed)) return parsed
-  const r = parsed.json
+  return 'json' in parsed ? mapZmapJson(parsed.json, ctx) : parsed
+}
+
+/** One `-O json` record: ZMap's field names, values as text. */
+function mapZmapJson(r: Json, ctx: Parameters<LineMap>[1]) {
   if (r.saddr === undefined) return { reason: 'not a ZMap record: no saddr' }
   const record: ZmapFields = Object.create(null) as ZmapFields
   for (const [k, v] of Object.entries(r)) record[k] = typeof v === 'boolean' ? String(v) : str(v)
@@ -56,4 +59,6 @@ export const zmap = lineConverter({
   // A line on its own (as `auto` checks one): read as a row without a header.
   map: (line, ctx) => zmapReader()(line, ctx),
   reader: zmapReader,
+  // `-O json` records: `saddr` names them.
+  records: { name: 'zmap', tool: 'zmap', claims: (r) => typeof r.saddr === 'string' && !Object.hasOwn(r, 'event_type'), map: mapZmapJson },
 })

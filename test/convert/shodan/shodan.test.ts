@@ -54,8 +54,8 @@ describe('shodan mapping', () => {
     expect([undefined, 0, 0.1, 3.9, 4, 6.9, 7, 8.9, 9, 10].map(severityOf)).toEqual(['info', 'info', 'low', 'low', 'medium', 'medium', 'high', 'high', 'critical', 'critical'])
   })
 
-  it('an https module without ssl details still has TLS in its transport', async () => {
-    const { events } = await convertText(shodan, line(banner({ _shodan: { module: 'https-simple-new' }, http: {} })))
+  it('an https module without ssl details has TLS when its answer is not plain HTTP (a TLS alert)', async () => {
+    const { events } = await convertText(shodan, line(banner({ _shodan: { module: 'https-simple-new' }, http: {}, data: '\u0015\u0003\u0001\u0000\u0002\u0002\n' })))
     expect(events[0]!.transport).toEqual(['tcp', 'tls', 'http'])
     expect(events[0]!.protocol).toBe('https')
   })

@@ -5,18 +5,24 @@
  * `--from auto`, the records that did not fit the guess (misfitCounts()); messages that name
  * an event by number carry a marker (EVENT_MARK) the main thread fills in.
  */
-import { converterNamed, createOutput, guessedConverter, type Misfits, misfitCounts, type OutputName } from '../../../convert/index.js'
+import { autoConverterFor, converterNamed, createOutput, guessedConverter, type Misfits, misfitCounts, type OutputName } from '../../../convert/index.js'
 import type { ConvertContext } from '../../../convert/types.js'
 import { tooLong } from '../../../jsonl/lines.js'
+import { tooLarge } from '../../../jsonl/values.js'
 import type { WriteOptions } from '../../../normalize/index.js'
 import { asBuffer, OPENING, OPENING_LINES } from '../lines.js'
 import { convertItem } from '../../commands/convert-item.js'
 import type { JobFactory } from '../types.js'
 
 export interface ConvertJobSettings {
+  /** The format, or `auto` (each JSON record by its own format). */
   from: string
+  /** With `--from auto`: the format of the input's head. */
+  guessFrom?: string
   to: OutputName
   fields: string[]
+  /** --csv-raw: CSV cells as they are. */
+  csvRaw?: boolean
   /** --header-order and --escape (l9 output). */
   write?: WriteOptions
   ctx: ConvertContext
@@ -30,18 +36,17 @@ export const EVENT_MARK = /\u0000(\d+)\u0000/g
 
 export const create: JobFactory = (setup) => {
   const settings = setup.settings as ConvertJobSettings
-  const named = converterNamed(settings.from)
+  const named = settings.from === 'auto' ? autoConverterFor(settings.guessFrom ?? '') : converterNamed(settings.from)
   if (!named) throw new Error(`no converter ${settings.from}`)
   const guessLine = settings.guessLine
-  const output = createOutput(settings.to, { fields: settings.fields, write: settings.write })
-  // Blocks come from an input whose first line was one JSON value (see run.ts): JSON Lines.
-  const ctx: ConvertContext = { ...settings.ctx, jsonLines: true }
+  const output = createOutput(settings.to, { fields: settings.fields, write: settings.write, csvRaw: settings.csvRaw })
+  const ctx: ConvertContext = settings.ctx
   return {
     async block(block, out) {
       if (block.tooLong) {
         // As the converter reports a line over the bound.
         out.counts[1]!++
-        out.streams[1]!.push(`${setup.file}:${block.firstLine}: ${tooLong(setup.maxLineBytes).message}`)
+        out.streams[1]!.push(`${setup.file}:${block.firstLine}: ${(block.tooLong === 'value' ? tooLarge(setup.maxLineBytes, block.firstLine) : tooLong(setup.maxLineBytes)).message}`)
         return
       }
       const shift = block.firstLine - 1 - OPENING_LINES

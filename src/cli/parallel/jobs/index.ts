@@ -46,7 +46,7 @@ export async function blockRunner(setup: JobSetup): Promise<BlockRunner> {
   }
   return (block) => {
     const out = fresh(block)
-    for (const item of linesOf(block, setup.maxLineBytes)) job.line(item, out)
+    for (const item of linesOf(block, setup.maxLineBytes, job.elements)) job.line(item, out)
     return result(block, out)
   }
 }

@@ -1,24 +1,33 @@
 /** `validate` on a worker thread: counts are [valid, invalid]; everything goes to stdout. */
-import { fromLine } from '../../../jsonl/index.js'
+import { fromLine, type JsonRecord, recordsOf } from '../../../jsonl/index.js'
 import { quietCanonical } from '../../commands/validate-canonical.js'
 import { documentsOf, type ValidateSettings, validateRecord } from '../../commands/validate-record.js'
-import type { JobFactory } from '../types.js'
+import type { JobFactory, JobOutput } from '../types.js'
+
+/** The verdict on one record, as the command's own loop judges it. */
+function judge(one: JsonRecord, file: string, settings: ValidateSettings, out: JobOutput): void {
+  for (const record of documentsOf(one, settings)) {
+    const { ok, lines } = validateRecord(record, file, settings)
+    out.counts[ok ? 0 : 1]!++
+    for (const line of lines) out.streams[0]!.push(line)
+  }
+}
 
 export const create: JobFactory = (setup) => {
   const settings = setup.settings as ValidateSettings
   return {
+    // As the command's own loop reads (readRecords' arrayElements).
+    elements: settings.arrays,
     line(item, out) {
       // A canonical line is valid with nothing to say: no parse, no validator (validate-canonical.ts).
       if (!('error' in item) && quietCanonical(item.text, settings)) {
         out.counts[0]!++
         return
       }
-      // As readRecords() reads a JSON Lines line, and as the command's own loop judges it.
-      for (const record of documentsOf(fromLine(item), settings)) {
-        const { ok, lines } = validateRecord(record, setup.file, settings)
-        out.counts[ok ? 0 : 1]!++
-        for (const line of lines) out.streams[0]!.push(line)
-      }
+      // As readRecords() reads a record (several for a line holding several values).
+      const record = fromLine(item)
+      if (!('error' in record) || record.error.code !== 'bad_json') judge(record, setup.file, settings, out)
+      else for (const one of recordsOf(item)) judge(one, setup.file, settings, out)
     },
   }
 }
