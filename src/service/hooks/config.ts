@@ -32,7 +32,7 @@ const DELIVERY_MEMBERS: [name: string, key: 'timeoutMs' | 'retryAfterMaxMs' | 'q
 const LEGACY_MEMBERS = ['attempts', 'backoff_ms', 'backoff_max_ms'] as const
 const KNOWN = [...DELIVERY_MEMBERS.map((m) => m[0]), 'retry_schedule_ms', ...LEGACY_MEMBERS]
 /** Most entries in a retry schedule (so most attempts per delivery). */
-const MAX_SCHEDULE = 50
+const MAX_SCHEDULE = 10_000
 
 /** The defaults: no declarations, private targets refused, DEFAULT_DELIVERY. */
 export function defaultHookConfig(): HookConfig {

@@ -89,7 +89,7 @@ describe('hook configuration', () => {
     ]))
     expect(found.join('\n')).not.toContain(SECRET.slice(6, 20))
     expect(problems({ keys: keys(), hook_delivery: { retry_schedule_ms: [5, -1] } })).toEqual([
-      'hooks.json: /hook_delivery/retry_schedule_ms: must be a list of at most 50 waits in milliseconds (integers ≥ 0), one per retry (got [5,-1])',
+      'hooks.json: /hook_delivery/retry_schedule_ms: must be a list of at most 10000 waits in milliseconds (integers ≥ 0), one per retry (got [5,-1])',
     ])
     expect(problems({ keys: keys(), hook_delivery: { retry_schedule_ms: [5], attempts: 3 } })).toEqual([
       'hooks.json: /hook_delivery/attempts: give retry_schedule_ms or the older attempts/backoff_ms/backoff_max_ms, not both',
