@@ -3,9 +3,9 @@
  * many resources other keys watch: owners are found from the event, never by scanning the
  * registry. Per event it makes one lookup for the IP, one per label of the host name (its
  * suffixes: `a.b.example.com`, `b.example.com`, …), and one per prefix length in use among the
- * watched networks (at most 33 for IPv4 and 129 for IPv6, whatever their number); then it asks
- * only the covering owners' hooks. Kept up to date one resource at a time (no rebuild, no cache
- * to clear); hooks, few per key, are replaced as a whole.
+ * watched networks that share the address's first byte (IPv4) or group (IPv6), at most 33 and
+ * 129 whatever their number; then it asks only the covering owners' hooks. Kept up to date one
+ * resource at a time (no rebuild, no cache to clear); hooks, few per key, are replaced whole.
  */
 import ipaddr from 'ipaddr.js'
 import type { HookIndex, HookIndexFactory, HookRecord, MatchableEvent, WatchedResource } from '../store/hook-types.js'
@@ -45,35 +45,73 @@ class OwnerCounts<K> {
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6
 
+/** Prefix lengths in use, each with how many networks have it, and the list of them kept for matching. */
+class Lengths {
+  private readonly counts = new Map<number, number>()
+  list: number[] = []
+
+  add(length: number): void {
+    const n = this.counts.get(length) ?? 0
+    this.counts.set(length, n + 1)
+    if (n === 0) this.list = [...this.counts.keys()]
+  }
+
+  /** False once no network is left. */
+  remove(length: number): boolean {
+    const n = this.counts.get(length)
+    if (n === undefined) return this.counts.size > 0
+    if (n > 1) this.counts.set(length, n - 1)
+    else {
+      this.counts.delete(length)
+      this.list = [...this.counts.keys()]
+    }
+    return this.counts.size > 0
+  }
+}
+
 /**
- * Networks of one family, bucketed by prefix length: a bucket maps the network's first bits
- * (`key` of its address's `bitsOf`) to its owners.
+ * Networks of one family: one map from (prefix length, the network's first bits) to owners, and
+ * the prefix lengths in use, kept apart per value of the address's first `headBits` bits (its
+ * first byte for IPv4, first group for IPv6) for networks at least that long. Matching an address
+ * makes one lookup per length in use among the networks that share its head (and the shorter
+ * ones): networks elsewhere in the address space cost it nothing.
  */
 class NetworkBuckets<B, K> {
-  private readonly buckets = new Map<number, OwnerCounts<K>>()
+  private readonly owners = new OwnerCounts<K>()
+  private readonly short = new Lengths()
+  private readonly byHead = new Map<number, Lengths>()
   constructor(
     private readonly bitsOf: (address: Address) => B,
     private readonly key: (bits: B, length: number) => K,
+    private readonly headOf: (bits: B) => number,
+    private readonly headBits: number,
   ) {}
 
   add(address: Address, length: number, owner: string): void {
-    let bucket = this.buckets.get(length)
-    if (bucket === undefined) this.buckets.set(length, (bucket = new OwnerCounts()))
-    bucket.add(this.key(this.bitsOf(address), length), owner)
+    const bits = this.bitsOf(address)
+    this.owners.add(this.key(bits, length), owner)
+    if (length < this.headBits) return this.short.add(length)
+    const head = this.headOf(bits)
+    let lengths = this.byHead.get(head)
+    if (lengths === undefined) this.byHead.set(head, (lengths = new Lengths()))
+    lengths.add(length)
   }
 
   remove(address: Address, length: number, owner: string): void {
-    const bucket = this.buckets.get(length)
-    if (bucket === undefined) return
-    bucket.remove(this.key(this.bitsOf(address), length), owner)
-    if (bucket.size === 0) this.buckets.delete(length)
+    const bits = this.bitsOf(address)
+    this.owners.remove(this.key(bits, length), owner)
+    if (length < this.headBits) return void this.short.remove(length)
+    const head = this.headOf(bits)
+    if (this.byHead.get(head)?.remove(length) === false) this.byHead.delete(head)
   }
 
-  /** Adds the owners of every network holding `address`: one lookup per prefix length in use. */
+  /** Adds the owners of every network holding `address`. */
   collect(address: Address, into: Set<string>): void {
-    if (this.buckets.size === 0) return
+    if (this.short.list.length === 0 && this.byHead.size === 0) return
     const bits = this.bitsOf(address)
-    for (const [length, bucket] of this.buckets) bucket.collect(this.key(bits, length), into)
+    for (const length of this.short.list) this.owners.collect(this.key(bits, length), into)
+    const lengths = this.byHead.get(this.headOf(bits))?.list
+    if (lengths !== undefined) for (const length of lengths) this.owners.collect(this.key(bits, length), into)
   }
 }
 
@@ -83,8 +121,11 @@ function v4Bits(address: Address): number {
   return ((a! << 24) | (b! << 16) | (c! << 8) | d!) >>> 0
 }
 
-/** The first `length` bits of an IPv4 address (0 for /0: a shift by 32 would keep them all). */
-const v4Key = (bits: number, length: number): number => (length === 0 ? 0 : bits >>> (32 - length))
+/**
+ * The prefix length and the first `length` bits of an IPv4 address as one number: length × 2³²
+ * plus the bits (0 for /0: a shift by 32 would keep them all). Exact, being below 2⁵³.
+ */
+const v4Key = (bits: number, length: number): number => length * 4_294_967_296 + (length === 0 ? 0 : bits >>> (32 - length))
 
 /** An IPv6 address as 32 hexadecimal digits. */
 function v6Bits(address: Address): string {
@@ -93,20 +134,20 @@ function v6Bits(address: Address): string {
   return hex
 }
 
-/** The first `length` bits of an IPv6 address as hexadecimal digits, the last one masked. */
+/** The prefix length and the first `length` bits of an IPv6 address as hexadecimal digits (the last one masked): `48/20010db80001`. */
 function v6Key(hex: string, length: number): string {
   const whole = length >> 2
   const rest = length & 3
-  if (rest === 0) return hex.slice(0, whole)
+  if (rest === 0) return `${length}/${hex.slice(0, whole)}`
   const nibble = parseInt(hex[whole]!, 16) & ((0xf << (4 - rest)) & 0xf)
-  return hex.slice(0, whole) + nibble.toString(16)
+  return `${length}/${hex.slice(0, whole)}${nibble.toString(16)}`
 }
 
 export class MatchIndex implements HookIndex {
   private readonly ips = new OwnerCounts<string>()
   private readonly domains = new OwnerCounts<string>()
-  private readonly v4 = new NetworkBuckets(v4Bits, v4Key)
-  private readonly v6 = new NetworkBuckets(v6Bits, v6Key)
+  private readonly v4 = new NetworkBuckets(v4Bits, v4Key, (bits) => bits >>> 24, 8)
+  private readonly v6 = new NetworkBuckets(v6Bits, v6Key, (hex) => parseInt(hex.slice(0, 4), 16), 16)
   /** Active hooks per owner, with their place in the registry and the run their URL names. */
   private hooksByOwner = new Map<string, { hook: HookRecord; order: number; run: string | null }[]>()
 
