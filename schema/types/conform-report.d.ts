@@ -41,6 +41,10 @@ export interface ConformReport {
    * One entry per check run, in run order.
    */
   checks: CheckResult[]
+  /**
+   * What the run wrote to the server and what it left there (only with --allow-writes): the events deleted, or those that stay and why.
+   */
+  notes?: string[]
 }
 /**
  * Checks per status.

@@ -63,9 +63,9 @@ export class HookClient {
     return this.call('POST', '/api/resources', resource, 201, ResourceSchema, call)
   }
 
-  /** `GET /api/resources`: the key's watched resources, oldest first. */
+  /** `GET /api/resources`: the key's watched resources, oldest first (every page, following the `link` headers). */
   resources(call?: CallOptions): Promise<Resource[]> {
-    return this.call('GET', '/api/resources', undefined, 200, Resources, call)
+    return this.allPages<Resource>('/api/resources', Resources, call)
   }
 
   /** `DELETE /api/resources/:id`. */
@@ -78,9 +78,14 @@ export class HookClient {
     return this.call('POST', '/api/hooks', hook, 201, CreatedHook, call)
   }
 
-  /** `GET /api/hooks`: the key's hooks, oldest first, without secrets. */
+  /** `GET /api/hooks`: the key's hooks, oldest first, without secrets (every page, following the `link` headers). */
   hooks(call?: CallOptions): Promise<Hook[]> {
-    return this.call('GET', '/api/hooks', undefined, 200, Hooks, call)
+    return this.allPages<Hook>('/api/hooks', Hooks, call)
+  }
+
+  /** `POST /api/hooks/:id/enable`: makes a disabled hook active again. */
+  enableHook(id: string, call?: CallOptions): Promise<Hook> {
+    return this.call('POST', `/api/hooks/${segment(id)}/enable`, undefined, 200, HookSchema, call)
   }
 
   /** `GET /api/hooks/:id`. */
@@ -124,8 +129,37 @@ export class HookClient {
     return body
   }
 
+  /**
+   * `DELETE /admin/events?tag=TAG` (our extension) with the admin token: deletes the events
+   * carrying the tag; resolves with how many. A server without the route answers 404 or 405
+   * (a HookApiError with that status).
+   */
+  async deleteTagged(adminToken: string, tag: string, call: CallOptions = {}): Promise<number> {
+    const path = `/admin/events?tag=${encodeURIComponent(tag)}`
+    const response = await this.http.request('DELETE', path, { headers: { authorization: `Bearer ${adminToken}` } }, { ...call, apiKey: null })
+    const body = expectStatus(response, 'DELETE', path, 200) as { deleted?: unknown } | undefined
+    if (typeof body?.deleted !== 'number') throw new ClientError('invalid_response', `DELETE ${path}: the answer is not {deleted}`, { response })
+    return body.deleted
+  }
+
+  /** A list route's items, page after page while a `link: <…>; rel="next"` names one (at most 1000 pages). */
+  private async allPages<T>(path: string, schema: TSchema, call?: CallOptions): Promise<T[]> {
+    const items: T[] = []
+    let next: string | null = path
+    for (let page = 0; next !== null && page < 1000; page++) {
+      const response = await this.http.request('GET', next, undefined, call)
+      items.push(...this.checked<T[]>(response, 'GET', next, 200, schema))
+      next = nextPage(response.headers.link, path)
+    }
+    return items
+  }
+
   private async call<T>(method: Method, path: string, json: unknown, status: number | 'any-2xx', schema: TSchema | undefined, call?: CallOptions): Promise<T> {
     const response = await this.http.request(method, path, json === undefined ? undefined : { json }, call)
+    return this.checked<T>(response, method, path, status, schema)
+  }
+
+  private checked<T>(response: RawResponse, method: Method, path: string, status: number | 'any-2xx', schema: TSchema | undefined): T {
     const body = expectStatus(response, method, path, status)
     if (schema !== undefined && !Value.Check(schema, body)) {
       const first = [...Value.Errors(schema, body)][0]
@@ -134,6 +168,22 @@ export class HookClient {
     }
     return body as T
   }
+}
+
+/** The path of the next page from a `link` header, when it names one on the same list route. */
+function nextPage(link: string | undefined, route: string): string | null {
+  const target = link === undefined ? undefined : /<([^>]+)>\s*;\s*rel="?next"?/.exec(link)?.[1]
+  if (target === undefined) return null
+  let path = target
+  if (!target.startsWith('/')) {
+    try {
+      const url = new URL(target)
+      path = url.pathname + url.search
+    } catch {
+      return null
+    }
+  }
+  return path.startsWith(`${route}?`) ? path : null
 }
 
 /** The parsed body of an answer with the expected status (or any 2xx); throws otherwise. */

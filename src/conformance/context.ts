@@ -31,8 +31,14 @@ export interface SuiteOptions {
    * asked about (no discovery), and checks that need state (Check.needsState) are skipped.
    */
   stateless?: boolean
-  /** Start a hook receiver on 127.0.0.1 (needs a pro key and the admin token). */
+  /** Start a hook receiver on 127.0.0.1 (needs a pro key, the admin token and `allowWrites`). */
   hookReceiver?: boolean
+  /**
+   * The run may write to the server (`--allow-writes`): watched resources and hooks with the pro
+   * key, and tagged test events through `POST /admin/events`. Without it nothing is written and
+   * the checks that need writes are skipped.
+   */
+  allowWrites?: boolean
   /** The server's admin token, sent as `authorization: Bearer …` to `POST /admin/events` (the hook checks ingest events). */
   adminToken?: string
   /** How long the hook checks wait for the expected deliveries, milliseconds (default 20 000). */
@@ -60,6 +66,8 @@ export class SuiteContext {
   /** Every answer received, in order. */
   readonly responses: RawResponse[] = []
   requestCount = 0
+  /** What the run wrote to the server and what it left there, for the person running it. */
+  readonly notes: string[] = []
   private readonly client: LookupClient
   private readonly burstClient: LookupClient
   private readonly identities = new WeakMap<RawResponse, Identity>()

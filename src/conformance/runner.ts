@@ -20,6 +20,8 @@ export interface SuiteReport {
   requests: number
   results: CheckResult[]
   summary: { passed: number; failed: number; skipped: number; errors: number }
+  /** What the run wrote to the server and what it left there (empty when it wrote nothing). */
+  notes: string[]
 }
 
 /** The suite could not run at all: bad options (`usage`) or no server answering (`unreachable`). */
@@ -80,6 +82,7 @@ export async function runSuite(options: SuiteOptions, hooks: RunHooks = {}): Pro
     requests: ctx.requestCount,
     results,
     summary: { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), errors: count('error') },
+    notes: [...ctx.notes],
   }
 }
 
@@ -92,6 +95,7 @@ function replayCommand(options: SuiteOptions, id: string, seed: number): string 
   if (options.stateless) parts.push('--stateless')
   // The hook checks need the receiver again (their key and token are left out like every key).
   if (options.hookReceiver && id.startsWith('hook-')) parts.push('--hook-receiver')
+  if (options.allowWrites && id.startsWith('hook-')) parts.push('--allow-writes')
   if (options.hookWaitMs !== undefined && id.startsWith('hook-')) parts.push(`--hook-wait ${options.hookWaitMs}`)
   parts.push(`--checks ${id}`, `--seed ${seed}`)
   return parts.join(' ')

@@ -55,6 +55,12 @@ export const ConformReport = Type.Object(
       { title: 'Summary', description: 'Checks per status.', additionalProperties: false },
     ),
     checks: Type.Array(ConformCheck, { title: 'Checks', description: 'One entry per check run, in run order.' }),
+    notes: Type.Optional(
+      Type.Array(Type.String(), {
+        title: 'Notes',
+        description: 'What the run wrote to the server and what it left there (only with --allow-writes): the events deleted, or those that stay and why.',
+      }),
+    ),
   },
   { title: 'Conformance report', description: 'The result of `l9kit conform` against one server.', additionalProperties: false },
 )

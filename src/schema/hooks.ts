@@ -12,6 +12,22 @@ export const RESOURCE_TYPES = ['domain', 'ip', 'network'] as const
 export const HOOK_EVENT_TYPES = ['leak', 'service'] as const
 /** Where a delivery stands: waiting or being retried, sent (2xx), or parked after its last attempt. */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const
+/** Whether a hook receives deliveries. */
+export const HOOK_STATES = ['active', 'disabled'] as const
+
+/**
+ * How long a hook's signing secret may be, in bytes (the base64 after `whsec_`): the Standard
+ * Webhooks specification asks for at least 24 bytes (192 bits) and at most 64 (512 bits).
+ */
+export const SECRET_BYTES = Object.freeze({ min: 24, max: 64 })
+
+const B64 = '[A-Za-z0-9+/]'
+/**
+ * `whsec_` + standard base64 of 24 to 64 bytes: n bytes are ⌊n/3⌋ whole quads, then `XX==` when
+ * one byte is left and `XXX=` when two are; so 8 to 21 whole quads, optionally `XX==` (24 to 64
+ * bytes), or 8 to 20 whole quads and `XXX=` (26 to 62).
+ */
+const SECRET_PATTERN = `^whsec_(?:(?:${B64}{4}){8,21}(?:${B64}{2}==)?|(?:${B64}{4}){8,20}${B64}{3}=)$`
 
 /** Literal schemas of a constant list, typed as a tuple so `Static` gives the union (a plain `map` types as `never`). */
 const literals = <const T extends readonly string[]>(values: T) => values.map((v) => Type.Literal(v)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> }
@@ -31,6 +47,14 @@ export const HookEventType = Type.Union(
 export const Severity = Type.Union(
   literals(SEVERITIES),
   { title: 'Severity', description: 'Leak severity, most severe first: critical > high > medium > low > info.' },
+)
+export const HookState = Type.Union(
+  literals(HOOK_STATES),
+  {
+    title: 'Hook state',
+    description:
+      '`active`: receives deliveries. `disabled`: receives nothing (its receiver answered 410 Gone, or a delivery failed for its whole retry schedule); its pending deliveries were parked as failed. `POST /api/hooks/{id}/enable` makes it active again.',
+  },
 )
 export const DeliveryStatus = Type.Union(
   literals(DELIVERY_STATUSES),
@@ -66,9 +90,8 @@ export const HookRequest = Type.Object(
     secret: Type.Optional(
       Type.String({
         title: 'Secret',
-        description: 'Signing secret, `whsec_` followed by the base64 of 24 to 64 bytes; generated when absent.',
-        // Whole base64 quads: 8 to 22 of them, the last one possibly padded.
-        pattern: '^whsec_(?:[A-Za-z0-9+/]{4}){7,21}(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)$',
+        description: `Signing secret, \`whsec_\` followed by the standard base64 of ${SECRET_BYTES.min} to ${SECRET_BYTES.max} bytes (Standard Webhooks); generated (32 bytes) when absent.`,
+        pattern: SECRET_PATTERN,
       }),
     ),
   },
@@ -80,6 +103,14 @@ const hookMembers = {
   url: Type.String({ title: 'URL', description: 'The endpoint deliveries are POSTed to.' }),
   min_severity: Severity,
   event_types: Type.Array(HookEventType, { title: 'Event types', description: 'Event types delivered.' }),
+  // Optional in the shape so clients keep reading servers older than l9kit 0.3; the reference service always sends them.
+  state: Type.Optional(HookState),
+  disabled_at: Type.Optional(
+    Type.Union([Time('Disabled at', 'When the hook was disabled.'), Type.Null()], { description: 'When the hook was disabled; null while it is active.' }),
+  ),
+  disabled_reason: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { title: 'Disabled reason', description: 'Why the hook was disabled; null while it is active.' }),
+  ),
 }
 
 export const Hook = Type.Object(hookMembers, { title: 'Hook', description: 'A hook as listed: its secret is never shown again.' })
@@ -126,6 +157,7 @@ export type ResourceType = Static<typeof ResourceType>
 export type HookEventType = Static<typeof HookEventType>
 export type Severity = Static<typeof Severity>
 export type DeliveryStatus = Static<typeof DeliveryStatus>
+export type HookState = Static<typeof HookState>
 export type ResourceRequest = Static<typeof ResourceRequest>
 export type Resource = Static<typeof Resource>
 export type HookRequest = Static<typeof HookRequest>

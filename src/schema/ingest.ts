@@ -28,3 +28,10 @@ export const IngestAnswer = Type.Object(
 )
 
 export type IngestAnswer = Static<typeof IngestAnswer>
+
+export const DeletedEvents = Type.Object(
+  { deleted: Type.Integer({ title: 'Deleted', description: 'Events deleted: those whose `tags` held the tag.', minimum: 0 }) },
+  { title: 'Deleted events', description: 'Answer of DELETE /admin/events?tag=….' },
+)
+
+export type DeletedEvents = Static<typeof DeletedEvents>

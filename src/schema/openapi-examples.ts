@@ -127,7 +127,15 @@ export const EXAMPLES = {
   resourceRequest: (): ResourceRequest => ({ type: 'domain', value: 'example.com' }),
   resource: (): Resource => ({ id: 'res_3kTMd92jx0', type: 'domain', value: 'example.com' }),
   hookRequest: (): HookRequest => ({ url: 'https://alerts.example.net/l9', min_severity: 'medium', event_types: ['leak'] }),
-  hook: (): Hook => ({ id: 'hook_7pQx2LmA', url: 'https://alerts.example.net/l9', min_severity: 'medium', event_types: ['leak'] }),
+  hook: (): Hook => ({
+    id: 'hook_7pQx2LmA',
+    url: 'https://alerts.example.net/l9',
+    min_severity: 'medium',
+    event_types: ['leak'],
+    state: 'active',
+    disabled_at: null,
+    disabled_reason: null,
+  }),
   createdHook: (): CreatedHook => ({ ...EXAMPLES.hook(), secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
   delivery: (): Delivery => ({
     id: 'msg_2Lq8Vx0bRt',

@@ -16,6 +16,7 @@ import {
   HookEventType,
   HookRequest,
   Hooks,
+  HookState,
   Resource,
   ResourceRequest,
   Resources,
@@ -23,7 +24,7 @@ import {
   RetryResult,
   Severity,
 } from './hooks.js'
-import { IngestAnswer, IngestIssue, IngestRejected } from './ingest.js'
+import { DeletedEvents, IngestAnswer, IngestIssue, IngestRejected } from './ingest.js'
 import type { JsonSchema } from './json-schema.js'
 import { EXAMPLES, exampleLeakEvent } from './openapi-examples.js'
 import { hookPaths } from './openapi-hooks.js'
@@ -101,7 +102,7 @@ function components(): JsonSchema {
   addComponent(schemas, 'subdomains', Subdomains, { 'subdomain-entry': SubdomainEntry })
   addComponent(schemas, 'error', ErrorBody)
   addComponent(schemas, 'ingest-answer', IngestAnswer, { 'ingest-rejected': IngestRejected, 'ingest-problem': IngestIssue })
-  const hookParts = { 'resource-type': ResourceType, severity: Severity, 'hook-event-type': HookEventType, 'delivery-status': DeliveryStatus }
+  const hookParts = { 'resource-type': ResourceType, severity: Severity, 'hook-event-type': HookEventType, 'delivery-status': DeliveryStatus, 'hook-state': HookState }
   addComponent(schemas, 'resource-request', ResourceRequest, hookParts)
   addComponent(schemas, 'resources', Resources, { resource: Resource, ...hookParts })
   addComponent(schemas, 'hook-request', HookRequest, hookParts)
@@ -109,6 +110,7 @@ function components(): JsonSchema {
   addComponent(schemas, 'created-hook', CreatedHook, hookParts)
   addComponent(schemas, 'deliveries', Deliveries, { delivery: Delivery, ...hookParts })
   addComponent(schemas, 'retry-result', RetryResult)
+  addComponent(schemas, 'deleted-events', DeletedEvents)
   return schemas
 }
 
@@ -138,6 +140,22 @@ const ingest = {
       '413': {
         ...errorAnswer('413', 'The body is larger than the configured limit (`max_body_bytes`); the connection is closed after the answer.', 'The body is larger than 16777216 bytes; send the events in smaller batches.'),
       },
+    },
+  },
+  delete: {
+    operationId: 'deleteTaggedEvents',
+    tags: ['extension', 'ingest'],
+    summary: 'Delete the events carrying a tag',
+    description:
+      'Our extension: deletes every stored event whose `tags` hold the tag exactly. `l9kit conform` tags what it ingests with ' +
+      '`l9kit-conform:RUN` and removes it with this route when its run ends. The store is scanned: use it for such clean-ups, not as a query.',
+    security: [{ adminToken: [] }],
+    parameters: [{ name: 'tag', in: 'query', required: true, description: 'The tag, exactly as in the events’ `tags`.', schema: { type: 'string', minLength: 1 }, example: 'l9kit-conform:c1a2b3' }],
+    responses: {
+      '200': json('How many events were deleted (0 when none carried the tag).', ref('deleted-events'), { deleted: 16 }),
+      '400': errorAnswer('400', 'No `tag` parameter, an empty one, or more than one.', 'DELETE /admin/events needs one non-empty tag parameter (?tag=…): the events carrying that tag are deleted.'),
+      '401': errorAnswer('401', 'No `authorization: Bearer TOKEN` header, or not the admin token.', "DELETE /admin/events needs the admin token as 'authorization: Bearer TOKEN'."),
+      '403': errorAnswer('403', 'The service configuration has no admin token.', 'Deleting events is disabled: the service configuration has no admin_token.'),
     },
   },
 }

@@ -94,7 +94,7 @@ export async function loadConfig(path: string): Promise<ServiceConfig> {
 
 const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks'] as const
 const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan', 'resources', 'hooks'] as const
-const PLAN_MEMBERS = ['subdomains', 'rate', 'burst'] as const
+const PLAN_MEMBERS = ['subdomains', 'rate', 'burst', 'resources', 'hooks'] as const
 const SECRET = /^[\x21-\x7e]{8,256}$/
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/
 
@@ -211,7 +211,7 @@ function readPlans(value: unknown, plans: Record<PlanName, Plan>, problem: Probl
     if (spec === undefined) continue
     const at = `/plans/${name}`
     if (!isObject(spec)) {
-      problem(at, `must be an object {subdomains, rate, burst} (got ${show(spec)})`)
+      problem(at, `must be an object {${PLAN_MEMBERS.join(', ')}} (got ${show(spec)})`)
       continue
     }
     unknownMembers(spec, PLAN_MEMBERS, at, problem)
@@ -220,6 +220,13 @@ function readPlans(value: unknown, plans: Record<PlanName, Plan>, problem: Probl
       if (spec.subdomains === null) plan.subdomains = null
       else if (Number.isSafeInteger(spec.subdomains) && (spec.subdomains as number) >= 0) plan.subdomains = spec.subdomains as number
       else problem(`${at}/subdomains`, `must be an integer ≥ 0, or null for no cap (got ${show(spec.subdomains)})`)
+    }
+    for (const cap of ['resources', 'hooks'] as const) {
+      const v = spec[cap]
+      if (v === undefined) continue
+      if (v === null) plan[cap] = null
+      else if (Number.isSafeInteger(v) && (v as number) >= 0) plan[cap] = v as number
+      else problem(`${at}/${cap}`, `must be an integer ≥ 0 (the most ${cap === 'hooks' ? 'hooks' : 'watched resources'} one key may have), or null for no cap (got ${show(v)})`)
     }
     if (spec.rate === null) {
       plan.rate = null
@@ -266,7 +273,7 @@ function clonePlans(plans: Readonly<Record<PlanName, Plan>>): Record<PlanName, P
   const out = {} as Record<PlanName, Plan>
   for (const name of PLAN_NAMES) {
     const p = plans[name]
-    out[name] = { name, subdomains: p.subdomains, rate: p.rate ? { ...p.rate } : null }
+    out[name] = { name, subdomains: p.subdomains, rate: p.rate ? { ...p.rate } : null, resources: p.resources, hooks: p.hooks }
   }
   return out
 }

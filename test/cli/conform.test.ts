@@ -31,7 +31,8 @@ describe('l9kit conform', () => {
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/^l9kit conform http:\/\/127\.0\.0\.1:\d+ \(seed 7, rate auto, 10 examples per check\)\n/)
     expect(r.stdout).toContain('PASS  lookup-shape: ')
-    expect(r.stdout).toMatch(/^SKIP {2}hook-delivered: .*\n +needs --pro-key, --admin-token and --hook-receiver$/m)
+    expect(r.stdout).toMatch(/^writes off \(they need --allow-writes and --admin-token\): skipping hook-delivered, hook-severity-floor, .*hook-signature-valid$/m)
+    expect(r.stdout).toMatch(/^SKIP {2}hook-delivered: .*\n +needs --allow-writes \(with --pro-key, --admin-token and --hook-receiver\): the hook checks write to the server: /m)
     expect(r.stdout).toMatch(/\n20 passed, 0 failed, 9 skipped \(\d+ requests in [\d.]+ s, seed 7\)\n$/)
     expect(r.stdout + r.stderr).not.toContain(FAKE_KEY)
   })
@@ -63,10 +64,12 @@ describe('l9kit conform', () => {
     expect(JSON.stringify(report)).not.toContain(FAKE_KEY)
   })
 
-  it('with --pro-key, --admin-token and --hook-receiver runs the hook checks: passes a correct hook API, fails a broken one', async () => {
-    const hookArgs = (url: string) => args(url, '--pro-key', FAKE_PRO_KEY, '--admin-token', FAKE_ADMIN_TOKEN, '--hook-receiver', '--hook-wait', '5000')
+  it('with --pro-key, --admin-token, --hook-receiver and --allow-writes runs the hook checks: passes a correct hook API, fails a broken one', async () => {
+    const hookArgs = (url: string) => args(url, '--pro-key', FAKE_PRO_KEY, '--admin-token', FAKE_ADMIN_TOKEN, '--hook-receiver', '--allow-writes', '--hook-wait', '5000')
     const good = await withServer(startFake(), (url) => runCli(hookArgs(url)))
     expect(good.code, good.stdout).toBe(0)
+    // The fake has no DELETE /admin/events: the run says what it left there.
+    expect(good.stdout).toMatch(/^note: the 16 test events tagged l9kit-conform:c\w+ stay on the server \(hosts under c\w+-\*\.test, addresses in 192\.0\.2\.0\/24, 203\.0\.113\.0\/24 and 2001:db8::\/32\): DELETE \/admin\/events\?tag= answered 404 Not Found; delete them with the server's own tools$/m)
     expect(good.stdout).toMatch(/^PASS {2}hook-delivered: .* \(\d+ expected deliveries to 5 hooks\)$/m)
     expect(good.stdout).toMatch(/\n29 passed, 0 failed \(/)
     expect(good.stdout + good.stderr).not.toContain(FAKE_ADMIN_TOKEN)
@@ -84,8 +87,9 @@ describe('l9kit conform', () => {
       const admin = /Bearer (\S+)/.exec(serve.stdout.text)![1]!
       const hookChecks = (await runCli(['conform', '--list-checks'])).stdout.split('\n').filter((l) => l.startsWith('hook-'))
       expect(hookChecks.length).toBeGreaterThanOrEqual(9)
-      const r = await runCli(['conform', '--base-url', base!, '--pro-key', pro, '--admin-token', admin, '--hook-receiver', '--rate', 'auto', '--seed', '7', '--checks', hookChecks.join(',')])
+      const r = await runCli(['conform', '--base-url', base!, '--pro-key', pro, '--admin-token', admin, '--hook-receiver', '--allow-writes', '--rate', 'auto', '--seed', '7', '--checks', hookChecks.join(',')])
       expect(r.code, r.stdout).toBe(0)
+      expect(r.stdout).toMatch(/^note: wrote 16 test events tagged l9kit-conform:c\w+; deleted 16 with DELETE \/admin\/events\?tag=l9kit-conform:c\w+$/m)
       expect(r.stdout).toMatch(new RegExp(`\\n${hookChecks.length} passed, 0 failed \\(`))
       expect(r.stdout + r.stderr).not.toContain(admin)
     } finally {
@@ -146,6 +150,7 @@ describe('l9kit conform', () => {
     [['conform', '--base-url', 'http://127.0.0.1:1', '--hook-receiver', '--pro-key', 'k'], '--hook-receiver needs --admin-token'],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--hook-wait', '0'], '--hook-wait must be a positive integer'],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--stateless', '--hook-receiver', '--pro-key', 'k', '--admin-token', 't'], '--hook-receiver and --stateless exclude each other'],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--stateless', '--allow-writes'], '--allow-writes and --stateless exclude each other'],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--bogus'], "Unknown option '--bogus'"],
   ])('exits 2 on bad options: %j', async (argv, message) => {
     const r = await runCli(argv)
@@ -160,7 +165,7 @@ describe('l9kit conform', () => {
     expect(list.stdout).toContain('rate-limit-header\n')
     expect(list.stdout).toContain('specification: ')
     const help = await runCli(['conform', '--help'])
-    for (const option of ['--base-url', '--api-key', '--pro-key', '--checks', '--exclude-checks', '--seed', '--max-examples', '--rate', '--report', '--hook-receiver', '--admin-token', '--hook-wait', '--domain', '--ip', '--stateless']) {
+    for (const option of ['--base-url', '--api-key', '--pro-key', '--checks', '--exclude-checks', '--seed', '--max-examples', '--rate', '--report', '--hook-receiver', '--admin-token', '--allow-writes', '--hook-wait', '--domain', '--ip', '--stateless']) {
       expect(help.stdout).toContain(option)
     }
   })

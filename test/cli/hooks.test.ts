@@ -168,7 +168,7 @@ describe('l9kit hooks: the API actions', () => {
   it('--help lists every action and the exit codes', async () => {
     const help = await runCli(['hooks', '--help'])
     expect(help.code).toBe(0)
-    for (const action of ['listen', 'add --url', 'list', 'remove ID', 'resources add VALUE', 'deliveries ID', 'retry ID']) expect(help.stdout).toContain(action)
+    for (const action of ['listen', 'add --url', 'list', 'remove ID', 'enable ID', 'resources add VALUE', 'deliveries ID', 'retry ID']) expect(help.stdout).toContain(action)
     expect(help.stdout).toContain('Exit codes: 0')
     expect((await runCli(['--help'])).stdout).toMatch(/^ {2}hooks +Receive hook deliveries/m)
   })
@@ -226,6 +226,7 @@ describe('l9kit hooks against l9kit serve (the README’s four commands)', () =>
     const deliveries = await runCli(['hooks', 'deliveries', id, '--status', 'delivered', ...service])
     expect(deliveries.stdout).toMatch(/^msg_\S+ {2}delivered {2}attempts 1 {2}last 204 {2}[0-9a-f]{64} {2}\S+Z\n$/)
     expect((await runCli(['hooks', 'retry', id, ...service])).stdout).toBe('0 deliveries queued again\n')
+    expect((await runCli(['hooks', 'enable', id, ...service])).stdout).toBe(`enabled ${id}\n`) // active already: nothing changes
     expect((await runCli(['hooks', 'test', id, ...service])).code).toBe(0)
     expect((await receiver.stdout.waitFor(/(^msg_\S+ .*\n){2}/m))[0]).toBeTruthy()
     expect((await runCli(['hooks', 'deliveries', id, '--status', 'lost', ...service])).stderr).toContain('--status must be one of pending, delivered, failed')

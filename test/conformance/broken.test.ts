@@ -4,6 +4,7 @@
  */
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { HOOKS_NEED_WRITES } from '../../src/conformance/checks/hook-scenario.js'
 import { runSuite, type SuiteReport } from '../../src/conformance/index.js'
 import { FAKE_DOMAIN } from './fake/data.js'
 import { FAKE_ADMIN_TOKEN, FAKE_PRO_KEY } from './fake/hooks.js'
@@ -12,7 +13,7 @@ import { FAKE_KEY, type Fake, startFake } from './fake/server.js'
 const BROKEN = readdirSync(new URL('./broken/', import.meta.url)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort()
 
 /** The hook checks' options: the hook fixtures (hook-*.ts) and the correct fake are judged with them. */
-const HOOK_OPTIONS = { proKey: FAKE_PRO_KEY, adminToken: FAKE_ADMIN_TOKEN, hookReceiver: true, hookWaitMs: 3000 }
+const HOOK_OPTIONS = { proKey: FAKE_PRO_KEY, adminToken: FAKE_ADMIN_TOKEN, hookReceiver: true, allowWrites: true, hookWaitMs: 3000 }
 
 async function judge(fake: Fake, hooks = false): Promise<SuiteReport> {
   try {
@@ -39,11 +40,19 @@ describe('conformance suite against fixtures', () => {
     expect(report.results.filter((r) => r.id.startsWith('hook-')).length).toBeGreaterThanOrEqual(9)
   })
 
-  it('skips the hook checks without --pro-key, --admin-token and --hook-receiver', async () => {
+  it('skips the hook checks, writing nothing, without --allow-writes (and without the key, token and receiver they need)', async () => {
     const report = await judge(await startFake())
     const skipped = report.results.filter((r) => r.status !== 'passed')
     expect(skipped.map((r) => r.id).every((id) => id.startsWith('hook-'))).toBe(true)
-    expect(new Set(skipped.map((r) => `${r.status}: ${r.message}`))).toEqual(new Set(['skipped: needs --pro-key, --admin-token and --hook-receiver']))
+    expect(new Set(skipped.map((r) => `${r.status}: ${r.message}`))).toEqual(new Set([`skipped: ${HOOKS_NEED_WRITES}`]))
+    expect(report.notes).toEqual([])
+    const fake = await startFake()
+    try {
+      const noKey = await runSuite({ baseUrl: fake.url, rate: 'auto', seed: 7, allowWrites: true, checks: ['hook-delivered'] })
+      expect(noKey.results[0]).toMatchObject({ status: 'skipped', message: 'needs --pro-key, --admin-token and --hook-receiver' })
+    } finally {
+      await fake.close()
+    }
   })
 
   it.each(BROKEN)('%s fails exactly the check meant for it', async (file) => {

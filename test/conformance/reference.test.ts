@@ -31,6 +31,7 @@ describe('conformance suite against the reference service', () => {
       proKey: DEMO_SECRETS.pro,
       adminToken: DEMO_SECRETS.admin,
       hookReceiver: true,
+      allowWrites: true,
       domains: ['example.com', 'notexample.com'],
       ips: ['2001:db8:cd::1'],
       rate: 'auto',

@@ -27,6 +27,7 @@ export const sampleReport = (): SuiteReport => ({
   startedAt: '2024-05-06T07:08:09.123Z',
   durationMs: 4321,
   requests: 57,
+  notes: ['wrote 16 test events tagged l9kit-conform:c1; deleted 16 with DELETE /admin/events?tag=l9kit-conform:c1'],
   results: [
     result('lookup-shape', 'passed', { message: '12 lookup answers' }),
     result('content-type-json', 'failed', {

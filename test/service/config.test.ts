@@ -25,7 +25,7 @@ describe('configuration file', () => {
           { name: 'ci', key_sha256: sha, plan: 'pro' },
         ],
         admin_token: 'admin-secret-1',
-        plans: { anonymous: { subdomains: 3, rate: 0.5, burst: 1 }, pro: { rate: null, subdomains: null } },
+        plans: { anonymous: { subdomains: 3, rate: 0.5, burst: 1 }, pro: { rate: null, subdomains: null, resources: 20_000, hooks: null } },
         max_body_bytes: 1024,
       }),
       'keys.json',
@@ -36,9 +36,12 @@ describe('configuration file', () => {
     expect(ring.identify('alice-secret-2')).toBeUndefined()
     expect(tokenMatches(config.adminToken, 'admin-secret-1')).toBe(true)
     expect(tokenMatches(config.adminToken, 'admin-secret-2')).toBe(false)
-    expect(config.plans.anonymous).toEqual({ name: 'anonymous', subdomains: 3, rate: { rate: 0.5, burst: 1 } })
+    expect(config.plans.anonymous).toEqual({ name: 'anonymous', subdomains: 3, rate: { rate: 0.5, burst: 1 }, resources: 0, hooks: 0 })
     expect(config.plans.registered).toEqual(DEFAULT_PLANS.registered)
-    expect(config.plans.pro).toEqual({ name: 'pro', subdomains: null, rate: null })
+    // Caps of watched resources and hooks per key: 100 resources for registered keys, 10 000 and 50 hooks for pro ones by default.
+    expect(DEFAULT_PLANS.registered).toMatchObject({ resources: 100 })
+    expect(DEFAULT_PLANS.pro).toMatchObject({ resources: 10_000, hooks: 50 })
+    expect(config.plans.pro).toEqual({ name: 'pro', subdomains: null, rate: null, resources: 20_000, hooks: null })
     expect(config.maxBodyBytes).toBe(1024)
     expect(config.ingestWorkerPriority).toBe('idle') // the default
     expect(parseConfig('{"ingest_worker_nice": 0}', 'keys.json').ingestWorkerPriority).toBe(0)
@@ -61,7 +64,7 @@ describe('configuration file', () => {
         { name: 'dup', key: 'another-long-key', plan: 'pro' },
         'nope',
       ],
-      plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5 }, gold: {} },
+      plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5 }, gold: {}, pro: { resources: -5, hooks: 'many' } },
       max_body_bytes: 0,
       ingest_worker_nice: 20,
       ingest_workers: 'threads',
@@ -82,6 +85,8 @@ describe('configuration file', () => {
       'keys.json: /plans/anonymous/subdomains: must be an integer ≥ 0, or null for no cap (got -1)',
       'keys.json: /plans/anonymous/rate: must be a number of requests per second > 0, or null for no limit (got 0)',
       'keys.json: /plans/anonymous/burst: must be an integer ≥ 1 (got 1.5)',
+      'keys.json: /plans/pro/resources: must be an integer ≥ 0 (the most watched resources one key may have), or null for no cap (got -5)',
+      'keys.json: /plans/pro/hooks: must be an integer ≥ 0 (the most hooks one key may have), or null for no cap (got "many")',
       'keys.json: /max_body_bytes: must be a positive integer (got 0)',
       'keys.json: /ingest_worker_nice: must be "idle" or an integer from 0 to 19 (got 20)',
       'keys.json: /ingest_workers: must be "process" or "thread" (got "threads")',

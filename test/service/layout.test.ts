@@ -83,7 +83,7 @@ describe('src/service layout', () => {
     expect(broken).toEqual([])
   })
 
-  it('keeps store/ free of hook logic: matching reaches the outbox through the HookMatcher it is given', () => {
+  it('keeps store/ free of hook logic: matching reaches the outbox through the HookIndexFactory it is given', () => {
     const fromStore = imports.filter(([from, to]) => folderOf(from) === 'store' && folderOf(to) !== 'store').map(([, to]) => folderOf(to))
     expect(new Set(fromStore)).toEqual(new Set(['names', 'package-root.ts']))
   })

@@ -43,7 +43,8 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
-  const unlimited = { anonymous: { rate: null }, registered: { rate: null }, pro: { rate: null } }
+  // Caps small enough to reach: one watched resource per registered key, two hooks per pro key.
+  const unlimited = { anonymous: { rate: null }, registered: { rate: null, resources: 1 }, pro: { rate: null, hooks: 2 } }
   open = await startService({
     store: new MemoryStore(),
     config: parseConfig(JSON.stringify({ keys, admin_token: ADMIN, plans: unlimited, max_body_bytes: 8192, allow_private_hooks: true, hook_delivery: fastDelivery }), 'open.json'),
@@ -95,6 +96,11 @@ describe('lookups', () => {
     await call(open, '/admin/events', '/admin/events', { ...ingest, headers: {} }, 401)
     await call(limited, '/admin/events', '/admin/events', ingest, 403)
     await call(open, '/admin/events', '/admin/events', { ...ingest, body: big }, 413)
+    const remove = { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } }
+    expect((await call(open, '/admin/events', '/admin/events?tag=l9kit-conform%3Anone', remove, 200)).json).toEqual({ deleted: 0 })
+    await call(open, '/admin/events', '/admin/events', remove, 400)
+    await call(open, '/admin/events', '/admin/events?tag=x', { method: 'DELETE' }, 401)
+    await call(limited, '/admin/events', '/admin/events?tag=x', remove, 403)
 
     for (const [template, good, bad] of [
       ['/host/{ip}', '/host/192.0.2.44', '/host/300.1.1.1'],
@@ -150,7 +156,9 @@ describe('watched resources', () => {
     await call(open, '/api/resources', '/api/resources', { method: 'POST', headers: registered, body: '{not json' }, 400)
     await call(open, '/api/resources', '/api/resources', post({}, { type: 'ip', value: '192.0.2.1' }), 401)
     await call(open, '/api/resources', '/api/resources', { method: 'POST', headers: registered, body: big }, 413)
+    await call(open, '/api/resources', '/api/resources', post(registered, { type: 'ip', value: '192.0.2.1' }), 409)
     await call(open, '/api/resources', '/api/resources', { headers: registered }, 200)
+    await call(open, '/api/resources', '/api/resources?limit=0', { headers: registered }, 400)
     await call(open, '/api/resources', '/api/resources', { headers: unknown }, 401)
     await call(open, '/api/resources/{id}', `/api/resources/${id}`, { method: 'DELETE', headers: registered }, 204)
     await call(open, '/api/resources/{id}', `/api/resources/${id}`, { method: 'DELETE', headers: registered }, 404)
@@ -175,13 +183,16 @@ describe('hooks and deliveries', () => {
     await call(open, '/api/hooks', '/api/hooks', post({}, { url: receiverUrl }), 401)
     await call(open, '/api/hooks', '/api/hooks', post(registered, { url: receiverUrl }), 403)
     await call(open, '/api/hooks', '/api/hooks', { method: 'POST', headers: pro, body: big }, 413)
+    await call(open, '/api/hooks', '/api/hooks', post(pro, { url: receiverUrl }), 409)
     await call(open, '/api/hooks', '/api/hooks', { headers: pro }, 200)
+    await call(open, '/api/hooks', '/api/hooks?cursor=x', { headers: pro }, 400)
     await call(open, '/api/hooks', '/api/hooks', { headers: unknown }, 401)
     await call(open, '/api/hooks', '/api/hooks', { headers: registered }, 403)
 
     const hookPath = (hook: string, rest = '') => `/api/hooks/${hook}${rest}`
     for (const [template, rest, method] of [
       ['/api/hooks/{id}', '', 'GET'],
+      ['/api/hooks/{id}/enable', '/enable', 'POST'],
       ['/api/hooks/{id}/test', '/test', 'POST'],
       ['/api/hooks/{id}/deliveries', '/deliveries', 'GET'],
       ['/api/hooks/{id}/retry-failed', '/retry-failed', 'POST'],
@@ -206,10 +217,19 @@ describe('hooks and deliveries', () => {
     await call(open, '/api/hooks/{id}/deliveries', hookPath(id, '/deliveries?status=done'), { headers: pro }, 400)
     await call(open, '/api/hooks/{id}/deliveries', hookPath(id, '/deliveries'), { headers: pro }, 200)
 
-    // A test delivery to a refused port: parked as failed after its one attempt, then re-sent.
+    // A test delivery to a refused port: parked as failed after its one attempt, which disables
+    // the hook (nothing is sent to it until it is enabled: 409), then enabled and re-sent.
     const parked = (await call(open, '/api/hooks/{id}/test', hookPath(failing.id, '/test'), { method: 'POST', headers: pro }, 202)).json as { id: string }
     await until(async () => ((await call(open, '/api/hooks/{id}/deliveries', hookPath(failing.id, '/deliveries?status=failed'), { headers: pro }, 200)).json as unknown[]).length > 0)
+    expect((await call(open, '/api/hooks/{id}', hookPath(failing.id), { headers: pro }, 200)).json).toMatchObject({ state: 'disabled' })
+    await call(open, '/api/hooks/{id}/test', hookPath(failing.id, '/test'), { method: 'POST', headers: pro }, 409)
+    await call(open, '/api/hooks/{id}/retry-failed', hookPath(failing.id, '/retry-failed'), { method: 'POST', headers: pro }, 409)
+    await call(open, '/api/hooks/{id}/deliveries/{delivery}/retry', hookPath(failing.id, `/deliveries/${parked.id}/retry`), { method: 'POST', headers: pro }, 409)
+    expect((await call(open, '/api/hooks/{id}/enable', hookPath(failing.id, '/enable'), { method: 'POST', headers: pro }, 200)).json).toMatchObject({ state: 'active' })
     await call(open, '/api/hooks/{id}/deliveries/{delivery}/retry', hookPath(failing.id, `/deliveries/${parked.id}/retry`), { method: 'POST', headers: pro }, 200)
+    // Its schedule was spent: the one attempt of the re-send fails and disables the hook again.
+    await until(async () => ((await call(open, '/api/hooks/{id}', hookPath(failing.id), { headers: pro }, 200)).json as { state: string }).state === 'disabled')
+    await call(open, '/api/hooks/{id}/enable', hookPath(failing.id, '/enable'), { method: 'POST', headers: pro }, 200)
     await call(open, '/api/hooks/{id}/retry-failed', hookPath(failing.id, '/retry-failed'), { method: 'POST', headers: pro }, 200)
 
     await call(open, '/api/hooks/{id}', hookPath(id), { method: 'DELETE', headers: pro }, 204)
@@ -223,6 +243,7 @@ describe('hooks and deliveries', () => {
     for (const [template, rest, method] of [
       ['/api/hooks/{id}', '', 'GET'],
       ['/api/hooks/{id}', '', 'DELETE'],
+      ['/api/hooks/{id}/enable', '/enable', 'POST'],
       ['/api/hooks/{id}/test', '/test', 'POST'],
       ['/api/hooks/{id}/deliveries', '/deliveries', 'GET'],
       ['/api/hooks/{id}/retry-failed', '/retry-failed', 'POST'],

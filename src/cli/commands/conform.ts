@@ -28,6 +28,10 @@ Options:
   --pro-key KEY            a pro plan key, for the hook checks (default: env L9KIT_PRO_KEY)
   --admin-token TOKEN      the server's admin token: the hook checks ingest events through
                            POST /admin/events (default: env L9KIT_ADMIN_TOKEN)
+  --allow-writes           let the run write to the server (the hook checks: resources, hooks and
+                           16 test events with reserved names, tagged l9kit-conform:RUN, removed
+                           afterwards where the server offers a way); without it nothing is
+                           written and the hook checks are skipped
   --domain NAME            a domain the server holds events for; discovery starts there (repeatable)
   --ip ADDR                an IP address the server holds events for (repeatable)
   --checks ID,...          run only these checks
@@ -43,14 +47,16 @@ Options:
   --report junit:FILE      write a JUnit XML report (repeatable, also with json:FILE)
   --report json:FILE       write the JSON report (schema/conform-report.schema.json)
   --hook-receiver          listen on 127.0.0.1 for hook deliveries and run the hook checks
-                           (needs --pro-key and --admin-token)
+                           (needs --pro-key, --admin-token and --allow-writes)
   --hook-wait MS           how long the hook checks wait for deliveries (default 20000)
   --timeout MS             per request, milliseconds (default 15000)
   --list-checks            print every check (id, description, specification section) and exit
 
 Without --domain or --ip, checks about the content of answers are skipped: the suite cannot
 guess which names a server holds. Rate-limit checks send one short burst (at most 10
-requests) without a key to observe a 429.
+requests) without a key to observe a 429. On a server that is not the reference service, hooks
+there that watch everything (192.0.2.0/24, .test) still receive the run's events: see
+docs/conformance.md before using --allow-writes on someone else's server.
 
 Exit codes: 0 no check failed, 1 a check failed, 2 the suite could not run (bad options,
 server unreachable, report not writable).`
@@ -60,6 +66,7 @@ const OPTIONS = {
   'api-key': { type: 'string' },
   'pro-key': { type: 'string' },
   'admin-token': { type: 'string' },
+  'allow-writes': { type: 'boolean' },
   domain: { type: 'string', multiple: true },
   ip: { type: 'string', multiple: true },
   checks: { type: 'string' },
@@ -100,6 +107,10 @@ export const conform: Command = {
     io.stdout.write(
       `l9kit conform ${options.baseUrl} (${options.stateless ? 'stateless, ' : ''}seed ${options.seed}, rate ${options.rate === 'auto' ? 'auto' : `${options.rate}/s`}, ${options.maxExamples ?? 10} examples per check)\n`,
     )
+    const writeChecks = CHECKS.filter((c) => c.id.startsWith('hook-') && selected(c.id, options)).map((c) => c.id)
+    if (writeChecks.length > 0 && !options.stateless && !(options.allowWrites && options.adminToken !== undefined)) {
+      io.stdout.write(`writes off (they need --allow-writes and --admin-token): skipping ${writeChecks.join(', ')}\n`)
+    }
     let report: SuiteReport
     try {
       report = await runSuite(options, {
@@ -114,6 +125,7 @@ export const conform: Command = {
       }
       throw error
     }
+    for (const note of report.notes) io.stdout.write(`note: ${note}\n`)
     io.stdout.write(`${summaryText(report)}\n`)
     for (const target of reports) {
       const text = target.kind === 'junit' ? toJUnit(report) : `${JSON.stringify(toJsonReport(report), null, 2)}\n`
@@ -147,6 +159,7 @@ function suiteOptions(values: Values, io: Io): SuiteOptions & { seed: number } {
   if (values['hook-receiver'] && proKey === undefined) throw new UsageError('conform: --hook-receiver needs --pro-key (hooks are a pro plan feature)')
   if (values['hook-receiver'] && values.stateless) throw new UsageError('conform: --hook-receiver and --stateless exclude each other (the hook checks need a server that stores hooks)')
   if (values['hook-receiver'] && adminToken === undefined) throw new UsageError('conform: --hook-receiver needs --admin-token (the hook checks ingest their events through POST /admin/events)')
+  if (values['allow-writes'] && values.stateless) throw new UsageError('conform: --allow-writes and --stateless exclude each other (a stateless server keeps nothing written to it)')
   const options: SuiteOptions & { seed: number } = {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     seed: seedOf(values.seed),
@@ -154,6 +167,7 @@ function suiteOptions(values: Values, io: Io): SuiteOptions & { seed: number } {
     domains: values.domain ?? [],
     ips: values.ip ?? [],
     hookReceiver: values['hook-receiver'] ?? false,
+    allowWrites: values['allow-writes'] ?? false,
     timeoutMs: positiveInt('conform', 'timeout', values.timeout, 15_000),
   }
   if (values['hook-wait'] !== undefined) options.hookWaitMs = positiveInt('conform', 'hook-wait', values['hook-wait'], 20_000)
@@ -167,6 +181,10 @@ function suiteOptions(values: Values, io: Io): SuiteOptions & { seed: number } {
   if (io.stopSignal) options.signal = io.stopSignal
   return options
 }
+
+/** Whether `--checks`/`--exclude-checks` keep check `id`. */
+const selected = (id: string, options: SuiteOptions) =>
+  (options.checks === undefined || options.checks.length === 0 || options.checks.includes(id)) && !(options.excludeChecks ?? []).includes(id)
 
 const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value)
 const ids = (text: string) => text.split(',').map((s) => s.trim()).filter((s) => s !== '')

@@ -1,7 +1,7 @@
 /** `l9kit hooks`: receive hook deliveries, and manage hooks and watched resources through the hook API. */
 import { type Command, UsageError } from '../command.js'
 import { DEFAULT_LISTEN_PORT, listen } from './hooks/listen.js'
-import { add, deliveries, list, remove, retry, test } from './hooks/manage.js'
+import { add, deliveries, enable, list, remove, retry, test } from './hooks/manage.js'
 import { resources } from './hooks/resources.js'
 import { DEFAULT_BASE_URL } from './hooks/shared.js'
 
@@ -23,8 +23,12 @@ Hooks (need a pro plan key):
   add --url URL [--min-severity S] [--event-types T,...] [--secret whsec_...]
       Register a hook; S is critical, high, medium (default), low or info; T is leak
       (default) and/or service. Prints the hook and its secret, shown only this once.
-  list                        the key's hooks: id, minimum severity, event types, URL
+  list                        the key's hooks: id, minimum severity, event types, URL, and
+                              DISABLED with the reason for a hook the service disabled
   remove ID...                delete hooks (and their deliveries)
+  enable ID...                make disabled hooks receive again (a 410 answer, or a delivery
+                              that failed for its whole retry schedule, disables a hook);
+                              their parked deliveries wait for 'retry ID'
   test ID                     have the service send the hook one sample event
   deliveries ID [--status pending|delivered|failed]
                               the hook's deliveries, oldest first
@@ -50,6 +54,7 @@ const ACTIONS: Record<string, (argv: string[], io: Parameters<Command['run']>[1]
   add,
   list,
   remove,
+  enable,
   test,
   deliveries,
   retry,
@@ -62,7 +67,7 @@ export const hooks: Command = {
   help: HELP,
   async run(argv, io) {
     const [action, ...rest] = argv
-    if (action === undefined) throw new UsageError("hooks: give an action: listen, add, list, remove, test, deliveries, retry or resources (see 'l9kit hooks --help')")
+    if (action === undefined) throw new UsageError("hooks: give an action: listen, add, list, remove, enable, test, deliveries, retry or resources (see 'l9kit hooks --help')")
     const run = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined
     if (run === undefined) throw new UsageError(`hooks: unknown action '${action}'; one of ${Object.keys(ACTIONS).join(', ')}`)
     return run(rest, io)

@@ -3,8 +3,8 @@
  * (or L9KIT_DATABASE_URL). The PostgreSQL code is imported only when it is asked for.
  */
 import { UsageError } from '../command.js'
-import { type HookStore, MemoryStore, selectHooks, type Store } from '../../service/index.js'
-import { isPostgresUrl, shownUrl } from '../../service/store/postgres/url.js'
+import { createHookIndex, type HookStore, MemoryStore, type Store } from '../../service/index.js'
+import { isPostgresUrl, shownUrl, storeUrlProblem } from '../../service/store/postgres/url.js'
 
 export interface OpenedStore {
   store: Store
@@ -24,6 +24,8 @@ export function storeUrl(option: string | undefined, env: NodeJS.ProcessEnv): st
   if (!isPostgresUrl(url)) {
     throw new UsageError(`serve: --store must be 'memory' or a postgres:// URL (got ${shownUrl(url)})`)
   }
+  const problem = storeUrlProblem(url)
+  if (problem !== null) throw new UsageError(`serve: the store URL ${shownUrl(url)}${option === undefined ? ' (from L9KIT_DATABASE_URL)' : ''} ${problem}`)
   return url
 }
 
@@ -38,7 +40,7 @@ export async function openStore(url: string | undefined, schema: string | undefi
   } catch (error) {
     throw new UsageError(`serve: cannot use the store ${shown}: ${(error as Error).message}`)
   }
-  const hooks = await pg.PostgresHookStore.attach(store, selectHooks, { queueLimit })
+  const hooks = await pg.PostgresHookStore.attach(store, createHookIndex, { queueLimit })
   return {
     store,
     hooks,

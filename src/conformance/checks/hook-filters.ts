@@ -25,7 +25,10 @@ function filterCheck(id: string, reason: Exclusion, description: string, why: st
           if (excluded(s.plan, run, d) === reason) return fail({ message: `${hookText(run.hook)} received ${eventText(d.event!)}, ${why}` }, exampleInput(run.hook, d.event))
         }
       }
-      if (judged === 0) return skip(`no planned event was ${why} for any hook`)
+      if (judged === 0) {
+        const existing = s.plan.existing.length === 0 ? '' : ` (the key already watched ${plural(s.plan.existing.length, 'resource')}, which cover the events planned for this)`
+        return skip(`no planned event was ${why} for any hook${existing}`)
+      }
       return pass(`${plural(judged, 'hook and event pair')} withheld as they should be`)
     },
   }

@@ -3,6 +3,13 @@
  * ingested, with what each hook must receive. Names carry a per-run nonce, so a second run
  * against the same server ingests new events, not duplicates (which are never delivered).
  *
+ * Safe to point at a server that is not ours (issue 33): every name and address an event holds
+ * is a reserved documentation one (`.test` names, 192.0.2.0/24, 203.0.113.0/24, 2001:db8::/32,
+ * the documentation AS numbers and MAC block), every event carries the tag `l9kit-conform:RUN`,
+ * and every hook's URL names the run (`?l9kit-conform-run=RUN`): the reference service delivers
+ * a run's tagged events to that run's hooks only, and deletes them with DELETE
+ * /admin/events?tag=… when the run ends (docs/conformance.md).
+ *
  * The rule (issue 9, DESIGN.md: Hooks): an event goes to a hook when one of its owner's
  * resources covers it (a domain covers itself and names below it, never look-alikes such as
  * `notexample.com` for `example.com`; a network covers the addresses in it), the hook lists
@@ -10,6 +17,7 @@
  */
 import fc from 'fast-check'
 import { createHash } from 'node:crypto'
+import ipaddr from 'ipaddr.js'
 import type { Event, HookEventType, HookRequest, ResourceRequest, Severity } from '../../schema/index.js'
 import { SEVERITIES } from '../../schema/index.js'
 import { generateSecret } from '../../webhooks/signature.js'
@@ -34,6 +42,10 @@ export interface PlannedEvent {
 }
 
 export interface HookPlan {
+  /** The run's name (its nonce): in the tag of every event and the URL of every hook. */
+  run: string
+  /** `l9kit-conform:RUN`, in the `tags` of every event the run ingests. */
+  tag: string
   domain: string
   network: string
   /** A watched IP address, canonical (it is registered in another spelling). */
@@ -41,6 +53,11 @@ export interface HookPlan {
   resources: ResourceRequest[]
   hooks: PlannedHook[]
   events: PlannedEvent[]
+  /**
+   * Resources the pro key watched before the run (read with GET /api/resources): they cover
+   * events for the run's hooks too, so what a hook must receive counts them.
+   */
+  existing: ResourceRequest[]
 }
 
 const rank = (s: string) => SEVERITIES.indexOf(s as Severity)
@@ -48,6 +65,13 @@ const rank = (s: string) => SEVERITIES.indexOf(s as Severity)
 /** A watched address outside the watched network (whose third group is never 0), and the spelling it is registered in: any spelling must match. */
 const WATCHED_IP = '2001:db8::ab:77'
 const WATCHED_IP_SPELLING = '2001:0DB8:0000:0000:0000:0000:00AB:0077'
+
+/** Tag prefix of a run's events, and the hook URL parameter naming the run (the reference service's rule, docs/hooks.md). */
+export const RUN_TAG_PREFIX = 'l9kit-conform:'
+export const RUN_PARAMETER = 'l9kit-conform-run'
+
+/** A hook URL on the receiver, naming the run. */
+export const runHookUrl = (base: string, hook: PlannedHook, run: string) => `${base}/${hook.name}?${RUN_PARAMETER}=${encodeURIComponent(run)}`
 
 /** The plan of one run: `seed` picks the generated event contents, `nonce` makes the names new. */
 export function hookPlan(seed: number, nonce: string): HookPlan {
@@ -85,12 +109,15 @@ export function hookPlan(seed: number, nonce: string): HookPlan {
     leak: fc.sample(strictEvent({ type: 'leak' }), { seed, numRuns: rows.length }),
     service: fc.sample(strictEvent({ type: 'service' }), { seed: seed ^ 0x5eed, numRuns: rows.length }),
   }
+  const tag = `${RUN_TAG_PREFIX}${nonce}`
   const events = rows.map(([type, host, ip, severity, lookAlike], index): PlannedEvent => {
     const event = generated[type][index]!
     event.host = host
     event.ip = ip
     event.event_fingerprint = createHash('sha256').update(`${nonce}/${index}`).digest('hex')
     if (type === 'leak') event.leak.severity = severity
+    reserveNames(event, nonce, index)
+    event.tags = [...event.tags.filter((t) => !t.startsWith(RUN_TAG_PREFIX)), tag]
     return { index, event, lookAlike }
   })
   const resources: ResourceRequest[] = [
@@ -98,7 +125,25 @@ export function hookPlan(seed: number, nonce: string): HookPlan {
     { type: 'network', value: network },
     { type: 'ip', value: WATCHED_IP_SPELLING },
   ]
-  return { domain, network, ip: WATCHED_IP, resources, hooks, events }
+  return { run: nonce, tag, domain, network, ip: WATCHED_IP, resources, hooks, events, existing: [] }
+}
+
+/**
+ * Puts reserved documentation values in every member of a generated event that names a host,
+ * an address, a network or an AS (the generators draw real-looking ones): `reverse` and the
+ * certificate's names under the run's `.test` names, the network block around `ip` (192.0.2.0/24,
+ * 203.0.113.0/24, 2001:db8::/32), an AS number of RFC 5398 (64496–64511) and a MAC of RFC 7042's
+ * documentation block (00:00:5e:00:53:xx). Empty members stay empty.
+ */
+export function reserveNames(event: Event, nonce: string, index: number): void {
+  const name = `e${index}.${nonce}-names.test`
+  if (event.reverse !== '') event.reverse = name
+  const certificate = event.ssl.certificate
+  if (certificate.cn !== '') certificate.cn = name
+  certificate.domain = certificate.domain.map((_, i) => `d${i}.${name}`)
+  if (event.network.network !== '') event.network.network = event.ip.includes(':') ? '2001:db8::/32' : event.ip.startsWith('203.0.113.') ? '203.0.113.0/24' : '192.0.2.0/24'
+  if (event.network.asn !== 0) event.network.asn = 64496 + (index % 16)
+  if (event.mac !== '') event.mac = `00:00:5e:00:53:${(index & 0xff).toString(16).padStart(2, '0')}`
 }
 
 /** Why `hook` must not receive `event`, or undefined when it must. */
@@ -114,7 +159,23 @@ function covered(plan: HookPlan, event: Event): boolean {
   if (withinDomain(event.host, plan.domain)) return true
   const key = ipKey(event.ip)
   if (key === plan.ip) return true
-  return key !== undefined && key.includes(':') && key.startsWith(plan.network.replace(/::\/48$/, ':'))
+  if (key !== undefined && key.includes(':') && key.startsWith(plan.network.replace(/::\/48$/, ':'))) return true
+  return plan.existing.some((r) => coveredBy(r, event))
+}
+
+/** Whether a resource the key already watched covers the event (the rule of DESIGN.md: Hooks). */
+function coveredBy(resource: ResourceRequest, event: Event): boolean {
+  if (resource.type === 'domain') return event.host !== '' && withinDomain(event.host, resource.value)
+  const key = ipKey(event.ip)
+  if (key === undefined) return false
+  if (resource.type === 'ip') return ipKey(resource.value) === key
+  try {
+    const [range, bits] = ipaddr.parseCIDR(resource.value)
+    const address = ipaddr.parse(key)
+    return address.kind() === range.kind() && address.match(range, bits)
+  } catch {
+    return false
+  }
 }
 
 /** A name part no earlier run used: the seed and the clock, in base 36. */

@@ -2,11 +2,13 @@
  * The one run every hook check judges (shared through `ctx.memo`): start a receiver, watch a
  * domain and a network, register the planned hooks on the receiver with the pro key, ingest
  * the planned events through `POST /admin/events` with the admin token, wait (bounded) for
- * what must arrive, look the delivered events up, then remove the hooks and resources.
+ * what must arrive, look the delivered events up, then remove the hooks and resources and
+ * delete the run's events (`DELETE /admin/events?tag=…`, where the server offers it). It writes
+ * only with `allowWrites` (`--allow-writes`), and says what it left behind.
  */
 import { HookApiError, HookClient, Pacer } from '../../client/index.js'
 import type { SuiteContext } from '../context.js'
-import { exclusion, type Exclusion, type HookPlan, hookPlan, type PlannedEvent, type PlannedHook, runNonce } from './hook-plan.js'
+import { exclusion, type Exclusion, type HookPlan, hookPlan, type PlannedEvent, type PlannedHook, runHookUrl, runNonce } from './hook-plan.js'
 import { type Arrival, type HookReceiver, startHookReceiver } from './hook-receiver.js'
 import { domainPath, hostPath, withinDomain } from './lib.js'
 
@@ -46,6 +48,11 @@ export type Scenario =
 /** Why `--stateless` skips every hook check. */
 export const HOOKS_NEED_STATE = 'hooks must be stored, events ingested and matched, and deliveries sent to the receiver'
 
+/** Why the hook checks are skipped without `--allow-writes`. */
+export const HOOKS_NEED_WRITES =
+  'needs --allow-writes (with --pro-key, --admin-token and --hook-receiver): the hook checks write to the server: ' +
+  '3 watched resources and 5 hooks (removed afterwards) and 16 test events tagged l9kit-conform:RUN (deleted afterwards where the server offers DELETE /admin/events?tag=)'
+
 /** How long this run waits for the expected deliveries. */
 export const hookWaitMs = (ctx: SuiteContext) => ctx.options.hookWaitMs ?? HOOK_WAIT_MS
 
@@ -56,7 +63,8 @@ export const hookScenario = (ctx: SuiteContext): Promise<Scenario> => ctx.memo('
 export const excluded = (plan: HookPlan, run: HookRun, d: Delivered): Exclusion | undefined => (d.event ? exclusion(plan, run.hook, d.event) : undefined)
 
 async function runScenario(ctx: SuiteContext): Promise<Scenario> {
-  const { proKey, adminToken, hookReceiver } = ctx.options
+  const { proKey, adminToken, hookReceiver, allowWrites } = ctx.options
+  if (!allowWrites) return { ok: false, reason: HOOKS_NEED_WRITES }
   if (!hookReceiver || !proKey || !adminToken) return { ok: false, reason: 'needs --pro-key, --admin-token and --hook-receiver' }
   const client = new HookClient({
     baseUrl: ctx.options.baseUrl,
@@ -78,6 +86,8 @@ async function runScenario(ctx: SuiteContext): Promise<Scenario> {
   try {
     const offered = await register(client, plan, receiver, cleanup)
     if (typeof offered === 'string') return { ok: false, reason: offered }
+    // From the first event on, the events are the server's until deleted: say what became of them.
+    cleanup.unshift(() => deleteEvents(ctx, client, adminToken, plan))
     await ingest(client, adminToken, plan)
     const runs = offered
     const byFingerprint = new Map(plan.events.map((e) => [e.event.event_fingerprint, e]))
@@ -99,22 +109,26 @@ async function runScenario(ctx: SuiteContext): Promise<Scenario> {
   }
 }
 
-/** Watches the plan's resources and registers its hooks; a string when the server has no hook API. */
+/**
+ * Reads what the key already watches (its events reach the run's hooks too), watches the plan's
+ * resources and registers its hooks; a string when the server has no hook API.
+ */
 async function register(client: HookClient, plan: HookPlan, receiver: HookReceiver, cleanup: (() => Promise<unknown>)[]): Promise<HookRun[] | string> {
-  for (const [i, resource] of plan.resources.entries()) {
-    try {
-      const created = await client.addResource(resource)
-      cleanup.push(() => client.removeResource(created.id))
-    } catch (error) {
-      if (i === 0 && error instanceof HookApiError && [404, 405, 501].includes(error.status ?? 0)) {
-        return `the server does not offer the hook API (POST /api/resources answered ${error.status})`
-      }
-      throw error
+  try {
+    plan.existing = (await client.resources()).map((r) => ({ type: r.type, value: r.value }))
+  } catch (error) {
+    if (error instanceof HookApiError && [404, 405, 501].includes(error.status ?? 0)) {
+      return `the server does not offer the hook API (GET /api/resources answered ${error.status})`
     }
+    throw error
+  }
+  for (const resource of plan.resources) {
+    const created = await client.addResource(resource)
+    cleanup.push(() => client.removeResource(created.id))
   }
   const runs: HookRun[] = []
   for (const hook of plan.hooks) {
-    const created = await client.addHook({ ...hook.request, url: `${receiver.base}/${hook.name}` })
+    const created = await client.addHook({ ...hook.request, url: runHookUrl(receiver.base, hook, plan.run) })
     cleanup.push(() => client.removeHook(created.id))
     const expected = plan.events.filter((e) => exclusion(plan, hook, e) === undefined)
     runs.push({ hook, secret: hook.request.secret ?? created.secret, expected, delivered: [] })
@@ -137,6 +151,23 @@ async function ingest(client: HookClient, adminToken: string, plan: HookPlan): P
   }
   if (answer.accepted !== plan.events.length) {
     throw new Error(`POST /admin/events accepted ${answer.accepted} of ${plan.events.length} new events (${answer.duplicates} counted as duplicates)`)
+  }
+}
+
+/**
+ * Deletes the run's events (`DELETE /admin/events?tag=l9kit-conform:RUN`) and notes the outcome:
+ * how many went, or, on a server without the route, what stays there.
+ */
+async function deleteEvents(ctx: SuiteContext, client: HookClient, adminToken: string, plan: HookPlan): Promise<void> {
+  const left =
+    `the ${plan.events.length} test events tagged ${plan.tag} stay on the server ` +
+    `(hosts under ${plan.run}-*.test, addresses in 192.0.2.0/24, 203.0.113.0/24 and 2001:db8::/32)`
+  try {
+    const deleted = await client.deleteTagged(adminToken, plan.tag)
+    ctx.notes.push(`wrote ${plan.events.length} test events tagged ${plan.tag}; deleted ${deleted} with DELETE /admin/events?tag=${plan.tag}`)
+  } catch (error) {
+    const why = error instanceof HookApiError ? `DELETE /admin/events?tag= answered ${error.status} ${error.title}` : (error as Error).message
+    ctx.notes.push(`${left}: ${why}; delete them with the server's own tools`)
   }
 }
 

@@ -26,5 +26,6 @@ export function toJsonReport(report: SuiteReport): ConformReport {
       requests: r.requests,
       duration_ms: r.durationMs,
     })),
+    ...(report.notes.length === 0 ? {} : { notes: report.notes }),
   }
 }

@@ -13,14 +13,19 @@ export interface Plan {
   subdomains: number | null
   /** Request rate; null = not limited. */
   rate: RateRule | null
+  /** Most watched resources one key of the plan may have; null = no cap. */
+  resources: number | null
+  /** Most hooks one key of the plan may have (hooks need a pro key anyway); null = no cap. */
+  hooks: number | null
 }
 
 /**
  * Defaults: about one request per second for everyone (the public API's limit) with a
- * burst of 2; subdomain answers capped at 10 (anonymous) and 100 (registered), pro uncapped.
+ * burst of 2; subdomain answers capped at 10 (anonymous) and 100 (registered), pro uncapped;
+ * watched resources per key 100 (registered) and 10 000 (pro), hooks per pro key 50.
  */
 export const DEFAULT_PLANS: Readonly<Record<PlanName, Plan>> = Object.freeze({
-  anonymous: { name: 'anonymous', subdomains: 10, rate: { rate: 1, burst: 2 } },
-  registered: { name: 'registered', subdomains: 100, rate: { rate: 1, burst: 2 } },
-  pro: { name: 'pro', subdomains: null, rate: { rate: 1, burst: 2 } },
+  anonymous: { name: 'anonymous', subdomains: 10, rate: { rate: 1, burst: 2 }, resources: 0, hooks: 0 },
+  registered: { name: 'registered', subdomains: 100, rate: { rate: 1, burst: 2 }, resources: 100, hooks: 0 },
+  pro: { name: 'pro', subdomains: null, rate: { rate: 1, burst: 2 }, resources: 10_000, hooks: 50 },
 })

@@ -5,6 +5,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import type { TSchema } from 'typebox'
+import { SECRET_BYTES } from '../../schema/index.js'
 
 const ajv = new Ajv2020({ allErrors: true, strict: false })
 const compiled = new WeakMap<object, ValidateFunction>()
@@ -44,7 +45,7 @@ function describe(errors: ErrorObject[]): string {
   if (first.keyword === 'required') return 'is required'
   const allowed = errors.filter((e) => e.keyword === 'const').map((e) => (e.params as { allowedValue: unknown }).allowedValue)
   if (allowed.length > 0) return `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`
-  if (first.keyword === 'pattern' && first.instancePath.endsWith('/secret')) return 'must be whsec_ followed by the base64 of 24 to 64 bytes'
+  if (first.keyword === 'pattern' && first.instancePath.endsWith('/secret')) return `must be whsec_ followed by the base64 of ${SECRET_BYTES.min} to ${SECRET_BYTES.max} bytes`
   return first.message ?? 'is not valid'
 }
 

@@ -2,7 +2,8 @@
  * One delivery attempt: a single POST of the event's stored canonical JSON, signed the Standard
  * Webhooks way (webhook-id, webhook-timestamp, webhook-signature). A 2xx answer is delivered;
  * any other status (3xx too: redirects are not followed), a timeout, a reset, a refused
- * connection or a refused address is a failure the dispatcher retries.
+ * connection or a refused address is a failure the dispatcher retries (or, for 410, stops).
+ * The `Retry-After` of a 429 or 503 answer is read for the dispatcher.
  */
 import { readFileSync } from 'node:fs'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
@@ -29,8 +30,28 @@ export interface DeliverOptions extends GuardOptions {
   now?: () => number
 }
 
-/** What an attempt came to: an HTTP status, or an error and no status. */
-export type AttemptResult = { ok: boolean; status: number | null; error: string | null }
+/**
+ * What an attempt came to: an HTTP status, or an error and no status; `retryAfterMs` when a 429
+ * or 503 answer said when to come back (`Retry-After`, seconds or an HTTP date).
+ */
+export type AttemptResult = { ok: boolean; status: number | null; error: string | null; retryAfterMs?: number | null }
+
+/** Statuses whose `Retry-After` is honoured (RFC 9110 §10.2.3, RFC 6585 §4). */
+const RETRY_AFTER_STATUSES = new Set([429, 503])
+
+/**
+ * A `Retry-After` value as milliseconds from `now`: delay-seconds (`120`) or an HTTP date
+ * (`Wed, 21 Oct 2015 07:28:00 GMT`, past dates count as 0); null when it is neither.
+ */
+export function parseRetryAfter(value: string | undefined, now: number): number | null {
+  if (value === undefined) return null
+  const text = value.trim()
+  if (/^[0-9]{1,10}$/.test(text)) return Number(text) * 1000
+  // An HTTP date names its day or month (the IMF-fixdate, RFC 850 and asctime forms all do).
+  if (!/^[A-Za-z]{3}/.test(text)) return null
+  const at = Date.parse(text)
+  return Number.isNaN(at) ? null : Math.max(0, at - now)
+}
 
 let userAgent: string | undefined
 
@@ -58,7 +79,8 @@ export function deliver(attempt: Attempt, options: DeliverOptions): Promise<Atte
       const problem = addressProblem(host)
       if (problem !== null) return resolve(failure(`refused address: ${problem}`))
     }
-    const timestamp = Math.floor((options.now ?? Date.now)() / 1000)
+    const now = (options.now ?? Date.now)()
+    const timestamp = Math.floor(now / 1000)
     const body = Buffer.from(attempt.body, 'utf8')
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     let settled = false
@@ -103,7 +125,12 @@ export function deliver(attempt: Attempt, options: DeliverOptions): Promise<Atte
       res.resume()
       res.on('error', () => undefined)
       if (status >= 200 && status < 300) finish({ ok: true, status, error: null })
-      else finish({ ok: false, status, error: `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}` })
+      else {
+        const header = res.headers['retry-after']
+        const retryAfterMs = RETRY_AFTER_STATUSES.has(status) ? parseRetryAfter(header, now) : null
+        const note = status >= 300 && status < 400 ? ' (redirects are not followed)' : retryAfterMs !== null ? ` (Retry-After: ${header!.trim().slice(0, 40)})` : ''
+        finish({ ok: false, status, error: `HTTP ${status}${note}`, retryAfterMs })
+      }
       res.destroy()
     })
     req.on('error', (error: NodeJS.ErrnoException) => finish(failure(errorText(error))))

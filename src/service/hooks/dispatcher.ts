@@ -1,9 +1,12 @@
 /**
  * The dispatcher: claims the heads of the hooks' queues (HookStore.claim: at most one delivery
- * per hook in flight, in order), POSTs them concurrently across hooks, and settles each attempt:
- * delivered on 2xx, otherwise retried after an exponential backoff with full jitter, or parked
- * as failed after the last attempt. It wakes when the store reports work and when the next
- * delivery is due. It runs on timers and promises only: ingest and lookups never wait for it.
+ * per hook in flight, in order), POSTs them concurrently across hooks, and settles each attempt
+ * the way Standard Webhooks and Svix do: delivered on 2xx; `410 Gone` disables the hook;
+ * otherwise retried on the retry schedule (a `Retry-After` of a 429 or 503 may push the next
+ * attempt later, within a bound), and after the schedule's last attempt the delivery is parked
+ * and the hook disabled, since its receiver failed for the whole window. It wakes when the
+ * store reports work and when the next delivery is due. It runs on timers and promises only:
+ * ingest and lookups never wait for it.
  */
 import { deliver, type AttemptResult, type DeliverOptions } from './deliver.js'
 import type { Resolver } from './ssrf.js'
@@ -13,22 +16,40 @@ import type { ClaimedDelivery, HookStore, Outcome } from '../store/hook-types.js
 export interface DeliverySettings {
   /** Per attempt. */
   timeoutMs: number
-  /** Attempts before a delivery is parked as failed. */
-  attempts: number
-  /** First backoff ceiling; the n-th retry waits a random time in [0, min(backoffMaxMs, backoffMs × 2^(n-1))). */
-  backoffMs: number
-  backoffMaxMs: number
+  /**
+   * The waits after each failed attempt, in order: attempt n + 1 comes `retryScheduleMs[n − 1]`
+   * (plus up to 10 % of jitter) after attempt n failed. Attempts in all: its length + 1.
+   */
+  retryScheduleMs: number[]
+  /** Longest wait a `Retry-After` header can ask for. */
+  retryAfterMaxMs: number
   /** Pending deliveries per hook (used by the store). */
   queueLimit: number
 }
 
+/**
+ * Svix's documented schedule: immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h
+ * after each failure: 8 attempts over about 27 h 35 min.
+ */
+export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = Object.freeze([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000])
+
 export const DEFAULT_DELIVERY: Readonly<DeliverySettings> = Object.freeze({
-  timeoutMs: 5_000,
-  attempts: 8,
-  backoffMs: 1_000,
-  backoffMaxMs: 60_000,
+  timeoutMs: 15_000,
+  retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS as number[],
+  retryAfterMaxMs: 3_600_000,
   queueLimit: 10_000,
 })
+
+/** The timer functions the dispatcher waits with (a test gives a simulated clock's). */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
+
+const REAL_TIMERS: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+}
 
 export interface DispatcherOptions {
   settings: DeliverySettings
@@ -38,26 +59,42 @@ export interface DispatcherOptions {
   concurrency?: number
   /** Jitter source in [0, 1) (tests). */
   random?: () => number
+  /** The clock (ms since the Unix epoch) and its timers; default Date.now and Node's timers. */
   now?: () => number
+  timers?: Timers
   /** Replaces the HTTP attempt (tests). */
   send?: (claimed: ClaimedDelivery, options: DeliverOptions) => Promise<AttemptResult>
 }
 
-/** The wait before retry number `retry` (1 = the first): full jitter under an exponential ceiling. */
-export function backoffDelay(retry: number, settings: Pick<DeliverySettings, 'backoffMs' | 'backoffMaxMs'>, random: () => number = Math.random): number {
-  const ceiling = Math.min(settings.backoffMaxMs, settings.backoffMs * 2 ** Math.min(retry - 1, 40))
-  return Math.floor(random() * ceiling)
+/**
+ * The wait before retry number `retry` (1 = the first): the schedule's entry plus up to 10 %
+ * of jitter (so deliveries that failed together do not retry in step), never less than a
+ * `Retry-After` the receiver asked for, which is bounded by `retryAfterMaxMs`.
+ */
+export function retryDelay(
+  retry: number,
+  settings: Pick<DeliverySettings, 'retryScheduleMs' | 'retryAfterMaxMs'>,
+  retryAfterMs: number | null = null,
+  random: () => number = Math.random,
+): number {
+  const scheduled = settings.retryScheduleMs[Math.min(retry, settings.retryScheduleMs.length) - 1] ?? 0
+  const jittered = scheduled + Math.floor(random() * scheduled * 0.1)
+  return retryAfterMs === null ? jittered : Math.max(jittered, Math.min(retryAfterMs, settings.retryAfterMaxMs))
 }
+
+/** How long the schedule keeps trying, first attempt to last, without jitter (ms). */
+export const scheduleSpanMs = (settings: Pick<DeliverySettings, 'retryScheduleMs'>) => settings.retryScheduleMs.reduce((a, b) => a + b, 0)
 
 export class Dispatcher {
   private readonly store: HookStore
   private readonly options: DispatcherOptions
   private readonly concurrency: number
   private readonly now: () => number
+  private readonly timers: Timers
   private readonly inFlight = new Map<string, Promise<void>>()
   private readonly abort = new AbortController()
   private stopWork: (() => void) | null = null
-  private timer: NodeJS.Timeout | null = null
+  private timer: unknown = null
   private scheduled = false
   private pumping = false
   private again = false
@@ -68,6 +105,7 @@ export class Dispatcher {
     this.options = options
     this.concurrency = options.concurrency ?? 64
     this.now = options.now ?? Date.now
+    this.timers = options.timers ?? REAL_TIMERS
   }
 
   /** Starts listening for work and sends what is already due. */
@@ -88,7 +126,7 @@ export class Dispatcher {
   async close(graceMs = 3_000): Promise<number> {
     this.closing = true
     this.stopWork?.()
-    if (this.timer) clearTimeout(this.timer)
+    this.clearTimer()
     if (this.inFlight.size > 0) {
       let timer: NodeJS.Timeout | undefined
       const grace = new Promise<void>((resolve) => {
@@ -158,15 +196,14 @@ export class Dispatcher {
   private setTimer(ms: number): void {
     this.clearTimer()
     if (this.closing) return
-    this.timer = setTimeout(() => {
+    this.timer = this.timers.setTimeout(() => {
       this.timer = null
       this.wake()
     }, Math.min(ms, 2 ** 31 - 1))
-    this.timer.unref()
   }
 
   private clearTimer(): void {
-    if (this.timer) clearTimeout(this.timer)
+    if (this.timer !== null) this.timers.clearTimeout(this.timer)
     this.timer = null
   }
 
@@ -197,8 +234,28 @@ export class Dispatcher {
     if (result.ok) return { kind: 'delivered', status: result.status ?? 200 }
     const made = claimed.delivery.attempts + 1
     const error = result.error ?? 'failed'
-    if (made >= this.options.settings.attempts) return { kind: 'failed', status: result.status, error }
-    const at = this.now() + backoffDelay(made, this.options.settings, this.options.random)
+    if (result.status === 410) return { kind: 'failed', status: 410, error, disable: 'the receiver answered 410 Gone' }
+    const settings = this.options.settings
+    if (made > settings.retryScheduleMs.length) {
+      const span = formatSpan(scheduleSpanMs(settings))
+      return { kind: 'failed', status: result.status, error, disable: `all ${made} attempts of delivery ${claimed.delivery.id} failed, over ${span} (last: ${error})` }
+    }
+    const at = this.now() + retryDelay(made, settings, result.retryAfterMs ?? null, this.options.random)
     return { kind: 'retry', at, status: result.status, error }
   }
+}
+
+/** A span of time for messages: `27 h 35 min`, `5 min 5 s`, `40 ms`. */
+export function formatSpan(ms: number): string {
+  if (ms < 1_000) return `${ms} ms`
+  const parts: string[] = []
+  const units: [number, string][] = [[86_400_000, 'd'], [3_600_000, 'h'], [60_000, 'min'], [1_000, 's']]
+  let rest = ms
+  for (const [size, unit] of units) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)} ${unit}`)
+      rest %= size
+    }
+  }
+  return parts.slice(0, 2).join(' ')
 }

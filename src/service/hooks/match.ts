@@ -1,7 +1,8 @@
 /**
  * The matching rule of alert hooks (docs/hooks.md), as pure functions: which watched resources
- * cover an event, which hooks want it, and so which hooks get one delivery of it. The memory
- * hook store, the property test and any other backend's tests use these as the oracle.
+ * cover an event, which hooks want it, and so which hooks get one delivery of it. The index
+ * both backends match with (match-index.ts) is built on these; `selectHooks`, a plain scan of
+ * the registry, is the oracle the property tests hold the index to.
  */
 import ipaddr from 'ipaddr.js'
 import type { HookEventType, ResourceType, Severity } from '../../schema/index.js'
@@ -22,6 +23,39 @@ export interface Subject {
   address: Address | null
   /** `leak.severity` as given ('' when absent). */
   severity: string
+  /** The conformance runs its tags name (`l9kit-conform:RUN`); empty for every other event. */
+  runs: readonly string[]
+}
+
+/** Tag prefix that marks an event as a conformance run's test event (docs/hooks.md, docs/conformance.md). */
+export const CONFORM_TAG_PREFIX = 'l9kit-conform:'
+/** Query parameter of a hook URL that names the conformance run the hook belongs to. */
+export const CONFORM_RUN_PARAMETER = 'l9kit-conform-run'
+
+/** The runs named by an event's `l9kit-conform:RUN` tags. */
+export function eventRuns(tags: readonly string[] | undefined): string[] {
+  if (tags === undefined || tags.length === 0) return []
+  const runs: string[] = []
+  for (const tag of tags) if (typeof tag === 'string' && tag.startsWith(CONFORM_TAG_PREFIX)) runs.push(tag.slice(CONFORM_TAG_PREFIX.length))
+  return runs
+}
+
+/** The run a hook URL names with its `l9kit-conform-run` query parameter, or null. */
+export function hookRun(url: string): string | null {
+  if (url.indexOf(CONFORM_RUN_PARAMETER) === -1) return null
+  try {
+    return new URL(url).searchParams.get(CONFORM_RUN_PARAMETER)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The conformance-run rule: a run's tagged events reach only hooks of that run, and a run's
+ * hooks receive only its events, so a conformance run never alerts anyone else's receivers.
+ */
+export function sameRun(hookRunName: string | null, subject: Pick<Subject, 'runs'>): boolean {
+  return hookRunName === null ? subject.runs.length === 0 : subject.runs.includes(hookRunName)
 }
 
 
@@ -34,6 +68,7 @@ export function subjectOf(event: MatchableEvent): Subject {
     ip,
     address: ip === null ? null : ipaddr.parse(ip),
     severity: event.leak?.severity ?? '',
+    runs: eventRuns(event.tags),
   }
 }
 
@@ -55,7 +90,7 @@ export function covers(resource: Pick<WatchedResource, 'type' | 'value'>, subjec
       return subject.ip !== null && subject.ip === resource.value
     case 'network': {
       if (subject.address === null) return false
-      const [network, bits] = parsedNetwork(resource.value)
+      const [network, bits] = ipaddr.parseCIDR(resource.value)
       return subject.address.kind() === network.kind() && (subject.address as ipaddr.IPv4).match(network as ipaddr.IPv4, bits)
     }
   }
@@ -78,8 +113,10 @@ export function wants(hook: { eventTypes: readonly HookEventType[]; minSeverity:
 }
 
 /**
- * The hooks that get one delivery of the event, in the order of `hooks`: the owner watches a
- * resource covering it and the hook wants it. Each hook at most once, however many resources cover.
+ * The hooks that get one delivery of the event, in the order of `hooks`: the hook is active,
+ * its owner watches a resource covering the event, the hook wants it, and the conformance-run
+ * rule holds. Each hook at most once, however many resources cover. A scan of the whole
+ * registry: the oracle of the index (match-index.ts), not what ingest runs.
  */
 export function selectHooks(resources: readonly WatchedResource[], hooks: readonly HookRecord[], event: MatchableEvent): HookRecord[] {
   if (hooks.length === 0) return []
@@ -87,7 +124,7 @@ export function selectHooks(resources: readonly WatchedResource[], hooks: readon
   const covered = new Map<string, boolean>()
   const selected: HookRecord[] = []
   for (const hook of hooks) {
-    if (!wants(hook, subject)) continue
+    if (hook.state !== 'active' || !wants(hook, subject) || !sameRun(hookRun(hook.url), subject)) continue
     let owned = covered.get(hook.owner)
     if (owned === undefined) {
       owned = resources.some((r) => r.owner === hook.owner && covers(r, subject))
@@ -135,17 +172,4 @@ function canonicalNetwork(value: string): { ok: true; value: string } | { ok: fa
   if (bits < 0 || bits > max) return bad(`the prefix length must be 0 to ${max}`)
   address = address.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(`${ip}/${bits}`) : ipaddr.IPv6.networkAddressFromCIDR(`${ip}/${bits}`)
   return { ok: true, value: `${canonicalIp(address.toString())}/${bits}` }
-}
-
-const networks = new Map<string, [Address, number]>()
-
-/** A canonical network value, parsed once and kept (values come from a small registry). */
-function parsedNetwork(value: string): [Address, number] {
-  let parsed = networks.get(value)
-  if (parsed === undefined) {
-    parsed = ipaddr.parseCIDR(value)
-    if (networks.size > 10_000) networks.clear()
-    networks.set(value, parsed)
-  }
-  return parsed
 }

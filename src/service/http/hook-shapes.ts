@@ -6,7 +6,15 @@ const rfc3339 = (ms: number) => new Date(ms).toISOString()
 
 export const resourceBody = (r: WatchedResource): Resource => ({ id: r.id, type: r.type, value: r.value })
 
-export const hookBody = (h: HookRecord): Hook => ({ id: h.id, url: h.url, min_severity: h.minSeverity, event_types: h.eventTypes })
+export const hookBody = (h: HookRecord): Hook => ({
+  id: h.id,
+  url: h.url,
+  min_severity: h.minSeverity,
+  event_types: h.eventTypes,
+  state: h.state,
+  disabled_at: h.disabledAt === null ? null : rfc3339(h.disabledAt),
+  disabled_reason: h.disabledReason,
+})
 
 export const createdHookBody = (h: HookRecord): CreatedHook => ({ ...hookBody(h), secret: h.secret })
 

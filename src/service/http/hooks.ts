@@ -1,8 +1,9 @@
 /**
  * The hook API (docs/hooks.md), pro keys only: POST/GET /api/hooks, GET/DELETE /api/hooks/:id,
- * POST /api/hooks/:id/test, GET /api/hooks/:id/deliveries?status=…, POST
- * /api/hooks/:id/deliveries/:delivery/retry, POST /api/hooks/:id/retry-failed. Another owner's
- * hook is answered like a missing one (404).
+ * POST /api/hooks/:id/enable, POST /api/hooks/:id/test, GET /api/hooks/:id/deliveries?status=…,
+ * POST /api/hooks/:id/deliveries/:delivery/retry, POST /api/hooks/:id/retry-failed. Another
+ * owner's hook is answered like a missing one (404); a disabled hook takes no test and no
+ * re-send (409) until it is enabled.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { DELIVERY_STATUSES, type DeliveryStatus, HookRequest, type RetryResult } from '../../schema/index.js'
@@ -13,12 +14,14 @@ import { sampleEvent } from '../hooks/sample-event.js'
 import type { HookApi, ServiceContext } from './context.js'
 import { apiKeyOwner } from './hook-auth.js'
 import { createdHookBody, deliveryBody, hookBody } from './hook-shapes.js'
-import { readJsonBody } from './read-body.js'
+import { LimitReached } from '../store/hook-types.js'
+import { pageRequest, sendPage } from './paging.js'
+import { readJsonBody, sendBodyProblem } from './read-body.js'
 import { sendError, sendJson } from './reply.js'
-import { shownPath } from './resources.js'
+import { limitText, shownPath } from './resources.js'
 import { decodeParam, ROUTES_TEXT } from './route.js'
 
-type Action = 'list' | 'create' | 'get' | 'delete' | 'test' | 'deliveries' | 'retry' | 'retry-failed'
+type Action = 'list' | 'create' | 'get' | 'delete' | 'enable' | 'test' | 'deliveries' | 'retry' | 'retry-failed'
 
 /** The action a method and path name, or null (404). */
 function actionOf(method: string, segments: string[]): Action | null {
@@ -30,6 +33,7 @@ function actionOf(method: string, segments: string[]): Action | null {
       return method === 'GET' ? 'get' : method === 'DELETE' ? 'delete' : null
     case 2:
       if (sub === 'test' && method === 'POST') return 'test'
+      if (sub === 'enable' && method === 'POST') return 'enable'
       if (sub === 'deliveries' && method === 'GET') return 'deliveries'
       if (sub === 'retry-failed' && method === 'POST') return 'retry-failed'
       return null
@@ -49,8 +53,12 @@ export async function handleHooks(ctx: ServiceContext, api: HookApi, req: Incomi
   if (key === undefined) return
   const owner = key.name
 
-  if (action === 'list') return sendJson(res, 200, JSON.stringify((await api.store.hooks(owner)).map(hookBody)))
-  if (action === 'create') return createHook(ctx, api, req, res, owner)
+  if (action === 'list') {
+    const page = pageRequest(req.url ?? '')
+    if (typeof page === 'string') return sendError(res, 400, page)
+    return sendPage(res, '/api/hooks', page, await api.store.hookPage(owner, page), hookBody)
+  }
+  if (action === 'create') return createHook(ctx, api, req, res, owner, ctx.config.plans[key.plan].hooks)
 
   const hookId = segments[0]!
   const hook = await api.store.hook(owner, hookId)
@@ -61,10 +69,21 @@ export async function handleHooks(ctx: ServiceContext, api: HookApi, req: Incomi
     case 'delete':
       await api.store.removeHook(owner, hook.id)
       return void res.writeHead(204).end()
-    case 'test':
-      return sendTest(api, res, hook)
+    case 'enable': {
+      const enabled = await api.store.enableHook(owner, hook.id)
+      if (enabled === undefined) return sendError(res, 404, `No hook ${JSON.stringify(hookId)} belongs to this key.`)
+      return sendJson(res, 200, JSON.stringify(hookBody(enabled)))
+    }
     case 'deliveries':
       return listDeliveries(api, req, res, hook)
+  }
+  // Sending anything to a disabled hook waits until it is enabled.
+  if (hook.state !== 'active') {
+    return sendError(res, 409, `Hook ${hook.id} is disabled (${hook.disabledReason ?? 'no reason recorded'}); enable it first with POST /api/hooks/${hook.id}/enable.`)
+  }
+  switch (action) {
+    case 'test':
+      return sendTest(api, res, hook)
     case 'retry': {
       const deliveryId = segments[2]!
       if (await api.store.retry(hook.id, deliveryId, Date.now())) return sendRetried(res, 1)
@@ -77,21 +96,24 @@ export async function handleHooks(ctx: ServiceContext, api: HookApi, req: Incomi
   }
 }
 
-async function createHook(ctx: ServiceContext, api: HookApi, req: IncomingMessage, res: ServerResponse, owner: string): Promise<void> {
+async function createHook(ctx: ServiceContext, api: HookApi, req: IncomingMessage, res: ServerResponse, owner: string, limit: number | null): Promise<void> {
   const body = await readJsonBody(req)
-  if (!body.ok) return sendError(res, body.status, body.message)
+  if (!body.ok) return sendBodyProblem(req, res, body)
   const problem = firstProblem(HookRequest, body.value)
   if (problem !== null) return sendError(res, 400, `Bad hook: ${problem}.`)
   const request = body.value as HookRequest
   const refused = await urlProblem(request.url, { allowPrivate: ctx.config.allowPrivateHooks, resolve: api.resolve })
   if (refused !== null) return sendError(res, 400, `Bad hook: member /url: ${refused}.`)
-  const hook = await api.store.addHook({
-    owner,
-    url: request.url,
-    minSeverity: request.min_severity ?? 'medium',
-    eventTypes: request.event_types ?? ['leak'],
-    secret: request.secret ?? generateSecret(),
-  })
+  let hook: HookRecord
+  try {
+    hook = await api.store.addHook(
+      { owner, url: request.url, minSeverity: request.min_severity ?? 'medium', eventTypes: request.event_types ?? ['leak'], secret: request.secret ?? generateSecret() },
+      limit,
+    )
+  } catch (error) {
+    if (!(error instanceof LimitReached)) throw error
+    return sendError(res, 409, limitText(error, 'pro'))
+  }
   sendJson(res, 201, JSON.stringify(createdHookBody(hook)))
 }
 

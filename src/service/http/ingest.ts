@@ -2,6 +2,8 @@
  * POST /admin/events (our extension): the admin token as `authorization: Bearer TOKEN`, a
  * body of JSON Lines or a JSON array; answers `{accepted, duplicates, rejected:[{line, errors}]}`.
  * Bodies above the configured limit get 413, before reading when content-length says so.
+ * DELETE /admin/events?tag=TAG, same token: deletes the events carrying that tag (how a
+ * conformance run removes its events); answers `{deleted}`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { tokenMatches } from '../auth/index.js'
@@ -11,17 +13,19 @@ import { sendError, sendJson } from './reply.js'
 import { ROUTES_TEXT } from './route.js'
 
 export function handleIngest(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): void {
-  if (req.method !== 'POST') {
-    return sendError(res, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`)
+  const method = req.method
+  if (method !== 'POST' && method !== 'DELETE') {
+    return sendError(res, 404, `No route for ${method} on this path; routes are ${ROUTES_TEXT}.`)
   }
   if (ctx.config.adminToken === null) {
-    return refuse(req, res, 403, 'Ingest is disabled: the service configuration has no admin_token.')
+    return refuse(req, res, 403, `${method === 'POST' ? 'Ingest is' : 'Deleting events is'} disabled: the service configuration has no admin_token.`)
   }
   const header = req.headers.authorization ?? ''
   const token = /^Bearer +(.+)$/i.exec(header)?.[1]?.trim()
   if (token === undefined || !tokenMatches(ctx.config.adminToken, token)) {
-    return refuse(req, res, 401, "POST /admin/events needs the admin token as 'authorization: Bearer TOKEN'.")
+    return refuse(req, res, 401, `${method} /admin/events needs the admin token as 'authorization: Bearer TOKEN'.`)
   }
+  if (method === 'DELETE') return deleteTagged(ctx, req, res)
   const limit = ctx.config.maxBodyBytes
   const declared = Number(req.headers['content-length'] ?? 0)
   if (declared > limit) return refuse(req, res, 413, tooLarge(limit))
@@ -53,6 +57,21 @@ export function handleIngest(ctx: ServiceContext, req: IncomingMessage, res: Ser
       (error: unknown) => sendError(res, 500, `Ingest failed: ${(error as Error).message}`),
     )
   })
+}
+
+/** DELETE /admin/events?tag=TAG: deletes the events carrying TAG; 200 `{"deleted": N}`. */
+function deleteTagged(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): void {
+  const url = req.url ?? ''
+  const q = url.indexOf('?')
+  const tags = new URLSearchParams(q === -1 ? '' : url.slice(q + 1)).getAll('tag')
+  if (tags.length !== 1 || tags[0] === '') {
+    return refuse(req, res, 400, 'DELETE /admin/events needs one non-empty tag parameter (?tag=…): the events carrying that tag are deleted.')
+  }
+  req.resume()
+  Promise.resolve(ctx.store.deleteTagged(tags[0]!)).then(
+    (deleted) => sendJson(res, 200, JSON.stringify({ deleted })),
+    (error: unknown) => sendError(res, 500, `Deleting failed: ${(error as Error).message}`),
+  )
 }
 
 const tooLarge = (limit: number) => `The body is larger than ${limit} bytes; send the events in smaller batches.`

@@ -48,8 +48,8 @@ export function decodeParam(raw: string): string | null {
 }
 
 export const ROUTES_TEXT =
-  'GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain, POST /admin/events, ' +
-  'GET|POST /api/resources, DELETE /api/resources/:id, GET|POST /api/hooks, GET|DELETE /api/hooks/:id, POST /api/hooks/:id/test, ' +
+  'GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain, POST|DELETE /admin/events, ' +
+  'GET|POST /api/resources, DELETE /api/resources/:id, GET|POST /api/hooks, GET|DELETE /api/hooks/:id, POST /api/hooks/:id/enable, POST /api/hooks/:id/test, ' +
   'GET /api/hooks/:id/deliveries, POST /api/hooks/:id/deliveries/:delivery/retry, POST /api/hooks/:id/retry-failed'
 
 /** The 400 messages for a path parameter: bad percent-encoding, not an IP address, not a domain name. */

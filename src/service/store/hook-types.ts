@@ -12,8 +12,9 @@
  * - A claim holds a delivery for a lease; a dispatcher that dies loses it when the lease ends.
  * - A hook holds at most `queueLimit` pending deliveries; one queued beyond that is stored as
  *   failed (`last_error` "queue full"), never dropped.
+ * - A disabled hook gets nothing queued, and disabling it parks its pending deliveries as failed.
  */
-import type { HookEventType, ResourceType, Severity } from '../../schema/index.js'
+import type { HookEventType, HookState, ResourceType, Severity } from '../../schema/index.js'
 import type { Awaitable } from './types.js'
 import type { DeclaredHooks } from './declared-hooks.js'
 
@@ -34,9 +35,14 @@ export interface HookRecord {
   eventTypes: HookEventType[]
   /** `whsec_` + base64 of the key bytes. */
   secret: string
+  /** `active` hooks receive deliveries; a `disabled` one receives nothing until it is enabled again. */
+  state: HookState
+  /** When and why it was disabled (a 410 answer, a delivery that failed for its whole schedule); null while active. */
+  disabledAt: number | null
+  disabledReason: string | null
 }
 
-export type NewHook = Omit<HookRecord, 'id'>
+export type NewHook = Omit<HookRecord, 'id' | 'state' | 'disabledAt' | 'disabledReason'>
 
 /** The members of an event that matching reads. */
 export interface MatchableEvent {
@@ -44,14 +50,49 @@ export interface MatchableEvent {
   host: string
   ip: string
   leak?: { severity?: string }
+  /** Read for the conformance-run rule (docs/hooks.md): tags `l9kit-conform:RUN`. */
+  tags?: readonly string[]
 }
 
 /**
- * The matching rule (hooks/match.ts, selectHooks): the hooks that get one delivery of `event`,
- * in the order of `hooks`. A backend that queues ingested events itself (PostgreSQL's outbox)
- * is given it: matching belongs to hooks/, and store/ never imports it.
+ * The matching rule kept as an index (hooks/match-index.ts): which active hooks get one
+ * delivery of an event, at a cost that does not grow with the resources that do not cover it.
+ * A backend that queues ingested events itself (PostgreSQL's outbox) is given a factory of
+ * them: matching belongs to hooks/, and store/ never imports it.
  */
-export type HookMatcher = (resources: readonly WatchedResource[], hooks: readonly HookRecord[], event: MatchableEvent) => HookRecord[]
+export interface HookIndex {
+  addResource(resource: WatchedResource): void
+  removeResource(resource: WatchedResource): void
+  /** Replaces the hooks (in registry order; disabled ones are left out). */
+  setHooks(hooks: readonly HookRecord[]): void
+  /** The hooks that get one delivery of `event`, in registry order. */
+  select(event: MatchableEvent): HookRecord[]
+}
+
+export type HookIndexFactory = () => HookIndex
+
+/** One page of a key's resources or hooks, oldest first; `next` is the cursor of the following page (null on the last). */
+export interface Page<T> {
+  items: T[]
+  next: string | null
+}
+
+/** Which page: the items after `cursor` (null: from the first), at most `limit`. */
+export interface PageRequest {
+  cursor: string | null
+  limit: number
+}
+
+/** A key already has as many resources (or hooks) as its plan allows. */
+export class LimitReached extends Error {
+  override name = 'LimitReached'
+  constructor(
+    readonly what: 'resources' | 'hooks',
+    readonly limit: number,
+  ) {
+    super(`the key already has ${limit} ${what === 'resources' ? 'watched resources' : 'hooks'}, its plan's limit`)
+  }
+}
 
 /** Times are milliseconds since the Unix epoch. */
 export interface DeliveryRecord {
@@ -88,20 +129,32 @@ export interface ClaimedDelivery {
 export type Outcome =
   | { kind: 'delivered'; status: number }
   | { kind: 'retry'; at: number; status: number | null; error: string }
-  | { kind: 'failed'; status: number | null; error: string }
+  /** Parked; with `disable`, the hook is disabled too (that reason) and its other pending deliveries parked. */
+  | { kind: 'failed'; status: number | null; error: string; disable?: string }
 
 export interface HookStore {
-  addResource(owner: string, type: ResourceType, value: string): Awaitable<WatchedResource>
+  /** Adds a resource; with `limit`, throws LimitReached when the owner already has that many. */
+  addResource(owner: string, type: ResourceType, value: string, limit?: number | null): Awaitable<WatchedResource>
   /** The owner's resources (all owners' when `owner` is undefined), oldest first. */
   resources(owner?: string): Awaitable<WatchedResource[]>
+  /** One page of the owner's resources, oldest first. A cursor the store did not give is treated as the start. */
+  resourcePage(owner: string, page: PageRequest): Awaitable<Page<WatchedResource>>
   removeResource(owner: string, id: string): Awaitable<boolean>
 
-  addHook(hook: NewHook): Awaitable<HookRecord>
+  /** Adds an active hook; with `limit`, throws LimitReached when the owner already has that many. */
+  addHook(hook: NewHook, limit?: number | null): Awaitable<HookRecord>
   /** The owner's hooks (all owners' when `owner` is undefined), oldest first. */
   hooks(owner?: string): Awaitable<HookRecord[]>
+  /** One page of the owner's hooks, oldest first. */
+  hookPage(owner: string, page: PageRequest): Awaitable<Page<HookRecord>>
   hook(owner: string, id: string): Awaitable<HookRecord | undefined>
   /** Removes the hook and its deliveries. */
   removeHook(owner: string, id: string): Awaitable<boolean>
+  /**
+   * Makes a disabled hook active again (new matching events reach it); its parked deliveries stay
+   * failed until re-sent with retry or retryFailed. The hook as it is now, undefined when unknown.
+   */
+  enableHook(owner: string, id: string): Awaitable<HookRecord | undefined>
   /**
    * Adds the config-declared resources and hooks that are not there yet (declared-hooks.ts), as one
    * step: processes starting together on one database add each of them once.

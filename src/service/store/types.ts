@@ -100,6 +100,11 @@ export interface Store {
    * v stays right while this is at most v, whatever else was ingested meanwhile.
    */
   hostVersion?(ip: string): number
+  /**
+   * Deletes every stored event whose `tags` hold `tag` exactly (DELETE /admin/events?tag=…, how
+   * a conformance run removes what it ingested); returns how many were deleted.
+   */
+  deleteTagged(tag: string): Awaitable<number>
   /** Calls `listener` after each valid ingested event; returns the function that stops it. */
   onIngest(listener: IngestListener): () => void
 }

@@ -104,7 +104,7 @@ describe('hooks', () => {
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]+={0,2}$/)
     expect(secretKey(created.secret)).toHaveLength(32)
     const one = shaped<Record<string, unknown>>(Hook, (await call(svc, 'GET', `/api/hooks/${created.id}`, HOOK_KEYS.alice)).json)
-    expect(one).toEqual({ id: created.id, url: receiver.url, min_severity: 'medium', event_types: ['leak'] })
+    expect(one).toEqual({ id: created.id, url: receiver.url, min_severity: 'medium', event_types: ['leak'], state: 'active', disabled_at: null, disabled_reason: null })
     const all = shaped<Record<string, unknown>[]>(Hooks, (await call(svc, 'GET', '/api/hooks', HOOK_KEYS.alice)).json)
     expect(all.map((h) => h.id)).toContain(created.id)
     expect(all.every((h) => !('secret' in h))).toBe(true)
@@ -130,6 +130,19 @@ describe('hooks', () => {
     for (const [body, pattern] of bad) {
       const text = await expectError(call(svc, 'POST', '/api/hooks', HOOK_KEYS.alice, body), 400, pattern)
       expect(text).not.toContain('hunter2')
+    }
+  })
+
+  it('takes secrets of 24 to 64 bytes as the docs and the Standard Webhooks specification say, and refuses 22, 23, 65 and 66', async () => {
+    const secret = (bytes: number) => 'whsec_' + Buffer.alloc(bytes, 0x5a).toString('base64')
+    for (const bytes of [24, 25, 26, 63, 64]) {
+      const a = await call(svc, 'POST', '/api/hooks', HOOK_KEYS.bob, { url: receiver.url, secret: secret(bytes) })
+      expect(a.status, `${bytes} bytes: ${a.text}`).toBe(201)
+      expect(secretKey((a.json as { secret: string }).secret)).toHaveLength(bytes)
+      await call(svc, 'DELETE', `/api/hooks/${(a.json as { id: string }).id}`, HOOK_KEYS.bob)
+    }
+    for (const bytes of [22, 23, 65, 66]) {
+      await expectError(call(svc, 'POST', '/api/hooks', HOOK_KEYS.bob, { url: receiver.url, secret: secret(bytes) }), 400, /member \/secret: must be whsec_ followed by the base64 of 24 to 64 bytes/)
     }
   })
 

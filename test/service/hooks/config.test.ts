@@ -21,7 +21,13 @@ const problems = (doc: Record<string, unknown>): string[] => {
 describe('hook configuration', () => {
   it('has documented defaults; the built-in demo allows private hooks and declares nothing', () => {
     const config = parseConfig(JSON.stringify({ keys: keys() }), 'hooks.json')
-    expect(config.hookDelivery).toEqual({ timeoutMs: 5_000, attempts: 8, backoffMs: 1_000, backoffMaxMs: 60_000, queueLimit: 10_000 })
+    // Svix's schedule (8 attempts over about 27.5 h), its 15 s timeout, Retry-After honoured up to an hour.
+    expect(config.hookDelivery).toEqual({
+      timeoutMs: 15_000,
+      retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      retryAfterMaxMs: 3_600_000,
+      queueLimit: 10_000,
+    })
     expect(config.hookDelivery).toEqual(DEFAULT_DELIVERY)
     expect(config.allowPrivateHooks).toBe(false)
     expect(config.declared).toEqual({ resources: [], hooks: [] })
@@ -42,7 +48,13 @@ describe('hook configuration', () => {
       }),
       'hooks.json',
     )
-    expect(config.hookDelivery).toEqual({ timeoutMs: 100, attempts: 2, backoffMs: 5, backoffMaxMs: 50, queueLimit: 7 })
+    // The members of l9kit 0.2 still work: retry n waits min(backoff_max_ms, backoff_ms × 2^(n−1)).
+    expect(config.hookDelivery).toEqual({ timeoutMs: 100, retryScheduleMs: [5], retryAfterMaxMs: 3_600_000, queueLimit: 7 })
+    const legacy = (members: Record<string, number>) => parseConfig(JSON.stringify({ keys: keys(), hook_delivery: members }), 'hooks.json').hookDelivery.retryScheduleMs
+    expect(legacy({ attempts: 6, backoff_ms: 10, backoff_max_ms: 50 })).toEqual([10, 20, 40, 50, 50])
+    expect(legacy({ attempts: 1 })).toEqual([])
+    const schedule = parseConfig(JSON.stringify({ keys: keys(), hook_delivery: { retry_schedule_ms: [0, 60_000], retry_after_max_ms: 0 } }), 'hooks.json')
+    expect(schedule.hookDelivery).toMatchObject({ retryScheduleMs: [0, 60_000], retryAfterMaxMs: 0, timeoutMs: 15_000 })
     expect(config.declared.resources).toEqual([
       { owner: 'pro', type: 'domain', value: 'example.com' },
       { owner: 'pro', type: 'network', value: '10.0.0.0/8' },
@@ -76,6 +88,20 @@ describe('hook configuration', () => {
       'hooks.json: /allow_private_hooks: must be true or false (got "yes")',
     ]))
     expect(found.join('\n')).not.toContain(SECRET.slice(6, 20))
+    expect(problems({ keys: keys(), hook_delivery: { retry_schedule_ms: [5, -1] } })).toEqual([
+      'hooks.json: /hook_delivery/retry_schedule_ms: must be a list of at most 10000 waits in milliseconds (integers ≥ 0), one per retry (got [5,-1])',
+    ])
+    expect(problems({ keys: keys(), hook_delivery: { retry_schedule_ms: [5], attempts: 3 } })).toEqual([
+      'hooks.json: /hook_delivery/attempts: give retry_schedule_ms or the older attempts/backoff_ms/backoff_max_ms, not both',
+    ])
+  })
+
+  it('takes declared secrets of 24 to 64 bytes, as the Standard Webhooks specification asks, and refuses 23 and 65', () => {
+    const declared = (bytes: number) => problems({ keys: keys({ hooks: [{ url: 'https://hooks.example.net/x', secret: 'whsec_' + Buffer.alloc(bytes, 0xa5).toString('base64') }] }) })
+    for (const ok of [24, 25, 26, 32, 62, 63, 64]) expect(declared(ok), `${ok} bytes`).toEqual([])
+    for (const bad of [22, 23, 65, 66]) {
+      expect(declared(bad), `${bad} bytes`).toEqual(['hooks.json: /keys/0/hooks/0/secret: must be whsec_ followed by the base64 of 24 to 64 bytes (value not shown)'])
+    }
   })
 
   it('registers declared resources and hooks at start: a declared hook receives matching events', async () => {

@@ -1,6 +1,6 @@
-/** The dispatcher's own rules, with the HTTP attempt replaced: backoff ceilings, parking, shutdown with a grace period. */
+/** The dispatcher's own rules, with the HTTP attempt replaced: the retry schedule, parking, shutdown with a grace period. */
 import { describe, expect, it } from 'vitest'
-import { backoffDelay, DEFAULT_DELIVERY, Dispatcher, MemoryHookStore } from '../../../src/service/index.js'
+import { DEFAULT_DELIVERY, Dispatcher, MemoryHookStore, retryDelay } from '../../../src/service/index.js'
 
 const SECRET = 'whsec_' + Buffer.alloc(32, 3).toString('base64')
 const event = (n: number) => ({ fingerprint: String(n).padStart(64, '0'), json: `{"n":${n}}` })
@@ -10,23 +10,32 @@ async function until(ready: () => boolean): Promise<void> {
   expect(ready()).toBe(true)
 }
 
-describe('backoffDelay', () => {
-  it('draws below an exponential ceiling, capped at backoff_max_ms (full jitter)', () => {
-    const settings = { backoffMs: 100, backoffMaxMs: 1_000 }
-    const top = () => 0.999999
-    expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, settings, top))).toEqual([99, 199, 399, 799, 999, 999])
-    expect(backoffDelay(3, settings, () => 0)).toBe(0)
-    expect(backoffDelay(200, DEFAULT_DELIVERY, top)).toBe(59_999)
+describe('retryDelay', () => {
+  const none = () => 0
+  const top = () => 0.999999
+
+  it('follows the schedule (Svix’s by default), adding at most 10 % of jitter', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelay(n, DEFAULT_DELIVERY, null, none))).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000])
+    expect(retryDelay(1, DEFAULT_DELIVERY, null, top)).toBe(5_499)
+    expect(DEFAULT_DELIVERY.timeoutMs).toBe(15_000)
+  })
+
+  it('waits as long as a Retry-After asks, never less than the schedule, at most retry_after_max_ms', () => {
+    const settings = { retryScheduleMs: [5_000, 300_000], retryAfterMaxMs: 3_600_000 }
+    expect(retryDelay(1, settings, 120_000, none)).toBe(120_000)
+    expect(retryDelay(2, settings, 120_000, none)).toBe(300_000)
+    expect(retryDelay(1, settings, 1_000, none)).toBe(5_000)
+    expect(retryDelay(1, settings, 86_400_000, none)).toBe(3_600_000)
   })
 })
 
 describe('Dispatcher', () => {
-  it('retries a failing delivery `attempts` times, then parks it with the last error', async () => {
+  it('retries a failing delivery as the schedule says, then parks it with the last error and disables the hook', async () => {
     const store = new MemoryHookStore()
     const hook = store.addHook({ owner: 'a', url: 'http://x.invalid/', minSeverity: 'info', eventTypes: ['leak'], secret: SECRET })
     let calls = 0
     const dispatcher = new Dispatcher(store, {
-      settings: { ...DEFAULT_DELIVERY, attempts: 3, backoffMs: 5, backoffMaxMs: 5 },
+      settings: { ...DEFAULT_DELIVERY, retryScheduleMs: [5, 5] },
       allowPrivate: true,
       send: async () => ({ ok: false, status: 503, error: `HTTP 503 (call ${++calls})` }),
     })
@@ -35,6 +44,7 @@ describe('Dispatcher', () => {
     await until(() => store.deliveries(hook.id, 'failed').length === 1)
     expect(calls).toBe(3)
     expect(store.deliveries(hook.id)[0]).toMatchObject({ attempts: 3, lastStatus: 503, lastError: 'HTTP 503 (call 3)' })
+    expect(store.hook('a', hook.id)).toMatchObject({ state: 'disabled', disabledReason: expect.stringContaining('all 3 attempts') })
     expect(await dispatcher.close(10)).toBe(0)
   })
 

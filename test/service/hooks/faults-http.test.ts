@@ -41,7 +41,7 @@ describe('a receiver that answers 500 to its first 3 requests, then 200', () => 
 })
 
 describe('a receiver that never answers', () => {
-  it('ends with every event parked as failed; retry-failed then delivers all of them once it answers', async () => {
+  it('parks the first after its schedule and disables the hook (the rest parked with it); enable, then retry-failed delivers all in order', async () => {
     const svc = await serveHooks({ config: hookServiceConfig({ hook_delivery: { ...FAST_DELIVERY, timeout_ms: 150, attempts: 2 } }) })
     const receiver = await startReceiver(() => 'hang')
     const hook = await hookFor(svc, receiver, 'dead.test')
@@ -49,11 +49,22 @@ describe('a receiver that never answers', () => {
     await ingest(svc, sent)
     await waitFor('every delivery parked', async () => (await deliveries(svc, hook, 'failed')).length === sent.length)
     const failed = await deliveries(svc, hook, 'failed')
-    expect(failed.every((d) => d.attempts === 2 && d.last_status === null && /timeout/.test(d.last_error ?? ''))).toBe(true)
+    expect(failed[0]).toMatchObject({ attempts: 2, last_status: null })
+    expect(failed[0]!.last_error).toMatch(/timeout/)
+    // The two behind it were never tried: the hook was disabled, which parks what it had pending.
+    expect(failed.slice(1).every((d) => d.attempts === 0 && /^hook disabled: all 2 attempts of delivery msg_\w+ failed/.test(d.last_error ?? ''))).toBe(true)
     expect(await deliveries(svc, hook, 'pending')).toEqual([])
+    const shown = await expectCall<{ state: string; disabled_reason: string; disabled_at: string }>(svc, 'GET', `/api/hooks/${hook.id}`, HOOK_KEYS.alice, undefined, 200)
+    expect(shown).toMatchObject({ state: 'disabled', disabled_reason: expect.stringMatching(/^all 2 attempts of delivery msg_\w+ failed, over 10 ms \(last: timeout/) })
+    expect(shown.disabled_at).toMatch(/Z$/)
 
+    // A disabled hook takes no re-send and gets no new event until it is enabled.
+    await expectCall(svc, 'POST', `/api/hooks/${hook.id}/retry-failed`, HOOK_KEYS.alice, undefined, 409)
+    await ingest(svc, events('dead.test', 4, 'dead').slice(3))
+    expect(await deliveries(svc, hook)).toHaveLength(3)
     receiver.behaviour = () => ({ status: 204 })
     const before = receiver.requests.length
+    expect(await expectCall(svc, 'POST', `/api/hooks/${hook.id}/enable`, HOOK_KEYS.alice, undefined, 200)).toMatchObject({ state: 'active', disabled_at: null, disabled_reason: null })
     expect(await expectCall(svc, 'POST', `/api/hooks/${hook.id}/retry-failed`, HOOK_KEYS.alice, undefined, 200)).toEqual({ queued: 3 })
     await waitFor('every delivery sent again', async () => (await deliveries(svc, hook, 'delivered')).length === sent.length)
     expect(receiver.requests.slice(before).map((r) => r.json.summary)).toEqual(sent.map((e) => e.summary))
@@ -70,6 +81,8 @@ describe('a receiver that never answers', () => {
     receiver.behaviour = () => ({ status: 200 })
     const [first, second] = await deliveries(svc, hook, 'failed')
     const path = `/api/hooks/${hook.id}/deliveries/${second!.id}/retry`
+    await expectCall(svc, 'POST', path, HOOK_KEYS.alice, undefined, 409) // disabled
+    await expectCall(svc, 'POST', `/api/hooks/${hook.id}/enable`, HOOK_KEYS.alice, undefined, 200)
     expect(await expectCall(svc, 'POST', path, HOOK_KEYS.alice, undefined, 200)).toEqual({ queued: 1 })
     await waitFor('the second delivered', async () => (await deliveries(svc, hook, 'delivered')).length === 1)
     await expectCall(svc, 'POST', path, HOOK_KEYS.alice, undefined, 409)

@@ -106,7 +106,7 @@ describe('matching property', () => {
           const received = new Map<string, { id: string; summary: string }[]>(records.map((h) => [h.id, []]))
           let attempt = 0
           const dispatcher = new Dispatcher(hooks, {
-            settings: { timeoutMs: 1_000, attempts: 1_000, backoffMs: 0, backoffMaxMs: 0, queueLimit: 10_000 },
+            settings: { timeoutMs: 1_000, retryScheduleMs: Array(999).fill(0), retryAfterMaxMs: 0, queueLimit: 10_000 },
             allowPrivate: true,
             send: async (c) => {
               received.get(c.delivery.hookId)!.push({ id: c.delivery.id, summary: JSON.parse(c.body).summary })

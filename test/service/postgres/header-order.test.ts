@@ -21,7 +21,7 @@ function storedBefore(header: [string, string][], extra = ''): { old: string; no
 }
 
 describePostgres('migration 0004-header-order', () => {
-  const sql = connect(DATABASE_URL || 'postgres://unused', { max: 1 })
+  const sql = connect(DATABASE_URL || 'postgres://unused/unused', { max: 1 })
   afterAll(() => sql.end({ timeout: 5 }))
 
   it('rewrites stored header maps in byte order, leaving every other byte as it was', async () => {

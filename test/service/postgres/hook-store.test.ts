@@ -1,6 +1,6 @@
 /** The shared hook store case suite on PostgresHookStore: each case gets a fresh schema. */
 import { vi } from 'vitest'
-import { type HookStore, selectHooks } from '../../../src/service/index.js'
+import { createHookIndex, type HookStore } from '../../../src/service/index.js'
 import { PostgresHookStore, PostgresStore } from '../../../src/service/store/postgres/index.js'
 import { CASES_QUEUE_LIMIT, hookStoreCases } from '../store/hook-store-cases.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
@@ -17,7 +17,7 @@ describePostgres('PostgresHookStore', () => {
       const schema = freshSchema()
       schemas.push(schema)
       const store = await PostgresStore.open(DATABASE_URL, { schema, max: 3 })
-      const hooks = await PostgresHookStore.attach(store, selectHooks, { queueLimit: CASES_QUEUE_LIMIT })
+      const hooks = await PostgresHookStore.attach(store, createHookIndex, { queueLimit: CASES_QUEUE_LIMIT })
       stores.set(hooks, store)
       return hooks
     },

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { packageRoot } from '../../../src/service/index.js'
-import { connect, migrate, migrationStatus, readMigrations } from '../../../src/service/store/postgres/index.js'
+import { connect, migrate, migrationStatus, readMigrations, storeUrlProblem } from '../../../src/service/store/postgres/index.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
 const schemas: string[] = []
@@ -21,7 +21,7 @@ function cli(args: string[]) {
 }
 
 describePostgres('PostgreSQL migrations', () => {
-  const pools = [0, 1, 2, 3].map(() => connect(DATABASE_URL || 'postgres://unused', { max: 1 }))
+  const pools = [0, 1, 2, 3].map(() => connect(DATABASE_URL || 'postgres://unused/unused', { max: 1 }))
   afterAll(() => Promise.all(pools.map((p) => p.end({ timeout: 5 }))))
   let schema: string
   beforeAll(() => {
@@ -45,21 +45,34 @@ describePostgres('PostgreSQL migrations', () => {
     await pools[0]!`DELETE FROM ${pools[0]!(schema)}.l9kit_migrations WHERE version = 9999`
   })
 
-  it('l9kit db status and migrate', () => {
+  it('l9kit db status (exit 1 while migrations are pending, naming them) and migrate', async () => {
     const fresh = freshSchema()
     schemas.push(fresh)
+    const names = readMigrations().map((m) => `${String(m.version).padStart(4, '0')}-${m.name}`)
     const before = cli(['status', '--store', DATABASE_URL, '--schema', fresh])
-    expect(before.code).toBe(0)
+    expect(before.code).toBe(1)
     expect(before.out).toMatch(/^0001 {2}events +pending$/m)
+    expect(before.err).toBe(`l9kit db: ${DATABASE_URL} (schema ${fresh}): ${names.length} migrations pending: ${names.join(', ')}; apply with 'l9kit db migrate'\n`)
     const run = cli(['migrate', '--store', DATABASE_URL, '--schema', fresh])
     expect(run.code, run.err).toBe(0)
     expect(run.out).toMatch(/applied 0001-events, 0002-hooks, 0003-held-index/)
     expect(cli(['migrate', '--store', DATABASE_URL, '--schema', fresh]).out).toMatch(/up to date/)
-    expect(cli(['status', '--store', DATABASE_URL, '--schema', fresh]).out).toMatch(/^0002 {2}hooks +applied \d{4}-/m)
+    const after = cli(['status', '--store', DATABASE_URL, '--schema', fresh])
+    expect(after).toMatchObject({ code: 0, err: '' })
+    expect(after.out).toMatch(/^0002 {2}hooks +applied \d{4}-/m)
+    // One left behind (as after an upgrade): named, exit 1.
+    const last = readMigrations().at(-1)!
+    await pools[0]!`DELETE FROM ${pools[0]!(fresh)}.l9kit_migrations WHERE version = ${last.version}`
+    expect(cli(['status', '--store', DATABASE_URL, '--schema', fresh])).toMatchObject({ code: 1, err: expect.stringContaining(`: 1 migration pending: ${names.at(-1)};`) })
   })
 })
 
-it('l9kit db: a clear error without a URL, with a wrong one, or with nothing to do', () => {
+it('l9kit db: a clear error without a URL, with a wrong one, with one naming no database, or with nothing to do', () => {
+  const noDatabase = cli(['status', '--store', 'postgres://nobody@127.0.0.1:5432/'])
+  expect(noDatabase).toMatchObject({ code: 2, out: '' })
+  expect(noDatabase.err).toBe("l9kit db: the store URL postgres://nobody@127.0.0.1:5432/ names no database: add it to the path, as in postgres://nobody@127.0.0.1:5432/DATABASE\n")
+  for (const url of ['postgres://h', 'postgres://u@h:1/', 'postgresql://u:p@h:5432', 'postgres://h/a/b']) expect(storeUrlProblem(url), url).not.toBeNull()
+  for (const url of ['postgres://h/db', 'postgresql://u:p@h:5432/l9kit?sslmode=require', 'postgres://h/my%20db']) expect(storeUrlProblem(url), url).toBeNull()
   expect(cli(['status'])).toMatchObject({ code: 2, err: expect.stringMatching(/needs --store postgres:\/\//) })
   expect(cli(['status', '--store', 'mysql://x'])).toMatchObject({ code: 2, err: expect.stringMatching(/must be a postgres:\/\/ or postgresql:\/\/ URL/) })
   expect(cli(['--store', 'postgres://x'])).toMatchObject({ code: 2, err: expect.stringMatching(/'l9kit db migrate' or 'l9kit db status'/) })

@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import type { Event, HookEventType, Severity } from '../../../src/schema/index.js'
-import { MemoryHookStore, MemoryStore, type NewHook, queueIngested, selectHooks, type HookStore } from '../../../src/service/index.js'
+import { MemoryHookStore, MemoryStore, type NewHook, queueIngested, createHookIndex, type HookStore } from '../../../src/service/index.js'
 import { PostgresHookStore, PostgresStore } from '../../../src/service/store/postgres/index.js'
 import { makeEvent } from '../support.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
@@ -42,7 +42,7 @@ describePostgres('PostgreSQL outbox', () => {
     const schema = freshSchema()
     schemas.push(schema)
     store = await PostgresStore.open(DATABASE_URL, { schema, max: 3 })
-    hooks = await PostgresHookStore.attach(store, selectHooks, { queueLimit: 1_000 })
+    hooks = await PostgresHookStore.attach(store, createHookIndex, { queueLimit: 1_000 })
   })
   afterAll(async () => {
     await hooks?.close()

@@ -3,6 +3,7 @@ import { Readable, Writable } from 'node:stream'
 import { expect, it } from 'vitest'
 import type { Io } from '../../../src/cli/command.js'
 import { main } from '../../../src/cli/program.js'
+import { connect, PostgresStore } from '../../../src/service/store/postgres/index.js'
 
 async function serve(argv: string[], env: NodeJS.ProcessEnv = {}) {
   let out = ''
@@ -31,6 +32,18 @@ it('does not echo the password of a mistyped URL', async () => {
   expect(run.code).toBe(2)
   expect(run.err).toContain('postgress://user:***@127.0.0.1/x')
   expect(run.err).not.toContain('hunter2')
+})
+
+it('refuses a store URL that names no database, from --store or L9KIT_DATABASE_URL, without connecting', async () => {
+  const run = await serve(['--store', 'postgres://nobody:hunter2@127.0.0.1:1'])
+  expect(run).toMatchObject({ code: 2, out: '' })
+  expect(run.err).toBe("l9kit serve: the store URL postgres://nobody:***@127.0.0.1:1 names no database: add it to the path, as in postgres://nobody@127.0.0.1:1/DATABASE\n")
+  const fromEnv = await serve([], { L9KIT_DATABASE_URL: 'postgresql://127.0.0.1/' })
+  expect(fromEnv.code).toBe(2)
+  expect(fromEnv.err).toMatch(/^l9kit serve: the store URL postgresql:\/\/127\.0\.0\.1\/ \(from L9KIT_DATABASE_URL\) names no database/)
+  // The library refuses it too, before any connection.
+  expect(() => connect('postgres://127.0.0.1:1')).toThrow(/names no database/)
+  await expect(PostgresStore.open('postgres://127.0.0.1:1')).rejects.toThrow(/names no database/)
 })
 
 it('refuses --workers without a PostgreSQL store, and a bad --workers', async () => {

@@ -5,7 +5,7 @@
  * `cleanup`, when given, runs after each case with the store the case used.
  */
 import { describe, expect, it } from 'vitest'
-import type { HookStore, NewHook, QueuedEvent } from '../../../src/service/index.js'
+import { type HookStore, LimitReached, type NewHook, type QueuedEvent } from '../../../src/service/index.js'
 
 export type HookStoreFactory = () => HookStore | Promise<HookStore>
 
@@ -198,6 +198,79 @@ export function hookStoreCases(name: string, factory: HookStoreFactory, cleanup?
       expect(await store.pendingCount()).toBe(1)
       await store.enqueue([h.id], event(2), 2) // a removed hook gets nothing
       expect(await store.pendingCount()).toBe(1)
+    }))
+
+    it('pages a key’s resources and hooks, oldest first, with a cursor to the next page', withStore(async (store) => {
+      const mine: string[] = []
+      for (let n = 0; n < 7; n++) {
+        mine.push((await store.addResource('alice', 'ip', `192.0.2.${n}`)).id)
+        await store.addResource('bob', 'ip', `198.51.100.${n}`)
+      }
+      const seen: string[] = []
+      let cursor: string | null = null
+      for (let page = 0; page < 10; page++) {
+        const got = await store.resourcePage('alice', { cursor, limit: 3 })
+        seen.push(...got.items.map((r) => r.id))
+        expect(got.items.every((r) => r.owner === 'alice')).toBe(true)
+        cursor = got.next
+        if (cursor === null) break
+      }
+      expect(seen).toEqual(mine)
+      expect(await store.resourcePage('alice', { cursor: null, limit: 7 })).toMatchObject({ next: null })
+      expect((await store.resourcePage('carol', { cursor: null, limit: 3 })).items).toEqual([])
+      // A removed item does not break a cursor taken from it.
+      const first = await store.resourcePage('alice', { cursor: null, limit: 2 })
+      await store.removeResource('alice', mine[1]!)
+      expect((await store.resourcePage('alice', { cursor: first.next, limit: 2 })).items.map((r) => r.id)).toEqual([mine[2], mine[3]])
+
+      const hooks = [await store.addHook(newHook('alice')), await store.addHook(newHook('bob')), await store.addHook(newHook('alice'))]
+      const one = await store.hookPage('alice', { cursor: null, limit: 1 })
+      expect(one.items.map((h) => h.id)).toEqual([hooks[0]!.id])
+      const two = await store.hookPage('alice', { cursor: one.next, limit: 1 })
+      expect(two).toEqual({ items: [hooks[2]], next: null })
+    }))
+
+    it('refuses a resource or hook past the owner’s limit (LimitReached), counting only that owner’s', withStore(async (store) => {
+      await store.addResource('alice', 'domain', 'a.example', 2)
+      await store.addResource('alice', 'domain', 'b.example', 2)
+      await store.addResource('bob', 'domain', 'c.example', 2)
+      await expect(Promise.resolve().then(() => store.addResource('alice', 'domain', 'c.example', 2))).rejects.toEqual(new LimitReached('resources', 2))
+      await store.addResource('alice', 'domain', 'd.example') // no limit given: the configuration's declarations
+      await store.addHook(newHook('alice'), 1)
+      await expect(Promise.resolve().then(() => store.addHook(newHook('alice'), 1))).rejects.toBeInstanceOf(LimitReached)
+      await store.addHook(newHook('alice'), null)
+      expect((await store.resources('alice')).length).toBe(3)
+      expect((await store.hooks('alice')).length).toBe(2)
+    }))
+
+    it('disables a hook on a settle that says so: parks its pending deliveries, queues nothing new, re-sends nothing until enabled', withStore(async (store) => {
+      const h = await store.addHook(newHook('a'))
+      const other = await store.addHook(newHook('a'))
+      expect(h).toMatchObject({ state: 'active', disabledAt: null, disabledReason: null })
+      for (let n = 1; n <= 2; n++) await store.enqueue([h.id, other.id], event(n), 0)
+      const claimed = await store.claim(0, LEASE, 5)
+      const head = claimed.find((c) => c.delivery.hookId === h.id)!
+      await store.settle(head.delivery.id, { kind: 'failed', status: 410, error: 'HTTP 410', disable: 'the receiver answered 410 Gone' }, 5)
+      expect(await store.hook('a', h.id)).toMatchObject({ state: 'disabled', disabledAt: 5, disabledReason: 'the receiver answered 410 Gone' })
+      const parked = await store.deliveries(h.id, 'failed')
+      expect(parked.map((d) => d.fingerprint)).toEqual([1, 2].map((n) => event(n).fingerprint))
+      expect(parked.slice(1).every((d) => d.lastError === 'hook disabled: the receiver answered 410 Gone' && d.attempts === 0)).toBe(true)
+      expect(await store.deliveries(h.id, 'pending')).toEqual([])
+      // The other hook is untouched; the disabled one gets nothing new and no re-send.
+      expect(await store.deliveries(other.id, 'pending')).toHaveLength(2)
+      await store.enqueue([h.id], event(4), 6)
+      expect(await store.deliveries(h.id)).toHaveLength(2)
+      expect(await store.retryFailed(h.id, 7)).toBe(0)
+      expect(await store.retry(h.id, parked[0]!.id, 7)).toBe(false)
+      expect((await store.claim(8, LEASE, 5)).every((c) => c.delivery.hookId !== h.id)).toBe(true)
+
+      expect(await store.enableHook('b', h.id)).toBeUndefined()
+      expect(await store.enableHook('a', h.id)).toMatchObject({ id: h.id, state: 'active', disabledAt: null, disabledReason: null })
+      // Enabling leaves the parked deliveries parked: retry-failed sends them, in their order.
+      expect(await store.deliveries(h.id, 'pending')).toEqual([])
+      expect(await store.retryFailed(h.id, 9)).toBe(2)
+      await store.enqueue([h.id], event(5), 10)
+      expect((await store.deliveries(h.id, 'pending')).map((d) => d.fingerprint)).toEqual([1, 2, 5].map((n) => event(n).fingerprint))
     }))
 
     it('reports work to onWork listeners until they stop', withStore(async (store) => {

@@ -439,6 +439,35 @@ export function storeCases(name: string, makeStore: StoreFactory): void {
       })
     })
 
+    describe('deleteTagged', () => {
+      it('deletes exactly the events whose tags hold the tag, from every lookup and count; they can be ingested again', async () => {
+        const store = makeStore()
+        const run = 'l9kit-conform:c1abc'
+        const tagged = [
+          makeEvent({ host: 'a.run.test', ip: '192.0.2.7', port: '80', tags: [run] }),
+          makeEvent({ event_type: 'leak', host: 'b.run.test', ip: '2001:db8::7', port: '443', tags: ['other', run], leak: { stage: 'open', type: '', severity: 'high', dataset: { rows: 0, files: 0, size: 0, collections: 0, infected: false, ransom_notes: null } } }),
+        ]
+        const kept = [
+          makeEvent({ host: 'c.run.test', ip: '192.0.2.7', port: '22', tags: [`${run}x`] }), // a longer tag is not the tag
+          makeEvent({ host: 'run.test', ip: '192.0.2.8', port: '80', tags: [], summary: `mentions ${run} in its text` }),
+          makeEvent({ event_type: 'leak', host: 'd.run.test', ip: '192.0.2.9', port: '80', tags: ['l9kit-conform:c1ab'], leak: { stage: 'open', type: '', severity: 'high', dataset: { rows: 0, files: 0, size: 0, collections: 0, infected: false, ransom_notes: null } } }),
+        ]
+        await store.ingest([...tagged, ...kept])
+        expect(await store.size).toBe(5)
+        expect(await store.deleteTagged(run)).toBe(2)
+        expect(await store.deleteTagged(run)).toBe(0)
+        expect(await store.size).toBe(3)
+        expect(summaries(await store.host('192.0.2.7'))).toEqual([kept[0]!.summary])
+        expect(await store.host('2001:db8::7')).toEqual({ services: [], leaks: [] })
+        expect(hostsOf(await store.domain('run.test'))).toEqual(['c.run.test', 'd.run.test', 'run.test'])
+        expect((await store.subdomains('run.test'))!.map((e) => e.subdomain).sort()).toEqual(['c.run.test', 'd.run.test'])
+        expect(await store.severityCounts()).toEqual({ high: 1 })
+        const again = await store.ingest([tagged[0]])
+        expect(again).toMatchObject({ accepted: 1, duplicates: 0 })
+        expect(summaries(await store.host('192.0.2.7')).sort()).toEqual([kept[0]!.summary, tagged[0]!.summary].sort())
+      })
+    })
+
     it('moves an address\'s hostVersion, where the store has one, exactly when something is stored for it (property)', async () => {
       const ip = fc.constantFrom('192.0.2.1', '::ffff:192.0.2.1', '192.0.2.2', '2001:db8::1', '2001:db8:0::1', '')
       const batches = fc.array(fc.array(fc.record({ ip, port: fc.constantFrom('80', '443') }), { maxLength: 6 }), { minLength: 1, maxLength: 4 })

@@ -60,6 +60,19 @@ export async function remove(argv: string[], io: Io): Promise<number> {
   })
 }
 
+/** `hooks enable ID...`: makes disabled hooks active again (their parked deliveries stay parked: `hooks retry ID`). */
+export async function enable(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse('hooks enable', argv, SERVICE_OPTIONS)
+  const ids = needIds('hooks enable', positionals, 'hook')
+  const client = hookClient('hooks enable', values, io)
+  return apiCall('hooks enable', io, async () => {
+    for (const id of ids) {
+      const hook = await client.enableHook(id)
+      io.stdout.write(values.json ? `${JSON.stringify(hook)}\n` : `enabled ${hook.id}\n`)
+    }
+  })
+}
+
 /** `hooks test ID`: asks the service to send the hook one sample event. */
 export async function test(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parse('hooks test', argv, SERVICE_OPTIONS)
@@ -106,7 +119,8 @@ function eventTypes(text: string): HookEventType[] {
   return [...new Set(types)] as HookEventType[]
 }
 
-const hookLine = (h: Hook) => `${h.id}  ${h.min_severity.padEnd(8)}  ${h.event_types.join(',').padEnd(12)}  ${h.url}`
+const hookLine = (h: Hook) =>
+  `${h.id}  ${h.min_severity.padEnd(8)}  ${h.event_types.join(',').padEnd(12)}  ${h.url}${h.state === 'disabled' ? `  DISABLED: ${h.disabled_reason ?? 'no reason given'}` : ''}`
 
 function createdText(h: CreatedHook): string {
   return [

@@ -90,6 +90,13 @@ export class ByteArena {
     }
   }
 
+  /** Forgets entry `id`'s bytes (a deleted event): they become waste, reclaimed by compact(). */
+  drop(id: number): void {
+    this.wasted += this.length.data[id]!
+    this.live -= this.length.data[id]!
+    this.length.data[id] = 0
+  }
+
   /** Bytes allocated in slabs (live, waste and unused tails). */
   get capacity(): number {
     let n = 0

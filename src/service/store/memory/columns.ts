@@ -34,3 +34,12 @@ export function forEachId(ids: Ids | undefined, fn: (id: number) => void): void 
   if (typeof ids === 'number') fn(ids)
   else for (const id of ids) fn(id)
 }
+
+/** The bucket without `id` (undefined once empty). */
+export function removeId(ids: Ids | undefined, id: number): Ids | undefined {
+  if (ids === undefined || ids === id) return undefined
+  if (typeof ids === 'number') return ids
+  const i = ids.indexOf(id)
+  if (i !== -1) ids.splice(i, 1)
+  return ids.length === 0 ? undefined : ids.length === 1 ? ids[0] : ids
+}

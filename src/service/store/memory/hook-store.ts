@@ -8,6 +8,7 @@ import { type DeclaredHooks, missingDeclared } from '../declared-hooks.js'
 import type { ResourceType } from '../../../schema/index.js'
 import { newId } from '../hook-ids.js'
 import { type Entry, forgetOldestDelivered, type Queue, removeEntry, requeue } from './hook-queue.js'
+import { HookRegistry, type RegistryChange } from './hook-registry.js'
 import type {
   ClaimedDelivery,
   DeliveryRecord,
@@ -15,6 +16,8 @@ import type {
   HookStore,
   NewHook,
   Outcome,
+  Page,
+  PageRequest,
   QueuedEvent,
   WatchedResource,
 } from '../hook-types.js'
@@ -30,17 +33,15 @@ export interface MemoryHookStoreOptions {
   historyLimit?: number
 }
 
+export type { RegistryChange } from './hook-registry.js'
+
 export class MemoryHookStore implements HookStore {
   private readonly queueLimit: number
   private readonly historyLimit: number
-  private readonly resourceMap = new Map<string, WatchedResource>()
-  private readonly hookMap = new Map<string, HookRecord>()
+  private readonly registryData = new HookRegistry()
   private readonly queues = new Map<string, Queue>()
   private readonly entries = new Map<string, { hookId: string; entry: Entry }>()
   private readonly listeners = new Set<() => void>()
-  private readonly countListeners = new Set<() => void>()
-  private resourceList: WatchedResource[] | null = null
-  private hookList: HookRecord[] | null = null
   private seq = 0
 
   constructor(options: MemoryHookStoreOptions = {}) {
@@ -50,61 +51,61 @@ export class MemoryHookStore implements HookStore {
 
   /** True when at least one hook exists (the ingest listener's only check when none does). */
   get hasHooks(): boolean {
-    return this.hookMap.size > 0
+    return this.registryData.hookCount > 0
   }
 
-  addResource(owner: string, type: ResourceType, value: string): WatchedResource {
-    const resource: WatchedResource = { id: newId('res'), owner, type, value }
-    this.resourceMap.set(resource.id, resource)
-    this.resourceList = null
-    return { ...resource }
+  addResource(owner: string, type: ResourceType, value: string, limit?: number | null): WatchedResource {
+    return { ...this.registryData.addResource(owner, type, value, limit) }
   }
 
   resources(owner?: string): WatchedResource[] {
-    const out: WatchedResource[] = []
-    for (const r of this.resourceMap.values()) if (owner === undefined || r.owner === owner) out.push({ ...r })
-    return out
+    return this.registryData.resources(owner).map((r) => ({ ...r }))
+  }
+
+  resourcePage(owner: string, page: PageRequest): Page<WatchedResource> {
+    const found = this.registryData.resourcePage(owner, page)
+    return { items: found.items.map((r) => ({ ...r })), next: found.next }
   }
 
   removeResource(owner: string, id: string): boolean {
-    const r = this.resourceMap.get(id)
-    if (r === undefined || r.owner !== owner) return false
-    this.resourceMap.delete(id)
-    this.resourceList = null
-    return true
+    return this.registryData.removeResource(owner, id)
   }
 
-  addHook(hook: NewHook): HookRecord {
-    const record: HookRecord = { ...hook, eventTypes: [...hook.eventTypes], id: newId('hook') }
-    this.hookMap.set(record.id, record)
+  addHook(hook: NewHook, limit?: number | null): HookRecord {
+    const record = this.registryData.addHook(hook, limit)
     this.queues.set(record.id, { all: [], pending: [], held: null, delivered: 0 })
-    this.hookList = null
-    for (const listener of this.countListeners) listener()
     return copyHook(record)
   }
 
   hooks(owner?: string): HookRecord[] {
-    const out: HookRecord[] = []
-    for (const h of this.hookMap.values()) if (owner === undefined || h.owner === owner) out.push(copyHook(h))
-    return out
+    return this.registryData.hooks(owner).map(copyHook)
+  }
+
+  hookPage(owner: string, page: PageRequest): Page<HookRecord> {
+    const found = this.registryData.hookPage(owner, page)
+    return { items: found.items.map(copyHook), next: found.next }
   }
 
   hook(owner: string, id: string): HookRecord | undefined {
-    const h = this.hookMap.get(id)
+    const h = this.registryData.hookById(id)
     return h === undefined || h.owner !== owner ? undefined : copyHook(h)
   }
 
   removeHook(owner: string, id: string): boolean {
-    const h = this.hookMap.get(id)
-    if (h === undefined || h.owner !== owner) return false
-    this.hookMap.delete(id)
-    this.hookList = null
+    if (!this.registryData.removeHook(owner, id)) return false
     const queue = this.queues.get(id)
     this.queues.delete(id)
     for (const entry of queue?.all ?? []) this.entries.delete(entry.record.id)
-    for (const listener of this.countListeners) listener()
     return true
   }
+
+  enableHook(owner: string, id: string): HookRecord | undefined {
+    const h = this.registryData.hookById(id)
+    if (h === undefined || h.owner !== owner) return undefined
+    if (h.state !== 'active') this.registryData.setState(h, 'active', 0, null)
+    return copyHook(h)
+  }
+
   declare(declared: DeclaredHooks): void {
     const missing = missingDeclared(declared, this.resources(), this.hooks())
     for (const r of missing.resources) this.addResource(r.owner, r.type, r.value)
@@ -112,20 +113,23 @@ export class MemoryHookStore implements HookStore {
   }
 
   /**
-   * Every resource and hook, as the matching rule reads them (hooks/queue-ingested.ts, once per
-   * ingested event): kept between changes, not copied, so they must not be modified.
+   * Every resource and hook, as the registry holds them (not copies: they must not be modified),
+   * in the order they were added: what the matching index is built from.
    */
   registry(): { resources: readonly WatchedResource[]; hooks: readonly HookRecord[] } {
-    this.resourceList ??= [...this.resourceMap.values()]
-    this.hookList ??= [...this.hookMap.values()]
-    return { resources: this.resourceList, hooks: this.hookList }
+    return { resources: this.registryData.resources(), hooks: this.registryData.hooks() }
+  }
+
+  /** Calls `listener` after each change of the registry (hooks/queue-ingested.ts keeps its index so). */
+  onRegistryChange(listener: (change: RegistryChange) => void): () => void {
+    return this.registryData.onChange(listener)
   }
 
   enqueue(hookIds: readonly string[], event: QueuedEvent, now: number): void {
     let queuedAny = false
     for (const hookId of hookIds) {
       const queue = this.queues.get(hookId)
-      if (queue === undefined) continue
+      if (queue === undefined || this.registryData.hookById(hookId)?.state !== 'active') continue
       const full = queue.pending.length >= this.queueLimit
       const record: DeliveryRecord = {
         id: newId('msg'),
@@ -156,7 +160,7 @@ export class MemoryHookStore implements HookStore {
     for (const [hookId, queue] of this.queues) {
       const head = queue.pending[0]
       if (head === undefined || (queue.held !== null && queue.held.leaseUntil > now) || (head.record.nextAttemptAt ?? 0) > now) continue
-      const hook = this.hookMap.get(hookId)!
+      const hook = this.registryData.hookById(hookId)!
       head.leaseUntil = now + leaseMs
       queue.held = head
       claimed.push({ delivery: { ...head.record }, url: hook.url, secret: hook.secret, body: head.body ?? '' })
@@ -191,9 +195,22 @@ export class MemoryHookStore implements HookStore {
           const forgotten = forgetOldestDelivered(queue)
           if (forgotten !== undefined) this.entries.delete(forgotten)
         }
-      }
+      } else if (outcome.disable !== undefined) this.disable(hookId, queue, outcome.disable, now)
     }
     this.notify()
+  }
+
+  /** Disables the hook and parks its pending deliveries (retry-failed re-sends them once it is enabled). */
+  private disable(hookId: string, queue: Queue, reason: string, now: number): void {
+    this.registryData.setState(this.registryData.hookById(hookId)!, 'disabled', now, reason)
+    for (const entry of queue.pending) {
+      const record = entry.record
+      record.status = 'failed'
+      record.lastError = `hook disabled: ${reason}`
+      record.nextAttemptAt = null
+      record.updatedAt = now
+    }
+    queue.pending.length = 0
   }
 
   nextDue(): number | null {
@@ -217,7 +234,7 @@ export class MemoryHookStore implements HookStore {
 
   retry(hookId: string, deliveryId: string, now: number): boolean {
     const found = this.entries.get(deliveryId)
-    if (found === undefined || found.hookId !== hookId || found.entry.record.status !== 'failed') return false
+    if (found === undefined || found.hookId !== hookId || found.entry.record.status !== 'failed' || !this.active(hookId)) return false
     requeue(this.queues.get(hookId)!, found.entry, now)
     this.notify()
     return true
@@ -225,7 +242,7 @@ export class MemoryHookStore implements HookStore {
 
   retryFailed(hookId: string, now: number): number {
     const queue = this.queues.get(hookId)
-    if (queue === undefined) return 0
+    if (queue === undefined || !this.active(hookId)) return 0
     let count = 0
     for (const entry of queue.all) {
       if (entry.record.status !== 'failed') continue
@@ -247,10 +264,9 @@ export class MemoryHookStore implements HookStore {
     return () => this.listeners.delete(listener)
   }
 
-  /** Calls `listener` after a hook is added or removed (queue-ingested.ts attaches to ingest only while hooks exist). */
-  onHookCount(listener: () => void): () => void {
-    this.countListeners.add(listener)
-    return () => this.countListeners.delete(listener)
+  /** Whether the hook exists and is active (only then is anything queued or re-sent for it). */
+  private active(hookId: string): boolean {
+    return this.registryData.hookById(hookId)?.state === 'active'
   }
 
   private notify(): void {
@@ -259,5 +275,5 @@ export class MemoryHookStore implements HookStore {
 }
 
 function copyHook(h: HookRecord): HookRecord {
-  return { id: h.id, owner: h.owner, url: h.url, minSeverity: h.minSeverity, eventTypes: [...h.eventTypes], secret: h.secret }
+  return { ...h, eventTypes: [...h.eventTypes] }
 }

@@ -5,7 +5,7 @@
  * by binary search: O(log n + k), and `notexample.com` (`com.notexample`) is never inside it.
  */
 import { reverseLabels } from '../../names/domain.js'
-import { addId, type Ids } from './columns.js'
+import { addId, type Ids, removeId } from './columns.js'
 import { detach } from './strings.js'
 
 export class NameIndex {
@@ -13,7 +13,7 @@ export class NameIndex {
   /** Label-reversed names, by number. */
   readonly reversed: string[] = []
   /** The ids of each name's events, by number. */
-  readonly ids: Ids[] = []
+  readonly ids: (Ids | undefined)[] = []
   /** Name numbers sorted by reversed name; new names wait in `pending` until the next query. */
   private sorted: number[] = []
   private pending: number[] = []
@@ -36,6 +36,11 @@ export class NameIndex {
       this.pending.push(n)
     } else this.ids[n] = addId(this.ids[n], id)
     return n
+  }
+
+  /** Removes event `id` from name number `n` (a deleted event); the name stays, with no ids. */
+  remove(n: number, id: number): void {
+    this.ids[n] = removeId(this.ids[n], id)
   }
 
   /** Calls `visit` with the ids of the name reversed as `rev`, then of each name below it, in sorted order. */

@@ -6,20 +6,25 @@
  *   domain form one contiguous range.
  */
 import type { Event, SubdomainEntry } from '../../../schema/index.js'
-import { formatTime, formatTimeMillis } from '../../../time/index.js'
+import { formatTime } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { ByteArena } from './arena.js'
-import { addId, Column, forEachId, type Ids } from './columns.js'
+import { addId, Column, forEachId, type Ids, removeId } from './columns.js'
 import { NameIndex } from './name-index.js'
-import { instant, NS_PER_MS, split } from './instants.js'
+import { subdomainEntries } from './subdomains.js'
+import { forEachTagged } from './tag-scan.js'
+import { instant, split } from './instants.js'
 import { detach, hash30 } from './strings.js'
 import { identityOf, jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
 import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from '../types.js'
 
 export class MemoryStore implements Store {
+  /** Stored events; `next`: ids given so far (never reused: a deleted event's id stays `gone`). */
   private count = 0
+  private next = 0
   private stored = 0
+  private readonly gone = new Column((n) => new Uint8Array(n))
   private readonly arena = new ByteArena()
   private readonly leak = new Column((n) => new Uint8Array(n))
   private readonly ms = new Column((n) => new Float64Array(n))
@@ -37,7 +42,7 @@ export class MemoryStore implements Store {
   private readonly leaksBySeverity: number[] = []
 
   private readonly ips = new Map<string, number>()
-  private readonly ipIds: Ids[] = []
+  private readonly ipIds: (Ids | undefined)[] = []
   /** By address number (as ipIds): the version at which something was last stored for it. */
   private readonly ipChanged = new Column((n) => new Float64Array(n))
 
@@ -86,8 +91,7 @@ export class MemoryStore implements Store {
     if (!prepared.ok) return void result.rejected.push({ index, errors: prepared.errors })
     const duplicate = this.add(prepared)
     this.stored++
-    if (duplicate) result.duplicates++
-    else result.accepted++
+    result[duplicate ? 'duplicates' : 'accepted']++
     if (this.listeners.size > 0) {
       const json = jsonOf(prepared)
       const event = prepared.event ?? (JSON.parse(json) as Event)
@@ -97,7 +101,7 @@ export class MemoryStore implements Store {
 
   /** Duplicates with later times leave their old bytes behind: reclaim them once they add up. */
   private compactIfWasteful(): void {
-    if (this.arena.wasted > Math.max(COMPACT_AFTER, this.arena.live)) this.arena.compact(this.count)
+    if (this.arena.wasted > Math.max(COMPACT_AFTER, this.arena.live)) this.arena.compact(this.next)
   }
 
   /** Sizes, for diagnostics and the benchmark. */
@@ -125,36 +129,7 @@ export class MemoryStore implements Store {
   subdomains(name: string, limit?: number): SubdomainEntry[] | null {
     const canonical = canonicalDomain(name)
     if (canonical === null) return null
-    const names = this.names
-    const [from, to] = names.range(reverseLabels(canonical))
-    const found: { name: number; ips: number; ms: number; ns: number }[] = []
-    const ipOf = this.ipOf.data
-    for (let i = from; i < to; i++) {
-      const n = names.sortedAt(i)
-      const ids = names.ids[n]
-      const seen = new Set<number>()
-      let ms = -Infinity
-      let ns = 0
-      forEachId(ids, (id) => {
-        if (ipOf[id]! >= 0) seen.add(ipOf[id]!)
-        const m = this.ms.data[id]!
-        const s = this.subMs.data[id]!
-        if (m > ms || (m === ms && s > ns)) {
-          ms = m
-          ns = s
-        }
-      })
-      found.push({ name: n, ips: seen.size, ms, ns })
-    }
-    // Most recently seen first, so a plan's cap keeps the freshest names; then by name.
-    const rev = names.reversed
-    found.sort((a, b) => b.ms - a.ms || b.ns - a.ns || (rev[a.name]! < rev[b.name]! ? -1 : 1))
-    const kept = limit === undefined ? found : found.slice(0, limit)
-    return kept.map((f) => ({
-      subdomain: reverseLabels(rev[f.name]!),
-      distinct_ips: f.ips,
-      last_seen: formatTimeMillis(BigInt(f.ms) * NS_PER_MS + BigInt(f.ns)),
-    }))
+    return subdomainEntries(this.names, { ipOf: this.ipOf.data, ms: this.ms.data, subMs: this.subMs.data }, reverseLabels(canonical), limit)
   }
 
   hostSeen(ip: string): SeenLookup | null {
@@ -174,9 +149,39 @@ export class MemoryStore implements Store {
     return lookup
   }
 
+  /** fromEntries defines own members, so a severity such as `__proto__` stays plain data. */
   severityCounts(): Record<string, number> {
-    // fromEntries defines own members, so a severity such as `__proto__` stays plain data.
     return Object.fromEntries(this.severityNames.map((name, n) => [name, this.leaksBySeverity[n]!] as const).filter(([, count]) => count > 0))
+  }
+
+  /** Deletes every event whose `tags` hold `tag`; a scan that parses only events whose bytes may hold it. */
+  deleteTagged(tag: string): number {
+    let removed = 0
+    forEachTagged(tag, this.next, (id) => (this.gone.data[id] ? null : this.arena.bytes(id)), (id, event) => {
+      this.remove(id, identityOf(event))
+      removed++
+    })
+    if (removed > 0) {
+      this.stored++
+      this.compactIfWasteful()
+    }
+    return removed
+  }
+
+  /** Takes event `id` out of every index and count; its bytes become waste. */
+  private remove(id: number, identity: string): void {
+    const hash = hash30(identity)
+    const bucket = removeId(this.identities.get(hash), id)
+    if (bucket !== undefined) this.identities.set(hash, bucket)
+    else this.identities.delete(hash)
+    const n = this.ipOf.data[id]!
+    if (n >= 0) this.ipIds[n] = removeId(this.ipIds[n], id)
+    this.changed(n)
+    if (this.nameOf.data[id]! >= 0) this.names.remove(this.nameOf.data[id]!, id)
+    if (this.leak.data[id]) this.leaksBySeverity[this.severityOf.data[id]!]!--
+    this.gone.data[id] = 1
+    this.arena.drop(id)
+    this.count--
   }
 
   onIngest(listener: IngestListener): () => void {
@@ -206,8 +211,9 @@ export class MemoryStore implements Store {
       }
       return true
     }
-    const id = this.count++
-    for (const column of [this.leak, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.severityOf, this.ipOf, this.nameOf]) column.ensure(id)
+    const id = this.next++
+    this.count++
+    for (const column of [this.gone, this.leak, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.severityOf, this.ipOf, this.nameOf]) column.ensure(id)
     this.store(id, p, false)
     this.ms.data[id] = ms
     this.subMs.data[id] = ns
@@ -242,7 +248,7 @@ export class MemoryStore implements Store {
     this.severityOf.data[id] = n
   }
 
-  /** Notes that address number `n` (-1: none) changes with the document being stored (take() counts it next). */
+  /** Notes that address number `n` (-1: none) changes with the next version (take() or deleteTagged() counts it). */
   private changed(n: number): void {
     if (n < 0) return
     this.ipChanged.ensure(n)
@@ -286,6 +292,5 @@ export class MemoryStore implements Store {
 }
 
 const COMPACT_AFTER = 64 * 1024 * 1024
-
 const newLookup = (): { services: Buffer[]; leaks: Buffer[] } => ({ services: [], leaks: [] })
 const newSeenLookup = (): { services: SeenEvent[]; leaks: SeenEvent[] } => ({ services: [], leaks: [] })

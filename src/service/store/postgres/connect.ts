@@ -3,7 +3,9 @@ import { connect as netConnect, type Socket } from 'node:net'
 import postgres, { type Sql } from 'postgres'
 import { quoteIdent } from './migrations.js'
 
-export { isPostgresUrl, shownUrl } from './url.js'
+import { shownUrl, storeUrlProblem } from './url.js'
+
+export { isPostgresUrl, shownUrl, storeUrlProblem } from './url.js'
 
 export interface ConnectOptions {
   /** Schema holding l9kit's tables (default `public`); it is put first on the search path. */
@@ -12,14 +14,14 @@ export interface ConnectOptions {
   max?: number
 }
 
-/** True for a `postgres://` or `postgresql://` URL. */
-
 /**
- * Opens a pool (connections are made on first use). Notices are silenced, numeric columns
+ * Opens a pool (connections are made on first use); a URL that names no database is refused. Notices are silenced, numeric columns
  * stay strings (times are nanosecond counts that do not fit a double), and every connection
  * searches `schema` first, so the SQL names its tables without a schema.
  */
 export function connect(url: string, options: ConnectOptions = {}): Sql {
+  const problem = storeUrlProblem(url)
+  if (problem !== null) throw new Error(`the store URL ${shownUrl(url)} ${problem}`)
   const schema = options.schema ?? 'public'
   const socket = { socket: openSocket } as object // an option the driver has but its types leave out
   return postgres(url, {

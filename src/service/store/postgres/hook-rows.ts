@@ -9,7 +9,13 @@ export interface HookRow {
   min_severity: string
   event_types: string[]
   secret: string
+  state: HookRecord['state']
+  disabled_at: string | null
+  disabled_reason: string | null
 }
+
+/** The columns of a HookRow, for SELECT and RETURNING lists. */
+export const HOOK_COLUMNS = ['id', 'owner', 'url', 'min_severity', 'event_types', 'secret', 'state', 'disabled_at', 'disabled_reason']
 
 export interface DeliveryRow {
   id: string
@@ -25,7 +31,17 @@ export interface DeliveryRow {
 }
 
 export function hookRecord(r: HookRow): HookRecord {
-  return { id: r.id, owner: r.owner, url: r.url, minSeverity: r.min_severity as Severity, eventTypes: [...r.event_types] as HookEventType[], secret: r.secret }
+  return {
+    id: r.id,
+    owner: r.owner,
+    url: r.url,
+    minSeverity: r.min_severity as Severity,
+    eventTypes: [...r.event_types] as HookEventType[],
+    secret: r.secret,
+    state: r.state,
+    disabledAt: r.disabled_at === null ? null : Number(r.disabled_at),
+    disabledReason: r.disabled_reason,
+  }
 }
 
 export function deliveryRecord(r: DeliveryRow): DeliveryRecord {

@@ -12,10 +12,22 @@
  */
 import type { Sql } from 'postgres'
 import type { ResourceType } from '../../../schema/index.js'
-import { type DeclaredHooks, missingDeclared } from '../declared-hooks.js'
-import { newId } from '../hook-ids.js'
-import type { ClaimedDelivery, DeliveryRecord, HookMatcher, HookRecord, HookStore, NewHook, Outcome, QueuedEvent, WatchedResource } from '../hook-types.js'
-import { type DeliveryRow, deliveryRecord, type HookRow, hookRecord } from './hook-rows.js'
+import type { DeclaredHooks } from '../declared-hooks.js'
+import type {
+  ClaimedDelivery,
+  DeliveryRecord,
+  HookIndexFactory,
+  HookRecord,
+  HookStore,
+  NewHook,
+  Outcome,
+  Page,
+  PageRequest,
+  QueuedEvent,
+  WatchedResource,
+} from '../hook-types.js'
+import { HOOK_COLUMNS, type DeliveryRow, deliveryRecord, type HookRow, hookRecord } from './hook-rows.js'
+import * as registry from './hook-registry.js'
 import { insertDeliveries, queueAdded } from './outbox.js'
 import type { PostgresStore } from './store.js'
 
@@ -36,6 +48,8 @@ export class PostgresHookStore implements HookStore {
   /** Deliveries this process claimed, with the lease end it set. */
   private readonly leases = new Map<string, number>()
   private detach: (() => void) | null = null
+  /** The matching index this process's ingests use, with the registry version it reflects. */
+  cachedIndex: registry.CachedIndex | null = null
 
   constructor(
     readonly sql: Sql,
@@ -49,12 +63,12 @@ export class PostgresHookStore implements HookStore {
 
   /**
    * A hook store over `store`'s database whose ingests queue their new events' deliveries, to
-   * the hooks `match` selects (the matching rule, hooks/match.ts selectHooks).
+   * the hooks an index made by `createIndex` selects (the matching rule, hooks/match-index.ts).
    */
-  static async attach(store: PostgresStore, match: HookMatcher, options: PostgresHookStoreOptions = {}): Promise<PostgresHookStore> {
+  static async attach(store: PostgresStore, createIndex: HookIndexFactory, options: PostgresHookStoreOptions = {}): Promise<PostgresHookStore> {
     await store.ready()
     const hooks = new PostgresHookStore(store.sql, store.schema, options)
-    hooks.detach = store.addIngestHook((tx, added) => queueAdded(tx, hooks, match, added, Date.now()))
+    hooks.detach = store.addIngestHook((tx, added) => queueAdded(tx, hooks, createIndex, added, Date.now()))
     return hooks
   }
 
@@ -68,10 +82,8 @@ export class PostgresHookStore implements HookStore {
     if (listening) await (await listening.catch(() => null))?.unlisten().catch(() => {})
   }
 
-  async addResource(owner: string, type: ResourceType, value: string): Promise<WatchedResource> {
-    const resource: WatchedResource = { id: newId('res'), owner, type, value }
-    await this.sql`INSERT INTO resources (id, owner, type, value) VALUES (${resource.id}, ${owner}, ${type}, ${value})`
-    return resource
+  addResource(owner: string, type: ResourceType, value: string, limit?: number | null): Promise<WatchedResource> {
+    return registry.addResource(this.sql, this.schema, owner, type, value, limit)
   }
 
   async resources(owner?: string): Promise<WatchedResource[]> {
@@ -80,54 +92,45 @@ export class PostgresHookStore implements HookStore {
     return rows.map((r) => ({ id: r.id, owner: r.owner, type: r.type, value: r.value }))
   }
 
+  resourcePage(owner: string, page: PageRequest): Promise<Page<WatchedResource>> {
+    return registry.resourcePage(this.sql, owner, page)
+  }
+
   async removeResource(owner: string, id: string): Promise<boolean> {
     const result = await this.sql`DELETE FROM resources WHERE id = ${id} AND owner = ${owner}`
     return result.count > 0
   }
 
-  async addHook(hook: NewHook): Promise<HookRecord> {
-    const record: HookRecord = { ...hook, eventTypes: [...hook.eventTypes], id: newId('hook') }
-    await this.sql`
-      INSERT INTO hooks (id, owner, url, min_severity, event_types, secret)
-      VALUES (${record.id}, ${hook.owner}, ${hook.url}, ${hook.minSeverity}, ${this.sql.array(record.eventTypes)}, ${hook.secret})`
-    return record
+  addHook(hook: NewHook, limit?: number | null): Promise<HookRecord> {
+    return registry.addHook(this.sql, this.schema, hook, limit)
   }
 
-  async declare(declared: DeclaredHooks): Promise<void> {
-    if (declared.resources.length === 0 && declared.hooks.length === 0) return
-    await this.sql.begin(async (tx) => {
-      // One process at a time reads what is there and adds what is missing.
-      await tx`SELECT pg_advisory_xact_lock(hashtext(${`l9kit-declare-${this.schema}`}))`
-      const resources = await tx<WatchedResource[]>`SELECT id, owner, type, value FROM resources`
-      const hooks = await tx<HookRow[]>`SELECT id, owner, url, min_severity, event_types, secret FROM hooks`
-      const missing = missingDeclared(declared, [...resources], hooks.map(hookRecord))
-      for (const r of missing.resources) {
-        await tx`INSERT INTO resources (id, owner, type, value) VALUES (${newId('res')}, ${r.owner}, ${r.type}, ${r.value})`
-      }
-      for (const h of missing.hooks) {
-        await tx`
-          INSERT INTO hooks (id, owner, url, min_severity, event_types, secret)
-          VALUES (${newId('hook')}, ${h.owner}, ${h.url}, ${h.minSeverity}, ${tx.array([...h.eventTypes])}, ${h.secret})`
-      }
-    })
+  declare(declared: DeclaredHooks): Promise<void> {
+    return registry.declare(this.sql, this.schema, declared)
   }
 
   async hooks(owner?: string): Promise<HookRecord[]> {
     const rows = await this.sql<HookRow[]>`
-      SELECT id, owner, url, min_severity, event_types, secret FROM hooks
-      WHERE ${owner === undefined} OR owner = ${owner ?? ''} ORDER BY seq`
+      SELECT ${this.sql(HOOK_COLUMNS)} FROM hooks WHERE ${owner === undefined} OR owner = ${owner ?? ''} ORDER BY seq`
     return rows.map(hookRecord)
   }
 
+  hookPage(owner: string, page: PageRequest): Promise<Page<HookRecord>> {
+    return registry.hookPage(this.sql, owner, page)
+  }
+
   async hook(owner: string, id: string): Promise<HookRecord | undefined> {
-    const [row] = await this.sql<HookRow[]>`
-      SELECT id, owner, url, min_severity, event_types, secret FROM hooks WHERE id = ${id} AND owner = ${owner}`
+    const [row] = await this.sql<HookRow[]>`SELECT ${this.sql(HOOK_COLUMNS)} FROM hooks WHERE id = ${id} AND owner = ${owner}`
     return row === undefined ? undefined : hookRecord(row)
   }
 
   async removeHook(owner: string, id: string): Promise<boolean> {
     const result = await this.sql`DELETE FROM hooks WHERE id = ${id} AND owner = ${owner}`
     return result.count > 0
+  }
+
+  enableHook(owner: string, id: string): Promise<HookRecord | undefined> {
+    return registry.enableHook(this.sql, owner, id)
   }
 
   async enqueue(hookIds: readonly string[], event: QueuedEvent, now: number): Promise<void> {
@@ -187,6 +190,14 @@ export class PostgresHookStore implements HookStore {
             body = CASE WHEN ${outcome.kind} = 'delivered' THEN NULL ELSE body END
           WHERE id = ${deliveryId} AND status = 'pending' AND lease_until = ${lease} RETURNING hook_id`
         if (row === undefined) return // its hook was removed meanwhile
+        if (outcome.kind === 'failed' && outcome.disable !== undefined) {
+          // Disabled: the hook's other pending deliveries are parked with it (retry-failed re-sends them once enabled).
+          await tx`UPDATE hooks SET state = 'disabled', disabled_at = ${now}, disabled_reason = ${outcome.disable} WHERE id = ${row.hook_id}`
+          await tx`
+            UPDATE deliveries SET status = 'failed', last_error = ${`hook disabled: ${outcome.disable}`}, next_attempt_at = NULL,
+              updated_at = ${now}, lease_until = 0
+            WHERE hook_id = ${row.hook_id} AND status = 'pending'`
+        }
         if (outcome.kind === 'delivered') {
           // Keep the newest historyLimit delivered records of the hook.
           await tx`
@@ -221,7 +232,8 @@ export class PostgresHookStore implements HookStore {
     const result = await this.sql`
       WITH moved AS (
         UPDATE deliveries SET status = 'pending', next_attempt_at = ${now}, updated_at = ${now}
-        WHERE id = ${deliveryId} AND hook_id = ${hookId} AND status = 'failed' RETURNING 1
+        WHERE id = ${deliveryId} AND hook_id = ${hookId} AND status = 'failed'
+          AND EXISTS (SELECT 1 FROM hooks WHERE id = ${hookId} AND state = 'active') RETURNING 1
       )
       SELECT pg_notify(${this.channel}, '') FROM moved`
     if (result.count === 0) return false
@@ -233,7 +245,8 @@ export class PostgresHookStore implements HookStore {
     const [row] = await this.sql<{ n: number }[]>`
       WITH moved AS (
         UPDATE deliveries SET status = 'pending', next_attempt_at = ${now}, updated_at = ${now}
-        WHERE hook_id = ${hookId} AND status = 'failed' RETURNING 1
+        WHERE hook_id = ${hookId} AND status = 'failed'
+          AND EXISTS (SELECT 1 FROM hooks WHERE id = ${hookId} AND state = 'active') RETURNING 1
       )
       SELECT count(*)::integer AS n, pg_notify(${this.channel}, '') FROM moved`
     const n = row?.n ?? 0

@@ -37,7 +37,6 @@ const MAX_BATCH = 5_000
 /** Deadlock and serialisation failures: the batch is tried again. */
 const RETRYABLE = new Set(['40P01', '40001'])
 
-
 export class PostgresStore implements Store {
   readonly sql: Sql
   readonly schema: string
@@ -276,6 +275,22 @@ export class PostgresStore implements Store {
       SELECT severity, count(*)::integer AS n FROM events WHERE event_type = 'leak' GROUP BY severity`
     // fromEntries defines own members, so a severity such as `__proto__` stays plain data.
     return Object.fromEntries(rows.map((r) => [r.severity, r.n] as const))
+  }
+
+  /**
+   * Deletes the events whose `tags` hold `tag`: a scan in which only rows holding the tag's plain
+   * start have their tags read (as `json`, which takes any stored text: jsonb could refuse a row).
+   */
+  async deleteTagged(tag: string): Promise<number> {
+    await this.opening
+    const plain = /^[^"\\<>&'\u0000-\u001f\u007f-\uffff]*/.exec(tag)![0]
+    const result = await this.sql`
+      DELETE FROM events
+      WHERE CASE WHEN strpos(json, ${plain}) > 0
+        THEN EXISTS (SELECT 1 FROM json_array_elements_text(json::json -> 'tags') t WHERE t = ${tag})
+        ELSE false END`
+    this.count = Math.max(0, this.count - result.count)
+    return result.count
   }
 
   onIngest(listener: IngestListener): () => void {
