@@ -3,8 +3,10 @@ import type { Io } from './command.js'
 import { EXIT, UsageError } from './command.js'
 import { commands } from './commands/index.js'
 import { REPORT_REQUEST } from '../jsonl/guard.js'
+import { commonIo, extractCommon, helpWithCommon } from './common-options.js'
+import { didYouMean } from './suggest.js'
 
-const VERSION = '0.2.0'
+import { VERSION } from './version.js'
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length))
@@ -33,17 +35,29 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const entry = commands.find((c) => c.name === name)
   if (!entry) {
-    io.stderr.write(`l9kit: unknown command '${name}' (see 'l9kit --help')\n`)
+    const what = name.startsWith('-') ? 'option' : 'command'
+    io.stderr.write(`l9kit: unknown ${what} '${name}'${didYouMean(name, what === 'option' ? ['--help', '--version'] : commands.map((c) => c.name))} (see 'l9kit --help')\n`)
     return EXIT.usage
   }
   const command = await entry.load()
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(command.help.trimEnd() + '\n')
+    io.stdout.write(helpWithCommon(command) + '\n')
     return EXIT.ok
   }
+  let finish: (() => Promise<void>) | undefined
   try {
-    return await command.run(rest, io)
+    const { argv: own, common } = extractCommon(name, rest)
+    if (common.maxErrors !== undefined && !command.common?.includes('max-errors')) {
+      throw new UsageError(`${name}: --max-errors does not apply to this command (it does to ${(await honouring()).join(', ')})`)
+    }
+    const set = await commonIo(name, own, io, common)
+    finish = set.finish
+    const code = await command.run(own, set.io)
+    finish = undefined
+    await set.finish()
+    return code
   } catch (error) {
+    await finish?.().catch(() => undefined)
     if (error instanceof UsageError) {
       io.stderr.write(`l9kit ${error.message}\n`)
       return EXIT.usage
@@ -62,6 +76,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`l9kit ${name}: internal error (${REPORT_REQUEST}): ${(error as Error).stack ?? String(error)}\n`)
     return EXIT.usage
   }
+}
+
+/** The commands that take `--max-errors`, for the message refusing it elsewhere (loads them all: only then). */
+async function honouring(): Promise<string[]> {
+  const names: string[] = []
+  for (const entry of commands) if ((await entry.load()).common?.includes('max-errors')) names.push(entry.name)
+  return names
 }
 
 function describeErrno(code: string): string {

@@ -27,14 +27,15 @@ import { JsonlWriter } from '../../jsonl/index.js'
 import type { WriteOptions } from '../../normalize/index.js'
 import { canonicalTime, formatTime } from '../../time/index.js'
 import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
-import type { Command, Io } from '../command.js'
+import type { Command } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
 import { openInputs } from '../inputs.js'
 import type { ConvertJobSettings } from '../parallel/jobs/convert.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
 import { WRITE_OPTIONS, writeOptions, writeOptionsGiven, writeOptionsHelp } from '../write-options.js'
+import { ProblemLimit } from '../problem-limit.js'
 import { convertItem } from './convert-item.js'
-import { ProgressBar } from './convert-progress.js'
+import { ProgressBar } from '../progress-bar.js'
 
 /** JSON Lines converters that `--jobs` runs on worker threads (the others read on one thread). */
 const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson', 'subfinder', 'tlsx', 'katana', 'shodan', 'censys'])
@@ -102,6 +103,7 @@ export const convert: Command = {
   name: 'convert',
   summary: "Convert other tools' output to event documents and back",
   help: help(),
+  common: ['max-errors'],
   async run(argv, io) {
     const { values, positionals } = parse('convert', argv, {
       from: { type: 'string' },
@@ -141,11 +143,18 @@ export const convert: Command = {
       for (const input of inputs) (input.stream as Partial<Readable>).destroy?.()
     }
     io.stopSignal?.addEventListener('abort', stop, { once: true })
+    // Problem lines (records skipped) erase the bar first; --max-errors holds back those past N.
+    let bar: ProgressBar | undefined
+    const toStderr = (data: string | Uint8Array) => {
+      bar?.clear()
+      return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
+    }
+    const problems = new ProblemLimit({ write: (text: string) => toStderr(`${text}\n`), writeBytes: toStderr }, io.maxErrors)
     try {
       if (output.header) await out.write(line(output, output.header()))
       for (const input of inputs) {
         if (io.stopSignal?.aborted) break
-        const bar = io.stderrIsTTY && input.size !== undefined ? new ProgressBar(io.stderr, input.name, input.size) : undefined
+        bar = io.stderrIsTTY && !io.quiet && input.size !== undefined ? new ProgressBar(io.stderr, input.name, input.size) : undefined
         let stream = bar ? bar.track(input.stream, input.read) : input.stream
         let converter: Converter
         let guess: Guess | undefined
@@ -165,27 +174,22 @@ export const convert: Command = {
         if (jobs > 1 && PARALLEL.has(converter.name)) {
           // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
           const settings: ConvertJobSettings = { from: converter.name, to, fields, write, ctx, guessLine: guess?.line }
-          const toStderr = (data: string | Uint8Array) => {
-            bar?.clear()
-            return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
-          }
-          const err = { write: (text: string) => toStderr(`${text}\n`), writeBytes: toStderr }
           // Event numbers in messages: a block's own, plus the events of the blocks before it.
           const fixText = (i: number, text: string, before: readonly number[]) => (i === 1 ? text.replace(EVENT_MARK, (_, n: string) => String(before[2]! + Number(n))) : text)
-          const handled = await runJobs({ name: input.name, stream, size: input.size }, { job: 'convert', jobs, maxLineBytes: ctx.maxLineBytes, settings, fixText }, [out, err])
+          const handled = await runJobs({ name: input.name, stream, size: input.size }, { job: 'convert', jobs, maxLineBytes: ctx.maxLineBytes, settings, fixText }, [out, problems])
           if ('counts' in handled) {
             counts.converted += handled.counts[0]!
             counts.skipped += handled.counts[1]!
             bar?.clear()
-            const summary = guess && misfitSummary(input.name, guess, misfitsFrom(handled.counts.slice(3)))
+            const summary = guess && !io.quiet && misfitSummary(input.name, guess, misfitsFrom(handled.counts.slice(3)))
             if (summary) io.stderr.write(`${summary}\n`)
             continue
           }
           stream = handled.rest
         }
-        await convertOne(converter, stream, ctx, output, input.name, out, io, counts, bar)
+        await convertOne(converter, stream, ctx, output, input.name, out, problems, counts)
         bar?.clear()
-        const summary = guess && misfitSummary(input.name, guess, misfits)
+        const summary = guess && !io.quiet && misfitSummary(input.name, guess, misfits)
         if (summary) io.stderr.write(`${summary}\n`)
       }
     } catch (error) {
@@ -197,8 +201,10 @@ export const convert: Command = {
       io.stopSignal?.removeEventListener('abort', stop)
     }
     await out.flush()
+    const note = problems.note()
+    if (note !== undefined) io.stderr.write(`${note}\n`)
     const interrupted = io.stopSignal?.aborted ? ' (interrupted)' : ''
-    io.stderr.write(`${counts.converted} converted, ${counts.skipped} skipped${interrupted}\n`)
+    if (!io.quiet || interrupted) io.stderr.write(`${counts.converted} converted, ${counts.skipped} skipped${interrupted}\n`)
     if (interrupted) return EXIT.failed
     return counts.skipped > 0 ? EXIT.failed : EXIT.ok
   },
@@ -211,14 +217,12 @@ async function convertOne(
   output: Output,
   name: string,
   out: JsonlWriter,
-  io: Io,
+  problems: ProblemLimit,
   counts: Counts,
-  bar: ProgressBar | undefined,
 ): Promise<void> {
   // Waits when stderr is full, so a flood of problems cannot pile up in memory.
   const report = async (text: string) => {
-    bar?.clear()
-    if (!io.stderr.write(`${text}\n`)) await once(io.stderr, 'drain')
+    await problems.write(text)
   }
   let events = 0
   for await (const item of converter.convert(stream, ctx)) {

@@ -14,6 +14,8 @@ export interface ValidateSettings {
   showWarnings: boolean
   /** `--array`: a JSON text that is an array is a list of documents (docs/validate.md). */
   arrays: boolean
+  /** json format: also an object for a valid record with warnings (for the junit and sarif reports). */
+  warningRecords?: boolean
 }
 
 /**
@@ -39,7 +41,8 @@ export function validateRecord(record: JsonRecord, file: string, settings: Valid
   const warnings = settings.showWarnings ? report.warnings : []
   if (report.ok && warnings.length === 0) return { ok: true, lines: [] }
   if (settings.format === 'json') {
-    return { ok: report.ok, lines: report.ok ? [] : [JSON.stringify({ file, line: record.line, errors: report.errors, warnings })] }
+    const json = JSON.stringify({ file, line: record.line, errors: report.errors, warnings })
+    return { ok: report.ok, lines: report.ok && !settings.warningRecords ? [] : [json] }
   }
   const lines: string[] = []
   for (const issue of report.errors) lines.push(issueLine(file, record.line, issue))

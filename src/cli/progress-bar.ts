@@ -1,4 +1,4 @@
-/** The progress bar of `l9kit convert`: on stderr, only for files, redrawn at most every 100 ms. */
+/** The progress bar of the commands that read files (convert, validate, normalize, fingerprint): on stderr, only for files, redrawn at most every 100 ms. */
 import type { Writable } from 'node:stream'
 
 const WIDTH = 30
