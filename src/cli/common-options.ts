@@ -127,7 +127,7 @@ async function openOutput(command: string, path: string, argv: readonly string[]
   const existing = await stat(path).catch(() => undefined)
   if (existing?.isFile()) {
     for (const arg of argv) {
-      if (arg === path || arg.startsWith('-')) continue
+      if (arg.startsWith('-')) continue
       const other = await stat(arg).catch(() => undefined)
       if (other && other.dev === existing.dev && other.ino === existing.ino) {
         throw new UsageError(`${command}: --output ${path} is also an input (${arg}): it would be emptied before it is read`)

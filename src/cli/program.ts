@@ -93,6 +93,8 @@ function describeErrno(code: string): string {
       return 'permission denied'
     case 'EISDIR':
       return 'is a directory'
+    case 'ENOTDIR':
+      return 'not a directory (a part of the path is a file)'
     default:
       return code
   }

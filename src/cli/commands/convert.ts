@@ -19,6 +19,7 @@ import {
   type Output,
   peekHead,
   FIELD_OUTPUTS,
+  LEAF_PATHS,
   UnknownFieldError,
   undetectedMessage,
 } from '../../convert/index.js'
@@ -34,6 +35,7 @@ import type { ConvertJobSettings } from '../parallel/jobs/convert.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
 import { WRITE_OPTIONS, writeOptions, writeOptionsGiven, writeOptionsHelp } from '../write-options.js'
 import { ProblemLimit } from '../problem-limit.js'
+import { didYouMean } from '../suggest.js'
 import { convertItem } from './convert-item.js'
 import { ProgressBar } from '../progress-bar.js'
 
@@ -249,7 +251,7 @@ function makeOutput(to: (typeof OUTPUT_NAMES)[number], fields: readonly string[]
   try {
     return createOutput(to, { fields, write })
   } catch (error) {
-    if (error instanceof UnknownFieldError) throw new UsageError(`convert: ${option}: ${error.message}`)
+    if (error instanceof UnknownFieldError) throw new UsageError(`convert: ${option}: ${withSuggestion(error.message)}`)
     throw error
   }
 }
@@ -261,3 +263,11 @@ function runStart(text: string | undefined): string {
   return t.value
 }
 
+
+/** Every path `--fields` takes: the leaves and the objects above them. */
+const fieldPaths = () => [...new Set(LEAF_PATHS.flatMap((path) => path.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))))]
+
+/** An unknown field's message with the closest path named first (`unknown field 'http.stauts'; did you mean 'http.status'? (fields: …)`). */
+function withSuggestion(message: string): string {
+  return message.replace(/^(unknown field '([^']*)')/, (whole, _: string, typed: string) => `${whole}${didYouMean(typed, fieldPaths())}`)
+}
