@@ -10,6 +10,7 @@ import type { Report } from './issue.js'
 export * from './issue.js'
 export { jsonType, show } from './codes.js'
 export { isStrictValid, validate, type ValidateOptions } from './event.js'
+export { integerSpellingIssues } from './number-spelling.js'
 
 /** Validates any published document shape (lookup result, subdomains, error body, …). */
 export function validateDocument(name: DocumentName, data: unknown): Report {

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import Ajv from 'ajv-draft-04'
+import AjvDraft04 from 'ajv-draft-04'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { emptyEvent } from '../../src/schema/index.js'
@@ -20,8 +20,8 @@ import { fileTempDir } from '../support/temp.js'
 const require = createRequire(import.meta.url)
 const sarifSchema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as object
 // The schema's language-tag pattern is not valid under the `u` flag ajv uses by default.
-const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false })
-addFormats(ajv)
+const ajv = new AjvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false })
+addFormats.default(ajv)
 const validSarif = ajv.compile(sarifSchema)
 
 const dir = fileTempDir('l9kit-report-')
