@@ -42,13 +42,19 @@ function goType(shape: Shape): string {
   }
 }
 
-function member(m: Member): string[] {
+function member(m: Member, family: Struct['family']): string[] {
+  if (m.optional && family === 'report') {
+    // l9kit's own bodies leave an absent member out: a pointer (nil when absent), omitempty.
+    const type = ['array', 'map', 'bytes', 'nullable'].includes(m.shape.kind) ? goType(m.shape) : `*${goType(m.shape)}`
+    const comment = wrap(`${m.description} Absent: nil, and not written.`)
+    return [...comment.map((l) => `\t// ${l}`), `\t${goName(m.json)} ${type} \`json:"${m.json},omitempty"\``]
+  }
   const comment = wrap(m.description + (m.optional ? ' May be absent on input; always written (empty when absent), as the original does.' : ''))
   return [...comment.map((l) => `\t// ${l}`), `\t${goName(m.json)} ${goType(m.shape)} \`json:"${m.json}"\``]
 }
 
 function struct(s: Struct): string[] {
-  return [...wrap(`${s.name}: ${s.description}`).map((l) => `// ${l}`), `type ${s.name} struct {`, ...s.members.flatMap(member), '}', '']
+  return [...wrap(`${s.name}: ${s.description}`).map((l) => `// ${l}`), `type ${s.name} struct {`, ...s.members.flatMap((m) => member(m, s.family)), '}', '']
 }
 
 export function goFiles(structs: Struct[], version: string): { path: string; text: string }[] {

@@ -15,8 +15,8 @@
  *   for any text.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import type { DocBlock } from './markdown.js'
 
 export interface DocContext {
@@ -137,6 +137,7 @@ async function runBlock(block: DocBlock, ctx: DocContext, previous: Ran | undefi
     return { result: { block, status: 'passed', message: `run by ${marker.path}` } }
   }
   if (marker?.kind === 'file') {
+    mkdirSync(dirname(join(ctx.cwd, marker.name)), { recursive: true })
     writeFileSync(join(ctx.cwd, marker.name), fill(block.text, ctx))
     return { result: { block, status: 'passed' } }
   }

@@ -50,6 +50,9 @@ pub struct Event {
     pub tags: Vec<String>,
     pub geoip: GeoIP,
     pub network: Network,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What an HTTP exchange with the service showed.
@@ -69,6 +72,9 @@ pub struct HTTP {
     pub title: String,
     /// Hash of the favicon; may be empty.
     pub favicon_hash: String,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// TLS layer of the service.
@@ -85,6 +91,9 @@ pub struct SSL {
     /// Negotiated protocol version, for example `TLSv1.3`.
     pub version: String,
     pub certificate: Certificate,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// The server certificate seen during the TLS handshake.
@@ -108,6 +117,9 @@ pub struct Certificate {
     pub not_after: String,
     /// Whether the certificate matched the host name.
     pub valid: bool,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// SSH layer of the service.
@@ -121,6 +133,9 @@ pub struct SSH {
     pub banner: String,
     /// Text shown after login, if any.
     pub motd: String,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What is known of the service behind the port.
@@ -128,6 +143,9 @@ pub struct SSH {
 pub struct Service {
     pub credentials: Credentials,
     pub software: Software,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Credentials the service accepted.
@@ -144,6 +162,9 @@ pub struct Credentials {
     /// Raw credential bytes as base64 text; null when none.
     #[serde(with = "base64_option")]
     pub raw: Option<Vec<u8>>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Software identified behind the port.
@@ -159,8 +180,11 @@ pub struct Software {
     pub modules: Option<Vec<Module>>,
     /// Identifier of the software and version; may be empty or omitted. `None` when absent; then
     /// not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub fingerprint: Option<String>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// A module or plug-in of the software.
@@ -172,6 +196,9 @@ pub struct Module {
     pub version: String,
     /// Identifier of the module and version.
     pub fingerprint: String,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// The finding, for leak events.
@@ -184,6 +211,9 @@ pub struct Leak {
     /// `critical`, `high`, `medium`, `low` or `info`; empty for events that are not leaks.
     pub severity: String,
     pub dataset: Dataset,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Size of the exposed data.
@@ -201,6 +231,9 @@ pub struct Dataset {
     pub infected: bool,
     /// Ransom notes found; null when none.
     pub ransom_notes: Option<Vec<String>>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Where the IP address is located.
@@ -219,6 +252,9 @@ pub struct GeoIP {
     /// Region name.
     pub region_name: String,
     pub location: Location,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Geographic coordinates.
@@ -228,6 +264,9 @@ pub struct Location {
     pub lat: f64,
     /// Degrees east.
     pub lon: f64,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// The network the IP address belongs to.
@@ -239,6 +278,9 @@ pub struct Network {
     pub asn: i64,
     /// Network range in CIDR notation; may be empty.
     pub network: String,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Answer of GET /domain/:domain and GET /host/:ip.
@@ -250,6 +292,9 @@ pub struct LookupResult {
     /// Leak events; null when no information was found.
     #[serde(rename = "Leaks")]
     pub leaks: Option<Vec<Event>>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// A subdomain known for a domain.
@@ -261,6 +306,121 @@ pub struct Subdomain {
     pub distinct_ips: i64,
     /// UTC time with exactly three fraction digits and `Z`.
     pub last_seen: String,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// Body of the reference service for every status but 200.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    /// Short name of the error, such as `Bad Request`.
+    pub title: String,
+    /// What went wrong and how to fix it.
+    pub description: String,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// What `l9kit conform --report json:FILE` writes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConformReport {
+    /// What wrote the report.
+    pub tool: String,
+    /// The server judged.
+    pub base_url: String,
+    /// Seed of every generator of the run.
+    pub seed: i64,
+    /// Generated examples per check.
+    pub max_examples: i64,
+    /// Requests per second, or `auto` (as fast as 429s allow).
+    pub rate: String,
+    /// UTC time the run started, millisecond precision.
+    pub started_at: String,
+    /// Milliseconds the whole run took.
+    pub duration_ms: i64,
+    /// Requests sent in the whole run.
+    pub requests: i64,
+    /// Checks per status.
+    pub summary: ConformReportSummary,
+    /// One entry per check run, in run order.
+    pub checks: Vec<ConformCheck>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// The outcome of one check.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConformCheck {
+    /// Stable identifier, as given to --checks and --exclude-checks.
+    pub id: String,
+    /// What the server must do, in one line.
+    pub description: String,
+    /// Where the rule comes from.
+    pub spec: String,
+    /// `error`: the check could not run to the end (network failure, endless 429s).
+    pub status: String,
+    /// What failed, why the check was skipped or could not run, or what a pass judged. `None` when
+    /// absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub message: Option<String>,
+    /// The smallest example of a failure. `None` when absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub example: Option<ConformExample>,
+    /// The run seed; `--seed` with `--checks` replays this check.
+    pub seed: i64,
+    /// fast-check's path of the shrunk counterexample. `None` when absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub path: Option<String>,
+    /// The command that runs this check alone with the same seed (api keys left out). `None` when
+    /// absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub replay: Option<String>,
+    /// Requests this check sent (answers shared with earlier checks are not counted again).
+    pub requests: i64,
+    /// Milliseconds the check took.
+    pub duration_ms: i64,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// The smallest example of a failure.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConformExample {
+    /// The smallest generated input that fails (fast-check notation), when the check generates
+    /// inputs. `None` when absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub input: Option<String>,
+    /// The request that shows the failure, e.g. `GET /host/192.0.2.1 (no api-key)`; keys are never
+    /// written. `None` when absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub request: Option<String>,
+    /// Status line, content-type and x-limited-for headers, and the start of the body. `None` when
+    /// absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub response: Option<String>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// Checks per status.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConformReportSummary {
+    /// Checks passed.
+    pub passed: i64,
+    /// Checks failed.
+    pub failed: i64,
+    /// Checks that had nothing to judge or were not enabled.
+    pub skipped: i64,
+    /// Checks that could not run to the end.
+    pub errors: i64,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Padded standard base64 (RFC 4648), as Go writes a `[]byte`.
@@ -310,6 +470,19 @@ pub mod base64_bytes {
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
         let text = String::deserialize(deserializer)?;
         decode(&text).ok_or_else(|| D::Error::custom("expected padded standard base64 text"))
+    }
+}
+
+/// An optional member: absent is `None`; present, it must hold a value (`null` is refused, as the
+/// schema refuses it: leave the member out instead).
+pub mod present {
+    use serde::{de::Error, Deserialize, Deserializer};
+
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D) -> Result<Option<T>, D::Error> {
+        match Option::<T>::deserialize(deserializer)? {
+            Some(value) => Ok(Some(value)),
+            None => Err(D::Error::custom("null is not allowed for an optional member: leave it out")),
+        }
     }
 }
 
