@@ -26,9 +26,6 @@ export interface CommonOptions {
   maxErrors?: number
 }
 
-/** Names the commands' own parsing must know of (for "did you mean"). */
-export const COMMON_NAMES = ['output', 'quiet', 'max-errors'] as const
-
 const HELP: [string, string][] = [
   ['-o, --output FILE', 'write standard output to FILE instead (created or emptied before the command runs, so a path that cannot be written fails at once)'],
   ['-q, --quiet', 'leave out informational lines (summaries, progress bars, hints, warnings); results, problems and errors are written as usual'],

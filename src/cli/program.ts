@@ -5,7 +5,6 @@ import { commands } from './commands/index.js'
 import { REPORT_REQUEST } from '../jsonl/guard.js'
 import { commonIo, extractCommon, helpWithCommon } from './common-options.js'
 import { didYouMean } from './suggest.js'
-
 import { VERSION } from './version.js'
 
 function mainHelp(): string {

@@ -105,7 +105,8 @@ function spelledNumbers(text: string): { tokens: string[]; spelled: string }[] {
 export function integerSpellingIssues(text: string): Issue[] {
   if (!candidates().test(text)) return []
   return spelledNumbers(text)
-    .filter((n) => integerAt(n.tokens))
+    // A value with a real fraction (200.5) is not an integer at all: the schema says so already.
+    .filter((n) => Number.isInteger(Number(n.spelled)) && integerAt(n.tokens))
     .map((n) => ({
       code: 'wrong_type' as const,
       pointer: n.tokens.map((t) => `/${pointerToken(t)}`).join(''),
