@@ -263,7 +263,6 @@ function runStart(text: string | undefined): string {
   return t.value
 }
 
-
 /** Every path `--fields` takes: the leaves and the objects above them. */
 const fieldPaths = () => [...new Set(LEAF_PATHS.flatMap((path) => path.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))))]
 
