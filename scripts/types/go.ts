@@ -46,7 +46,13 @@ function goType(shape: Shape): string {
   }
 }
 
-function member(m: Member): string[] {
+function member(m: Member, family: Struct['family']): string[] {
+  if (m.optional && family === 'report') {
+    // l9kit's own bodies leave an absent member out: a pointer (nil when absent), omitempty.
+    const type = ['array', 'map', 'bytes', 'nullable'].includes(m.shape.kind) ? goType(m.shape) : `*${goType(m.shape)}`
+    const comment = wrap(`${m.description} Absent: nil, and not written.`)
+    return [...comment.map((l) => `\t// ${l}`), `\t${goName(m.json)} ${type} \`json:"${m.json},omitempty"\``]
+  }
   if (m.omitted) {
     const comment = wrap(`${m.description} Nil when absent, and then not written.`)
     return [...comment.map((l) => `\t// ${l}`), `\t${goName(m.json)} *${goType(m.shape)} \`json:"${m.json},omitempty"\``]
@@ -56,7 +62,7 @@ function member(m: Member): string[] {
 }
 
 function struct(s: Struct): string[] {
-  return [...wrap(`${s.name}: ${s.description}`).map((l) => `// ${l}`), `type ${s.name} struct {`, ...s.members.flatMap(member), '}', '']
+  return [...wrap(`${s.name}: ${s.description}`).map((l) => `// ${l}`), `type ${s.name} struct {`, ...s.members.flatMap((m) => member(m, s.family)), '}', '']
 }
 
 export function goFiles(structs: Struct[], version: string): { path: string; text: string }[] {

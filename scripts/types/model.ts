@@ -38,6 +38,12 @@ export interface Struct {
   name: string
   description: string
   members: Member[]
+  /**
+   * `event`: the event document and the lookup answers, which the original writes with every
+   * member (an absent optional one as empty); `report`: l9kit's own bodies (error, conformance
+   * report), where an absent optional member stays absent.
+   */
+  family: 'event' | 'report'
 }
 
 /** Type names where PascalCase of the `$defs` key is not how the names are usually written. */
@@ -81,12 +87,27 @@ const ALWAYS_WRITTEN = new Set(['Software.fingerprint'])
 /** Members that hold bytes, written as base64 text (the original's `[]byte`). */
 const BYTES = new Set(['Credentials.raw'])
 
-function shapeOf(node: JsonSchema, where: string): Shape {
-  if (typeof node.$ref === 'string') return { kind: 'struct', name: typeName(node.$ref.replace('#/$defs/', '')) }
+/** How one document's structs are named and where inline objects become structs of their own. */
+interface Reading {
+  family: Struct['family']
+  /** `$defs` key → type name. */
+  defName: (key: string) => string
+  /** Structs made of inline objects (`{type: object, properties}` inside a member), in the order met. */
+  inline: Struct[]
+  /** JSON text of a `$defs` entry → its type name: an inline copy of one is that type. */
+  defs: Map<string, string>
+}
+
+const EVENT_READING = (): Reading => ({ family: 'event', defName: typeName, inline: [], defs: new Map() })
+
+function shapeOf(node: JsonSchema, where: string, reading: Reading = EVENT_READING()): Shape {
+  if (typeof node.$ref === 'string') return { kind: 'struct', name: reading.defName(node.$ref.replace('#/$defs/', '')) }
   if (Array.isArray(node.anyOf)) {
     const alts = node.anyOf as JsonSchema[]
     const other = alts.filter((a) => a.type !== 'null')
-    if (other.length === 1 && alts.length === 2) return { kind: 'nullable', of: shapeOf(other[0]!, where) }
+    if (other.length === 1 && alts.length === 2) return { kind: 'nullable', of: shapeOf(other[0]!, where, reading) }
+    // A union of string constants (an enumeration) is a string.
+    if (alts.every((a) => a.type === 'string' && typeof a.const === 'string')) return { kind: 'string' }
     throw new Error(`${where}: a union other than "T or null" has no type here`)
   }
   switch (node.type) {
@@ -99,10 +120,19 @@ function shapeOf(node: JsonSchema, where: string): Shape {
     case 'number':
       return { kind: 'float' }
     case 'array':
-      return { kind: 'array', of: shapeOf(node.items as JsonSchema, where) }
+      return { kind: 'array', of: shapeOf(node.items as JsonSchema, where, reading) }
     case 'object':
       if (node.properties === undefined && typeof node.additionalProperties === 'object') {
-        return { kind: 'map', of: shapeOf(node.additionalProperties as JsonSchema, where) }
+        return { kind: 'map', of: shapeOf(node.additionalProperties as JsonSchema, where, reading) }
+      }
+      if (node.properties !== undefined) {
+        // An inline object: the `$defs` entry it copies, or a struct named after its place.
+        const known = reading.defs.get(JSON.stringify(node))
+        if (known !== undefined) return { kind: 'struct', name: known }
+        const [parent, member] = where.split('.')
+        const name = `${parent}${typeName(member!)}`
+        reading.inline.push(structOf(name, node, reading))
+        return { kind: 'struct', name }
       }
   }
   throw new Error(`${where}: no type for ${JSON.stringify(node).slice(0, 80)}`)
@@ -115,28 +145,41 @@ function describeMember(prop: JsonSchema, defs: Record<string, JsonSchema>): str
   return String(ref?.description ?? '')
 }
 
-function structOf(name: string, node: JsonSchema, defs: Record<string, JsonSchema> = {}): Struct {
+function structOf(name: string, node: JsonSchema, reading: Reading = EVENT_READING(), defs: Record<string, JsonSchema> = {}): Struct {
   const required = new Set((node.required ?? []) as string[])
   const members = Object.entries((node.properties ?? {}) as Record<string, JsonSchema>).map(([json, prop]) => ({
     json,
-    shape: shapeOf(prop, `${name}.${json}`),
+    shape: shapeOf(prop, `${name}.${json}`, reading),
     optional: !required.has(json),
     omitted: !required.has(json) && !ALWAYS_WRITTEN.has(`${name}.${json}`),
     description: describeMember(prop, defs),
   }))
-  return { name, description: String(node.description ?? ''), members }
+  return { name, description: String(node.description ?? ''), members, family: reading.family }
+}
+
+/** The structs of one of l9kit's own bodies: the document's struct, its `$defs` (named with `prefix`), the inline objects. */
+function reportStructs(name: string, prefix: string, doc: JsonSchema): Struct[] {
+  const defs = Object.entries((doc.$defs ?? {}) as Record<string, JsonSchema>)
+  const reading: Reading = { family: 'report', defName: (key) => `${prefix}${typeName(key)}`, inline: [], defs: new Map(defs.map(([key, def]) => [JSON.stringify(def), `${prefix}${typeName(key)}`])) }
+  const main = structOf(name, doc, reading)
+  main.description = String(doc.description ?? '')
+  const parts = defs.map(([key, def]) => structOf(`${prefix}${typeName(key)}`, def, reading))
+  return [main, ...parts, ...reading.inline]
 }
 
 /**
  * The structs of the event, lookup-result and subdomains documents: `Event` first, then its
- * parts in `$defs` order, then `LookupResult` and `Subdomain` (an item of the subdomains array).
+ * parts in `$defs` order, then `LookupResult` and `Subdomain` (an item of the subdomains array);
+ * then l9kit's own bodies: `ErrorBody` (every answer but a 200) and `ConformReport` (what
+ * `l9kit conform --report json:FILE` writes) with its parts.
  */
-export function readStructs(event: JsonSchema, lookup: JsonSchema, subdomains: JsonSchema): Struct[] {
-  const structs = [structOf('Event', event, event.$defs as Record<string, JsonSchema>)]
+export function readStructs(event: JsonSchema, lookup: JsonSchema, subdomains: JsonSchema, error: JsonSchema, report: JsonSchema): Struct[] {
+  const structs = [structOf('Event', event, EVENT_READING(), event.$defs as Record<string, JsonSchema>)]
   for (const [key, def] of Object.entries(event.$defs as Record<string, JsonSchema>)) structs.push(structOf(typeName(key), def))
   const result = structOf('LookupResult', lookup)
   result.description = String(lookup.description ?? '')
   structs.push(result, structOf('Subdomain', subdomains.items as JsonSchema))
+  structs.push(...reportStructs('ErrorBody', 'Error', error), ...reportStructs('ConformReport', 'Conform', report))
   return structs
 }
 

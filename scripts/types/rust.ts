@@ -1,9 +1,13 @@
 /**
- * schema/types/rust/: a crate of serde structs (serde with `derive` only). Members in document
- * order; an optional member is `Option` that is skipped when `None` (never written `null`); a
- * nullable one is `Option` written `null`; integers `i64` (Go's `int` and `int64` on 64-bit);
- * maps `BTreeMap`, so they serialise sorted byte-wise as Go does; `raw` is `Option<Vec<u8>>`,
- * base64 text in JSON, by a small codec in the crate (no base64 crate needed).
+ * schema/types/rust/: a crate of serde structs (serde with `derive`, and serde_json for the
+ * members the schema does not list). Members in document order; an optional member is `Option`
+ * that is skipped when `None` (never written `null`, and `null` on input is refused, as the
+ * schema refuses it); a nullable one is `Option` written `null`; integers `i64` (Go's `int` and
+ * `int64` on 64-bit); maps `BTreeMap`, so they serialise sorted byte-wise as Go does; `raw` is
+ * `Option<Vec<u8>>`, base64 text in JSON, by a small codec in the crate (no base64 crate
+ * needed). Every struct keeps members the schema does not list in `extra` (written back after
+ * the listed ones), as the Python types do; a struct is read from a JSON object only (serde
+ * would also take an array of the members' values: `flatten` makes it read a map).
  */
 import { type Member, type Shape, type Struct, wrap } from './model.js'
 
@@ -45,6 +49,7 @@ function member(m: Member): string[] {
   if (bytes) attrs.push(`with = "${m.shape.kind === 'nullable' ? 'base64_option' : 'base64_bytes'}"`)
   const type = m.optional ? `Option<${rustType(m.shape)}>` : rustType(m.shape)
   if (m.optional) attrs.push('default', 'skip_serializing_if = "Option::is_none"')
+  if (m.optional && !bytes) attrs.push('deserialize_with = "present::deserialize"')
   const doc = m.description + (m.optional ? ' `None` when absent; then not written.' : '')
   return [...wrap(doc, 92).map((l) => `    /// ${l}`), ...(attrs.length ? [`    #[serde(${attrs.join(', ')})]`] : []), `    pub ${name}: ${type},`]
 }
@@ -55,6 +60,9 @@ function struct(s: Struct): string[] {
     '#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]',
     `pub struct ${s.name} {`,
     ...s.members.flatMap(member),
+    '    /// Members the schema does not list, kept as they came and written after the others.',
+    '    #[serde(flatten)]',
+    '    pub extra: BTreeMap<String, serde_json::Value>,',
     '}',
     '',
   ]
@@ -111,6 +119,19 @@ pub mod base64_bytes {
     }
 }
 
+/// An optional member: absent is \`None\`; present, it must hold a value (\`null\` is refused, as the
+/// schema refuses it: leave the member out instead).
+pub mod present {
+    use serde::{de::Error, Deserialize, Deserializer};
+
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D) -> Result<Option<T>, D::Error> {
+        match Option::<T>::deserialize(deserializer)? {
+            Some(value) => Ok(Some(value)),
+            None => Err(D::Error::custom("null is not allowed for an optional member: leave it out")),
+        }
+    }
+}
+
 /// \`Option<Vec<u8>>\` as base64 text or \`null\`.
 pub mod base64_option {
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
@@ -160,6 +181,7 @@ export function rustFiles(structs: Struct[], version: string): { path: string; t
     '',
     '[dependencies]',
     'serde = { version = "1", features = ["derive"] }',
+    'serde_json = "1"',
     '',
   ].join('\n')
   return [

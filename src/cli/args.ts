@@ -1,15 +1,22 @@
 /** Option parsing on top of node:util parseArgs, with errors a person can act on. */
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { UsageError } from './command.js'
+import { didYouMean } from './suggest.js'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 
+/** The options every command has besides its own (common-options.ts takes them out before this parse). */
+const EVERY_COMMAND = ['--help', '--output', '--quiet', '--max-errors']
+
+/** Parses a command's arguments; a mistake is a UsageError naming it (and the closest option for an unknown one). */
 export function parse<O extends Options>(command: string, argv: string[], options: O) {
   try {
     return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true })
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '')
-    throw new UsageError(`${command}: ${message} (see 'l9kit ${command} --help')`)
+    const unknown = /^Unknown option '(--?[^'=]+)/.exec(message)?.[1]
+    const hint = unknown === undefined ? '' : didYouMean(unknown, [...Object.keys(options).map((name) => `--${name}`), ...EVERY_COMMAND])
+    throw new UsageError(`${command}: ${message}${hint} (see 'l9kit ${command} --help')`)
   }
 }
 
@@ -17,7 +24,7 @@ export function parse<O extends Options>(command: string, argv: string[], option
 export function oneOf<T extends string>(command: string, option: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback
   if ((allowed as readonly string[]).includes(value)) return value as T
-  throw new UsageError(`${command}: --${option} must be one of ${allowed.join(', ')} (got '${value}')`)
+  throw new UsageError(`${command}: --${option} must be one of ${allowed.join(', ')} (got '${value}'${didYouMean(value, allowed)})`)
 }
 
 /** A positive integer option, with its name in the error. */

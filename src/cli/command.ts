@@ -16,6 +16,16 @@ export interface Io {
    * as its helper threads' priority (serve).
    */
   ownsProcess?: boolean
+  /**
+   * `-q/--quiet` (common-options.ts): leave out informational lines (summaries, progress bars,
+   * hints, warnings); results, problems and errors are written as usual.
+   */
+  quiet?: boolean
+  /**
+   * `--max-errors N` (common-options.ts), for commands that list `'max-errors'` in `common`:
+   * report at most N problems, then say how many more there were (problem-limit.ts).
+   */
+  maxErrors?: number
 }
 
 export interface Command {
@@ -24,6 +34,11 @@ export interface Command {
   summary: string
   /** Full text for `l9kit <name> --help`: usage, every option, exit codes. */
   help: string
+  /**
+   * Common options (common-options.ts) the command honours besides the ones every command
+   * takes (`-o/--output`, `-q/--quiet`): the program refuses the others for it.
+   */
+  common?: readonly 'max-errors'[]
   /** Runs the command; resolves to the exit code. */
   run(argv: string[], io: Io): Promise<number>
 }

@@ -4,8 +4,9 @@ import { EXIT, UsageError } from './command.js'
 import { commands } from './commands/index.js'
 import { REPORT_REQUEST } from '../jsonl/guard.js'
 import { printable } from '../validate/printable.js'
-
-const VERSION = '0.2.0'
+import { commonIo, extractCommon, helpWithCommon } from './common-options.js'
+import { didYouMean } from './suggest.js'
+import { VERSION } from './version.js'
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length))
@@ -34,17 +35,29 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const entry = commands.find((c) => c.name === name)
   if (!entry) {
-    io.stderr.write(`l9kit: unknown command '${printable(name)}' (see 'l9kit --help')\n`)
+    const what = name.startsWith('-') ? 'option' : 'command'
+    io.stderr.write(`l9kit: unknown ${what} '${printable(name)}'${didYouMean(name, what === 'option' ? ['--help', '--version'] : commands.map((c) => c.name))} (see 'l9kit --help')\n`)
     return EXIT.usage
   }
   const command = await entry.load()
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(command.help.trimEnd() + '\n')
+    io.stdout.write(helpWithCommon(command) + '\n')
     return EXIT.ok
   }
+  let finish: (() => Promise<void>) | undefined
   try {
-    return await command.run(rest, io)
+    const { argv: own, common } = extractCommon(name, rest)
+    if (common.maxErrors !== undefined && !command.common?.includes('max-errors')) {
+      throw new UsageError(`${name}: --max-errors does not apply to this command (it does to ${(await honouring()).join(', ')})`)
+    }
+    const set = await commonIo(name, own, io, common)
+    finish = set.finish
+    const code = await command.run(own, set.io)
+    finish = undefined
+    await set.finish()
+    return code
   } catch (error) {
+    await finish?.().catch(() => undefined)
     if (error instanceof UsageError) {
       io.stderr.write(`l9kit ${printable(error.message)}\n`)
       return EXIT.usage
@@ -65,6 +78,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
+/** The commands that take `--max-errors`, for the message refusing it elsewhere (loads them all: only then). */
+async function honouring(): Promise<string[]> {
+  const names: string[] = []
+  for (const entry of commands) if ((await entry.load()).common?.includes('max-errors')) names.push(entry.name)
+  return names
+}
+
 function describeErrno(code: string): string {
   switch (code) {
     case 'ENOENT':
@@ -73,6 +93,8 @@ function describeErrno(code: string): string {
       return 'permission denied'
     case 'EISDIR':
       return 'is a directory'
+    case 'ENOTDIR':
+      return 'not a directory (a part of the path is a file)'
     default:
       return code
   }

@@ -13,3 +13,19 @@ export function untilStopped(io: Io): Promise<void> {
     process.once('SIGTERM', () => resolve())
   })
 }
+
+/**
+ * Calls `onGone` once this process's parent has gone (polled every `everyMs`, on a timer that
+ * keeps nothing alive). For `npm start` and `npx l9kit …`: npm runs the command through
+ * `sh -c` and forwards SIGINT and SIGTERM to that shell only, which ends without passing them
+ * on, so without this the command would be left running (holding its port) after npm ended.
+ */
+export function watchParent(onGone: () => void, everyMs = 250): void {
+  const parent = process.ppid
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return
+    clearInterval(timer)
+    onGone()
+  }, everyMs)
+  timer.unref()
+}

@@ -4,6 +4,7 @@
  */
 import type { WriteOptions } from '../normalize/index.js'
 import { oneOf } from './args.js'
+import { optionLines } from './help.js'
 
 /** The parseArgs entries of the two options. */
 export const WRITE_OPTIONS = {
@@ -17,25 +18,7 @@ const HELP: [string, string][] = [
 ]
 
 /** Their lines in a command's --help, descriptions starting at `column` and wrapped at 90. */
-export function writeOptionsHelp(column: number): string {
-  const lines: string[] = []
-  for (const [name, text] of HELP) {
-    let line = `  ${name}`
-    if (line.length > column - 2) {
-      lines.push(line)
-      line = ''
-    }
-    for (const word of text.split(' ')) {
-      if (line.length >= column && line.length + 1 + word.length > 90) {
-        lines.push(line)
-        line = ''
-      }
-      line = line.length < column ? `${line.padEnd(column)}${word}` : `${line} ${word}`
-    }
-    lines.push(line)
-  }
-  return lines.join('\n')
-}
+export const writeOptionsHelp = (column: number): string => optionLines(HELP, column)
 
 /** The write options a command's parsed values ask for. */
 export function writeOptions(command: string, values: { 'header-order'?: string | boolean; escape?: string | boolean }): Required<WriteOptions> {

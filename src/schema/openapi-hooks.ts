@@ -3,7 +3,7 @@
  * and their deliveries, as src/service/http/resources.ts and hooks.ts answer them.
  */
 import { EXAMPLES } from './openapi-examples.js'
-import { errorAnswer, json, rateLimited, ref } from './openapi-parts.js'
+import { errorAnswer, json, patterned, rateLimited, ref } from './openapi-parts.js'
 
 const KEY = [{ apiKey: [] }]
 
@@ -40,7 +40,7 @@ const pageHeaders = {
 }
 const page = (description: string, schema: ReturnType<typeof ref>, example: unknown) => ({ ...json(description, schema, example), headers: pageHeaders })
 
-const hookId = { name: 'id', in: 'path', required: true, description: 'A hook id (`hook_…`).', schema: { type: 'string', pattern: '^hook_[0-9A-Za-z]+$' } }
+const hookId = { name: 'id', in: 'path', required: true, description: 'A hook id (`hook_…`).', schema: patterned('^hook_[0-9A-Za-z]+$') }
 
 /** Common answers of every hook route after the path matched. */
 const hookAuth = { '401': unauthorized('Hooks need a pro key.'), '403': forbidden, '429': rateLimited() }
@@ -80,7 +80,7 @@ export function hookPaths() {
     },
     '/api/resources/{id}': {
       delete: op('deleteResource', 'resources', 'Stop watching a resource', 'Hooks stop receiving events that only this resource covered.', {
-        parameters: [{ name: 'id', in: 'path', required: true, description: 'A resource id (`res_…`).', schema: { type: 'string' } }],
+        parameters: [{ name: 'id', in: 'path', required: true, description: 'A resource id (`res_…`).', schema: patterned('^res_[0-9A-Za-z]+$') }],
         responses: {
           '204': noContent,
           '401': unauthorized('Watched resources need a key.'),
@@ -139,7 +139,7 @@ export function hookPaths() {
       }),
     },
     '/api/hooks/{id}/deliveries/{delivery}/retry': {
-      parameters: [hookId, { name: 'delivery', in: 'path', required: true, description: 'A delivery id (`msg_…`), the `webhook-id` of its attempts.', schema: { type: 'string' } }],
+      parameters: [hookId, { name: 'delivery', in: 'path', required: true, description: 'A delivery id (`msg_…`), the `webhook-id` of its attempts.', schema: patterned('^msg_[0-9A-Za-z]+$') }],
       post: op('retryDelivery', 'deliveries', 'Re-send a failed delivery', 'Puts one parked (failed) delivery back in the queue.', {
         responses: {
           '200': json('Queued again.', ref('retry-result'), { queued: 1 }),

@@ -4,6 +4,13 @@
  */
 import type { JsonSchema } from './json-schema.js'
 import { toDocument } from './json-schema.js'
+import { NOT_PRINTABLE } from './patterns.js'
+
+/**
+ * A string schema with `pattern` and the printable-ASCII guard every pattern of the schema
+ * documents carries (patterns.ts): without it Python's `re` lets `"120\n"` pass `^[0-9]+$`.
+ */
+export const patterned = (pattern: string, extra: Record<string, unknown> = {}) => ({ type: 'string', pattern, not: { pattern: NOT_PRINTABLE }, ...extra })
 
 /** A reference to a component schema. */
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
@@ -114,12 +121,12 @@ export const HEADERS = {
       '(`500µs`, sent as UTF-8), which a server may send for a wait under a millisecond; clients should read ' +
       '`µs` (U+00B5 or U+03BC) as `us`. The reference service rounds waits up to whole milliseconds and never sends it.',
     required: true,
-    schema: { type: 'string', pattern: X_LIMITED_FOR, examples: ['734ms'] },
+    schema: patterned(X_LIMITED_FOR, { examples: ['734ms'] }),
   },
   'retry-after': {
     description: 'The same wait in whole seconds, rounded up (RFC 9110), for generic HTTP clients.',
     required: true,
-    schema: { type: 'string', pattern: '^[0-9]+$', examples: ['1'] },
+    schema: patterned('^[0-9]+$', { examples: ['1'] }),
   },
 }
 

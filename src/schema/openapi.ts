@@ -28,7 +28,7 @@ import { DeletedEvents, IngestAnswer, IngestIssue, IngestRejected } from './inge
 import type { JsonSchema } from './json-schema.js'
 import { EXAMPLES, exampleLeakEvent } from './openapi-examples.js'
 import { hookPaths } from './openapi-hooks.js'
-import { addComponent, errorAnswer, HEADERS, json, pageAlternative, rateLimited, ref, toComponents } from './openapi-parts.js'
+import { addComponent, errorAnswer, HEADERS, json, pageAlternative, patterned, rateLimited, ref, toComponents } from './openapi-parts.js'
 import { SCHEMA_VERSION } from './version.js'
 
 /** Lookups take a key or none: the empty security requirement makes the key optional. */
@@ -190,7 +190,7 @@ const web = {
       responses: {
         '303': {
           description: 'See the page of the address or name, in canonical spelling.',
-          headers: { location: { description: '`/host/IP` or `/domain/NAME`.', required: true, schema: { type: 'string', pattern: '^/(host|domain)/' } } },
+          headers: { location: { description: '`/host/IP` or `/domain/NAME`.', required: true, schema: patterned('^/(host|domain)/') } },
         },
         '400': { description: '`q` is empty, or neither an IP address nor a domain name: an error page.', content: pageAlternative },
         '404': errorAnswer('404', 'The accept header does not prefer `text/html`: there is no JSON resource here.', 'No such route; routes are GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain, …'),
@@ -201,13 +201,13 @@ const web = {
 
 const webhookHeaders = {
   'webhook-id': { description: 'The delivery id, the same for every attempt of one delivery (`msg_…`): receivers use it to drop duplicates.', required: true, schema: { type: 'string' } },
-  'webhook-timestamp': { description: 'Unix time of the attempt, in seconds.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'webhook-timestamp': { description: 'Unix time of the attempt, in seconds.', required: true, schema: patterned('^[0-9]+$') },
   'webhook-signature': {
     description:
       'Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed with the base64-decoded part of the hook secret. ' +
       'Several signatures may be given, separated by spaces; one that matches is enough.',
     required: true,
-    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
+    schema: patterned('^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$'),
   },
   'user-agent': { description: '`l9kit/<version>` from the reference service.', required: false, schema: { type: 'string' } },
 }

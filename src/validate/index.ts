@@ -12,6 +12,7 @@ export { jsonType, show } from './codes.js'
 export { printable } from './printable.js'
 export { notAnEvent } from './event-rule.js'
 export { isStrictValid, validate, type ValidateOptions } from './event.js'
+export { integerSpellingIssues } from './number-spelling.js'
 
 /** Validates any published document shape (lookup result, subdomains, error body, …). */
 export function validateDocument(name: DocumentName, data: unknown): Report {

@@ -1,17 +1,22 @@
 /**
- * The Go package schema/types/go, compiled with the standard library only (no network): every
+ * The Go package schema/types/go. First docs/languages.md's Go steps, followed in a new module
+ * (follow-doc.ts): the program they build gives canonical documents back byte for byte. Then a
+ * test program, compiled with the standard library only (no network): every
  * corpus/valid document, made canonical by `l9kit normalize` at run time, decodes into
  * `l9types.Event` and encodes back to the same bytes; so do 1 000 generated canonical events; and
  * Go's `regexp` gives the verdict ECMA-262 gives for every schema pattern on every corpus string.
  */
 import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
-import { fileTempDir } from '../support/temp.js'
+import { fileTempDir, testTempDir } from '../support/temp.js'
+import { followSection } from './follow-doc.js'
 import {
   canonicalLines,
   carriesEveryProtocolObject,
+  CONFORM_REPORT,
+  ERROR_BODY,
   engineMatrix,
   generatedEvents,
   goEscapes,
@@ -19,6 +24,7 @@ import {
   needs,
   PROPERTY_RUNS,
   protocolEvents,
+  ROOT,
   run,
   validDocuments,
   works,
@@ -32,14 +38,25 @@ const minor = Number(/^go1\.(\d+)/.exec(String(version.stdout).trim())?.[1] ?? 9
 needs('Go types (schema/types/go)', available && works('go', ['version']), 'the go command (Debian golang-go)', () => {
   const work = fileTempDir('l9kit-go-types-')
   const binary = join(work, 'roundtrip')
+  // Offline: no proxy, caches in the temp folder; the test module replaces l9types by the repo's copy.
+  const env = { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: join(work, 'cache'), GOPATH: join(work, 'gopath'), GOTOOLCHAIN: 'local' }
   beforeAll(async () => {
-    // Offline: no proxy, caches in the temp folder; the test module replaces l9types by the repo's copy.
-    const env = { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: join(work, 'cache'), GOPATH: join(work, 'gopath'), GOTOOLCHAIN: 'local' }
     const built = await run('go', ['build', '-o', binary, '.'], { cwd: join(LANGUAGES, 'go'), env, timeout: 300_000 })
     expect(built.stderr).toBe('')
     expect(built.code).toBe(0)
     const vet = await run('go', ['vet', './...'], { cwd: join(LANGUAGES, 'go'), env, timeout: 300_000 })
     expect(vet.code, vet.stderr).toBe(0)
+  }, 300_000)
+
+  it('docs/languages.md, followed step by step in a new module, builds a program that gives the same bytes', async () => {
+    const start = testTempDir('l9kit-go-doc-')
+    // Documents Go writes byte for byte as l9kit does (no U+2028/U+2029, \b or \f to escape otherwise).
+    const canonical = (await canonicalLines(validDocuments().map((d) => d.doc), work)).filter((line) => goEscapes(line, minor < 22) === line)
+    expect(canonical.length).toBeGreaterThan(20)
+    mkdirSync(join(start, 'myapp'))
+    writeFileSync(join(start, 'myapp', 'events.jsonl'), canonical.join('\n') + '\n')
+    const folder = await followSection('Go', { start, env: { ...env, L9KIT: ROOT } })
+    expect(readFileSync(join(folder, 'again.jsonl'), 'utf8')).toBe(canonical.join('\n') + '\n')
   }, 300_000)
 
   it('builds without writing into the repository (no go.sum, no binary)', () => {
@@ -99,6 +116,11 @@ needs('Go types (schema/types/go)', available && works('go', ['version']), 'the 
     const subdomains = '[{"subdomain":"www.example.com","distinct_ips":4294967296,"last_seen":"2026-01-02T03:04:05.123Z"}]'
     expect(await sameBytes([lookup], 'lookup')).toEqual([])
     expect(await sameBytes([subdomains], 'subdomains')).toEqual([])
+  })
+
+  it('an error body and a conformance report: the same bytes (absent optional members stay absent)', async () => {
+    expect(await sameBytes([JSON.stringify(ERROR_BODY)], 'error')).toEqual([])
+    expect(await sameBytes([JSON.stringify(CONFORM_REPORT)], 'report')).toEqual([])
   })
 
   it('refuses what the types cannot hold, saying where', async () => {

@@ -1,19 +1,26 @@
 /**
- * The Python module schema/types/python/l9kit_types.py, run by Debian's /usr/bin/python3: every
+ * The Python module schema/types/python/l9kit_types.py, run by Debian's /usr/bin/python3. First
+ * docs/languages.md's Python steps, followed in a new folder (follow-doc.ts): the program they
+ * make gives the same JSON values back. Then: every
  * corpus/valid document and 1 000 generated canonical events decode with `from_dict` and come
  * back from `to_dict` as the same JSON value (every member kept, unknown ones too); and
  * `re.search`, as python-jsonschema applies `pattern`, gives ECMA-262's verdict on every schema
  * pattern and corpus string once the printable-ASCII guard is applied (and, without the guard,
  * differs on a trailing newline: the reason for the guard).
  */
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { fileTempDir } from '../support/temp.js'
+import { fileTempDir, testTempDir } from '../support/temp.js'
+import { followSection } from './follow-doc.js'
 import {
+  canonicalLines,
+  CONFORM_REPORT,
+  ERROR_BODY,
   engineMatrix,
   LANGUAGES,
   needs,
+  ROOT,
   roundTripper,
   sameValueTests,
   validDocuments,
@@ -28,7 +35,27 @@ const roundTrip = roundTripper(() => PYTHON, [SCRIPT])
 needs('Python types (schema/types/python)', works(PYTHON, ['--version']), `${PYTHON} (Debian python3)`, () => {
   const work = fileTempDir('l9kit-python-types-')
 
+  it('docs/languages.md, followed step by step in a new folder, makes a program that gives the same values', async () => {
+    const start = testTempDir('l9kit-python-doc-')
+    const canonical = await canonicalLines(validDocuments().map((d) => d.doc), work)
+    mkdirSync(join(start, 'myapp'))
+    writeFileSync(join(start, 'myapp', 'events.jsonl'), canonical.join('\n') + '\n')
+    // python3 as the doc says it, Debian's; no bytecode left behind.
+    const env = { ...process.env, PATH: `/usr/bin:${process.env.PATH}`, PYTHONDONTWRITEBYTECODE: '1', L9KIT: ROOT }
+    const folder = await followSection('Python', { start, env })
+    const again = readFileSync(join(folder, 'again.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    expect(again).toEqual(canonical.map((l) => JSON.parse(l)))
+  })
+
   sameValueTests(roundTrip, work)
+
+  it('an error body and a conformance report: the same values back; fingerprint null is refused', async () => {
+    expect(await roundTrip('error', [JSON.stringify(ERROR_BODY)])).toEqual([ERROR_BODY])
+    expect(await roundTrip('report', [JSON.stringify(CONFORM_REPORT)])).toEqual([CONFORM_REPORT])
+    const doc = validDocuments()[0]!.doc as any
+    const withNull = { ...doc, service: { ...doc.service, software: { ...doc.service.software, fingerprint: null } } }
+    expect(await roundTrip('event', [JSON.stringify(withNull)])).toEqual([expect.stringMatching(/^error: \/service\/software\/fingerprint: /)])
+  })
 
   it('keeps members the schema does not list, and an absent optional member stays absent', async () => {
     const [doc] = validDocuments().filter((d) => d.name === 'service-software-fingerprint-omitted.json').map((d) => d.doc as any)

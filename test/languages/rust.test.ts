@@ -1,21 +1,27 @@
 /**
  * The Rust crate schema/types/rust, built offline by Debian's cargo and rustc (/usr/bin, not a
- * rustup toolchain) against Debian's crate sources in /usr/share/cargo/registry: every
+ * rustup toolchain) against Debian's crate sources in /usr/share/cargo/registry, in the project
+ * docs/languages.md's Rust steps make (followed in a new folder, follow-doc.ts; this test adds
+ * its own program as a second binary before the doc's build step, so one build serves both):
+ * the doc's program gives the same values back; every
  * corpus/valid document and the generated canonical events decode and come back as the same
  * JSON value; and the regex crate gives ECMA-262's verdict on every schema pattern and corpus
  * string (its `$` is the end of the text, so even without the guard).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
 import { fileTempDir } from '../support/temp.js'
+import { followSection } from './follow-doc.js'
 import {
+  canonicalLines,
+  CONFORM_REPORT,
+  ERROR_BODY,
   engineMatrix,
   LANGUAGES,
   needs,
   ROOT,
   roundTripper,
-  run,
   sameValueTests,
   validDocuments,
   works,
@@ -29,42 +35,39 @@ const registryHas = (prefix: string) => existsSync(REGISTRY) && readdirSync(REGI
 const available = works(CARGO, ['--version']) && works(RUSTC, ['--version']) && CRATES.every(registryHas)
 const MISSING = `Debian's cargo and rustc with librust-serde-dev, librust-serde-derive-dev, librust-serde-json-dev and librust-regex-dev (${REGISTRY})`
 
-/** A throwaway cargo project: the test program, the generated crate by path, Debian's sources instead of crates.io. */
-function project(dir: string): void {
-  mkdirSync(join(dir, 'src'), { recursive: true })
-  mkdirSync(join(dir, '.cargo'), { recursive: true })
-  writeFileSync(join(dir, 'src', 'main.rs'), readFileSync(join(LANGUAGES, 'rust', 'main.rs')))
-  writeFileSync(
-    join(dir, 'Cargo.toml'),
-    [
-      '[package]',
-      'name = "roundtrip"',
-      'version = "0.0.0"',
-      'edition = "2021"',
-      '',
-      '[dependencies]',
-      `l9kit-types = { path = ${JSON.stringify(join(ROOT, 'schema', 'types', 'rust'))} }`,
-      // Without float_roundtrip serde_json's fast float parser may change a last digit (measured here).
-      'serde_json = { version = "1", features = ["float_roundtrip"] }',
-      'regex = "1"',
-      '',
-    ].join('\n'),
-  )
-  writeFileSync(join(dir, '.cargo', 'config.toml'), `[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\ndirectory = "${REGISTRY}"\n`)
-}
-
 needs('Rust types (schema/types/rust)', available, MISSING, () => {
   const work = fileTempDir('l9kit-rust-types-')
-  const binary = join(work, 'target', 'debug', 'roundtrip')
+  let binary = ''
+  let docOutput = ''
+  let canonical: string[] = []
   beforeAll(async () => {
-    project(work)
-    // Offline, Debian's toolchain named explicitly (a rustup cargo may come first on PATH).
+    canonical = await canonicalLines(validDocuments().map((d) => d.doc), work)
+    // `cargo` as the doc says it: Debian's, with its rustc (a rustup cargo may come first on PATH).
+    const bin = join(work, 'bin')
+    mkdirSync(bin)
+    writeFileSync(join(bin, 'cargo'), `#!/bin/sh\nRUSTC=${RUSTC} exec ${CARGO} "$@"\n`)
+    chmodSync(join(bin, 'cargo'), 0o755)
     // No debug info and no incremental cache: the build is thrown away after the test.
-    const env = { ...process.env, RUSTC, CARGO_HOME: join(work, 'cargo-home'), CARGO_TARGET_DIR: join(work, 'target'), CARGO_PROFILE_DEV_DEBUG: '0', CARGO_INCREMENTAL: '0' }
-    const built = await run(CARGO, ['build', '--offline', '--quiet'], { cwd: work, env, timeout: 900_000 })
-    expect(built.stderr).toBe('')
-    expect(built.code).toBe(0)
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, CARGO_HOME: join(work, 'cargo-home'), CARGO_PROFILE_DEV_DEBUG: '0', CARGO_INCREMENTAL: '0', L9KIT: ROOT }
+    const folder = await followSection('Rust', {
+      start: work,
+      env,
+      timeout: 900_000,
+      // Before the doc's build: this test's program beside the doc's, and the regex crate it uses.
+      beforeLast: (dir) => {
+        writeFileSync(join(dir, 'events.jsonl'), canonical.join('\n') + '\n')
+        mkdirSync(join(dir, 'src', 'bin'), { recursive: true })
+        writeFileSync(join(dir, 'src', 'bin', 'roundtrip.rs'), readFileSync(join(LANGUAGES, 'rust', 'main.rs')))
+        appendFileSync(join(dir, 'Cargo.toml'), 'regex = "1"\n')
+      },
+    })
+    binary = join(folder, 'target', 'debug', 'roundtrip')
+    docOutput = readFileSync(join(folder, 'again.jsonl'), 'utf8')
   }, 900_000)
+
+  it('docs/languages.md, followed step by step in a new folder, builds a program that gives the same values', () => {
+    expect(docOutput.trim().split('\n').map((l) => JSON.parse(l))).toEqual(canonical.map((l) => JSON.parse(l)))
+  })
 
   const roundTrip = roundTripper(() => binary)
 
@@ -78,6 +81,23 @@ needs('Rust types (schema/types/rust)', available, MISSING, () => {
     const subdomains = [{ subdomain: 'www.example.com', distinct_ips: 4294967296, last_seen: '2026-01-02T03:04:05.123Z' }]
     expect(await roundTrip('lookup', [JSON.stringify(lookup)])).toEqual([lookup])
     expect(await roundTrip('subdomains', [JSON.stringify(subdomains)])).toEqual([subdomains])
+  })
+
+  it('keeps members the schema does not list; an error body and a conformance report come back', async () => {
+    const doc = validDocuments()[0]!.doc as any
+    const extended = { ...doc, vendor_extension: { a: [1, null] }, http: { ...doc.http, x_http: true } }
+    expect(await roundTrip('event', [JSON.stringify(extended)])).toEqual([extended])
+    expect(await roundTrip('error', [JSON.stringify(ERROR_BODY)])).toEqual([ERROR_BODY])
+    expect(await roundTrip('report', [JSON.stringify(CONFORM_REPORT)])).toEqual([CONFORM_REPORT])
+  })
+
+  it('refuses an event written as an array, "fingerprint": null, and an integer with a fraction', async () => {
+    const doc = validDocuments()[0]!.doc as any
+    const withNull = { ...doc, service: { ...doc.service, software: { ...doc.service.software, fingerprint: null } } }
+    const out = await roundTrip('event', [JSON.stringify(Object.values(doc)), JSON.stringify(withNull), JSON.stringify(doc).replace(/"status":(\d+)/, '"status":$1.0')])
+    expect(out[0]).toMatch(/^error: invalid type: sequence, expected/)
+    expect(out[1]).toMatch(/^error: null is not allowed for an optional member/)
+    expect(out[2]).toMatch(/^error: invalid type: floating point/)
   })
 
   it('refuses what the types cannot hold', async () => {

@@ -163,6 +163,42 @@ export function disagreements(patterns: string[], strings: string[], expected: s
 
 export { documentNames, INVALID_DIR, NOT_PRINTABLE, ROOT, VALID_DIR }
 
+/** An error body, as every answer but a 200 carries it. */
+export const ERROR_BODY = { title: 'Bad Request', description: 'Invalid IP address "192.0.2.x": expected IPv4 or IPv6.' }
+
+/**
+ * A conformance report with every member, optional ones on one check and not on the other, in
+ * the schema's member order (so Go's bytes can be compared). test/languages checks it against
+ * schema/conform-report.schema.json.
+ */
+export const CONFORM_REPORT = {
+  tool: 'l9kit conform',
+  base_url: 'http://127.0.0.1:8080',
+  seed: -2147483648,
+  max_examples: 10,
+  rate: '0.5/s',
+  started_at: '2026-01-02T03:04:05.123Z',
+  duration_ms: 51234,
+  requests: 57,
+  summary: { passed: 1, failed: 1, skipped: 0, errors: 0 },
+  checks: [
+    { id: 'host-lookup-shape', description: 'A host lookup answers a lookup result.', spec: 'Lookups', status: 'passed', seed: -2147483648, requests: 3, duration_ms: 812 },
+    {
+      id: 'rate-limit-429',
+      description: 'A burst without a key meets a 429 with x-limited-for.',
+      spec: 'Rate limits',
+      status: 'failed',
+      message: 'no 429 after 10 requests',
+      example: { input: '"192.0.2.1"', request: 'GET /host/192.0.2.1 (no api-key)', response: 'HTTP/1.1 200 OK' },
+      seed: -2147483648,
+      path: '0:1',
+      replay: 'l9kit conform --base-url http://127.0.0.1:8080 --checks rate-limit-429 --seed -2147483648',
+      requests: 10,
+      duration_ms: 2045,
+    },
+  ],
+}
+
 /** `kind, lines → values`: a language's round-trip program run over JSON lines, each line parsed back (or its `error: …` text). */
 export type RoundTrip = (kind: string, lines: string[]) => Promise<unknown[]>
 

@@ -9,7 +9,7 @@ import { promisify } from 'node:util'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
-import { openApiDocument } from '../../src/schema/index.js'
+import { NOT_PRINTABLE, openApiDocument } from '../../src/schema/index.js'
 import { ROUTES_TEXT } from '../../src/service/http/route.js'
 
 const root = new URL('../..', import.meta.url).pathname
@@ -122,6 +122,30 @@ describe('the OpenAPI document', () => {
         expect(Object.keys(op.responses).some((s) => s.startsWith('4')), `${method} ${path}`).toBe(true)
       }
     }
+  })
+
+  it('guards every pattern with the printable-ASCII check the schemas have, and patterns every id parameter', () => {
+    const unguarded: string[] = []
+    const walk = (node: unknown, at: string) => {
+      if (node === null || typeof node !== 'object') return
+      const o = node as Record<string, any>
+      if (typeof o.pattern === 'string' && !at.endsWith('/not') && o.not?.pattern !== NOT_PRINTABLE) unguarded.push(`${at}: ${o.pattern}`)
+      for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k}`)
+    }
+    walk(committed, '')
+    expect(unguarded).toEqual([])
+    // What Python's re would let through without the guard: a final newline.
+    const retryAfter = committed.components.headers['retry-after'].schema
+    expect(new RegExp(retryAfter.pattern).test('120') && !new RegExp(retryAfter.not.pattern).test('120')).toBe(true)
+    expect(new RegExp(retryAfter.not.pattern).test('120\n')).toBe(true)
+    const unpatterned: string[] = []
+    for (const [path, item] of Object.entries(committed.paths as Record<string, any>)) {
+      for (const p of [...(item.parameters ?? []), ...METHODS.flatMap((m) => item[m]?.parameters ?? [])]) {
+        // ip and domain take many spellings (the service answers 400 for a bad one): no pattern says them all.
+        if (p.in === 'path' && !['ip', 'domain'].includes(p.name) && typeof p.schema?.pattern !== 'string') unpatterned.push(`${path} ${p.name}`)
+      }
+    }
+    expect(unpatterned).toEqual([])
   })
 
   it('references the event schema instead of copying it', () => {

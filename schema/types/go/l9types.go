@@ -503,3 +503,91 @@ type Subdomain struct {
 	// UTC time with exactly three fraction digits and `Z`.
 	LastSeen string `json:"last_seen"`
 }
+
+// ErrorBody: Body of the reference service for every status but 200.
+type ErrorBody struct {
+	// Short name of the error, such as `Bad Request`.
+	Title string `json:"title"`
+	// What went wrong and how to fix it.
+	Description string `json:"description"`
+}
+
+// ConformReport: What `l9kit conform --report json:FILE` writes.
+type ConformReport struct {
+	// What wrote the report.
+	Tool string `json:"tool"`
+	// The server judged.
+	BaseURL string `json:"base_url"`
+	// Seed of every generator of the run.
+	Seed int `json:"seed"`
+	// Generated examples per check.
+	MaxExamples int `json:"max_examples"`
+	// Requests per second, or `auto` (as fast as 429s allow).
+	Rate string `json:"rate"`
+	// UTC time the run started, millisecond precision.
+	StartedAt string `json:"started_at"`
+	// Milliseconds the whole run took.
+	DurationMs int `json:"duration_ms"`
+	// Requests sent in the whole run.
+	Requests int `json:"requests"`
+	// Checks per status.
+	Summary ConformReportSummary `json:"summary"`
+	// One entry per check run, in run order.
+	Checks []ConformCheck `json:"checks"`
+	// What the run wrote to the server and what it left there (only with --allow-writes): the events
+	// deleted, or those that stay and why. Absent: nil, and not written.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// ConformCheck: The outcome of one check.
+type ConformCheck struct {
+	// Stable identifier, as given to --checks and --exclude-checks.
+	ID string `json:"id"`
+	// What the server must do, in one line.
+	Description string `json:"description"`
+	// Where the rule comes from.
+	Spec string `json:"spec"`
+	// `error`: the check could not run to the end (network failure, endless 429s).
+	Status string `json:"status"`
+	// What failed, why the check was skipped or could not run, or what a pass judged. Absent: nil, and
+	// not written.
+	Message *string `json:"message,omitempty"`
+	// The smallest example of a failure. Absent: nil, and not written.
+	Example *ConformExample `json:"example,omitempty"`
+	// The run seed; `--seed` with `--checks` replays this check.
+	Seed int `json:"seed"`
+	// fast-check's path of the shrunk counterexample. Absent: nil, and not written.
+	Path *string `json:"path,omitempty"`
+	// The command that runs this check alone with the same seed (api keys left out). Absent: nil, and
+	// not written.
+	Replay *string `json:"replay,omitempty"`
+	// Requests this check sent (answers shared with earlier checks are not counted again).
+	Requests int `json:"requests"`
+	// Milliseconds the check took.
+	DurationMs int `json:"duration_ms"`
+}
+
+// ConformExample: The smallest example of a failure.
+type ConformExample struct {
+	// The smallest generated input that fails (fast-check notation), when the check generates inputs.
+	// Absent: nil, and not written.
+	Input *string `json:"input,omitempty"`
+	// The request that shows the failure, e.g. `GET /host/192.0.2.1 (no api-key)`; keys are never
+	// written. Absent: nil, and not written.
+	Request *string `json:"request,omitempty"`
+	// Status line, content-type and x-limited-for headers, and the start of the body. Absent: nil, and
+	// not written.
+	Response *string `json:"response,omitempty"`
+}
+
+// ConformReportSummary: Checks per status.
+type ConformReportSummary struct {
+	// Checks passed.
+	Passed int `json:"passed"`
+	// Checks failed.
+	Failed int `json:"failed"`
+	// Checks that had nothing to judge or were not enabled.
+	Skipped int `json:"skipped"`
+	// Checks that could not run to the end.
+	Errors int `json:"errors"`
+}

@@ -1022,8 +1022,162 @@ class Subdomain(_Document):
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
-_CLASSES = {"Event": Event, "HTTP": HTTP, "SSL": SSL, "Certificate": Certificate, "SSH": SSH, "Service": Service, "Credentials": Credentials, "Software": Software, "Module": Module, "Leak": Leak, "Dataset": Dataset, "GeoIP": GeoIP, "Location": Location, "Network": Network, "VNC": VNC, "FTP": FTP, "SMTP": SMTP, "Telnet": Telnet, "Redis": Redis, "MySQL": MySQL, "PostgreSQL": PostgreSQL, "MongoDB": MongoDB, "Memcached": Memcached, "AMQP": AMQP, "LDAP": LDAP, "SIP": SIP, "RDP": RDP, "DNS": DNS, "RTSP": RTSP, "LookupResult": LookupResult, "Subdomain": Subdomain}
+@dataclass
+class ErrorBody(_Document):
+    """Body of the reference service for every status but 200."""
+
+    _MEMBERS = (
+        ("title", ("string",), False),
+        ("description", ("string",), False),
+    )
+
+    # Short name of the error, such as `Bad Request`.
+    title: str = ""
+    # What went wrong and how to fix it.
+    description: str = ""
+    # Members the schema does not list, in the order they came; written back after the others.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ConformReport(_Document):
+    """What `l9kit conform --report json:FILE` writes."""
+
+    _MEMBERS = (
+        ("tool", ("string",), False),
+        ("base_url", ("string",), False),
+        ("seed", ("int",), False),
+        ("max_examples", ("int",), False),
+        ("rate", ("string",), False),
+        ("started_at", ("string",), False),
+        ("duration_ms", ("int",), False),
+        ("requests", ("int",), False),
+        ("summary", ("struct", "ConformReportSummary"), False),
+        ("checks", ("list", ("struct", "ConformCheck")), False),
+        ("notes", ("list", ("string",)), True),
+    )
+
+    # What wrote the report.
+    tool: str = ""
+    # The server judged.
+    base_url: str = ""
+    # Seed of every generator of the run.
+    seed: int = 0
+    # Generated examples per check.
+    max_examples: int = 0
+    # Requests per second, or `auto` (as fast as 429s allow).
+    rate: str = ""
+    # UTC time the run started, millisecond precision.
+    started_at: str = ""
+    # Milliseconds the whole run took.
+    duration_ms: int = 0
+    # Requests sent in the whole run.
+    requests: int = 0
+    # Checks per status.
+    summary: "ConformReportSummary" = field(default_factory=lambda: ConformReportSummary())
+    # One entry per check run, in run order.
+    checks: List["ConformCheck"] = field(default_factory=list)
+    # What the run wrote to the server and what it left there (only with --allow-writes): the
+    # events deleted, or those that stay and why. None when absent (then not written).
+    notes: Optional[List[str]] = None
+    # Members the schema does not list, in the order they came; written back after the others.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ConformCheck(_Document):
+    """The outcome of one check."""
+
+    _MEMBERS = (
+        ("id", ("string",), False),
+        ("description", ("string",), False),
+        ("spec", ("string",), False),
+        ("status", ("string",), False),
+        ("message", ("string",), True),
+        ("example", ("struct", "ConformExample"), True),
+        ("seed", ("int",), False),
+        ("path", ("string",), True),
+        ("replay", ("string",), True),
+        ("requests", ("int",), False),
+        ("duration_ms", ("int",), False),
+    )
+
+    # Stable identifier, as given to --checks and --exclude-checks.
+    id: str = ""
+    # What the server must do, in one line.
+    description: str = ""
+    # Where the rule comes from.
+    spec: str = ""
+    # `error`: the check could not run to the end (network failure, endless 429s).
+    status: str = ""
+    # What failed, why the check was skipped or could not run, or what a pass judged. None
+    # when absent (then not written).
+    message: Optional[str] = None
+    # The smallest example of a failure. None when absent (then not written).
+    example: Optional["ConformExample"] = None
+    # The run seed; `--seed` with `--checks` replays this check.
+    seed: int = 0
+    # fast-check's path of the shrunk counterexample. None when absent (then not written).
+    path: Optional[str] = None
+    # The command that runs this check alone with the same seed (api keys left out). None when
+    # absent (then not written).
+    replay: Optional[str] = None
+    # Requests this check sent (answers shared with earlier checks are not counted again).
+    requests: int = 0
+    # Milliseconds the check took.
+    duration_ms: int = 0
+    # Members the schema does not list, in the order they came; written back after the others.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ConformExample(_Document):
+    """The smallest example of a failure."""
+
+    _MEMBERS = (
+        ("input", ("string",), True),
+        ("request", ("string",), True),
+        ("response", ("string",), True),
+    )
+
+    # The smallest generated input that fails (fast-check notation), when the check generates
+    # inputs. None when absent (then not written).
+    input: Optional[str] = None
+    # The request that shows the failure, e.g. `GET /host/192.0.2.1 (no api-key)`; keys are
+    # never written. None when absent (then not written).
+    request: Optional[str] = None
+    # Status line, content-type and x-limited-for headers, and the start of the body. None
+    # when absent (then not written).
+    response: Optional[str] = None
+    # Members the schema does not list, in the order they came; written back after the others.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ConformReportSummary(_Document):
+    """Checks per status."""
+
+    _MEMBERS = (
+        ("passed", ("int",), False),
+        ("failed", ("int",), False),
+        ("skipped", ("int",), False),
+        ("errors", ("int",), False),
+    )
+
+    # Checks passed.
+    passed: int = 0
+    # Checks failed.
+    failed: int = 0
+    # Checks that had nothing to judge or were not enabled.
+    skipped: int = 0
+    # Checks that could not run to the end.
+    errors: int = 0
+    # Members the schema does not list, in the order they came; written back after the others.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+_CLASSES = {"Event": Event, "HTTP": HTTP, "SSL": SSL, "Certificate": Certificate, "SSH": SSH, "Service": Service, "Credentials": Credentials, "Software": Software, "Module": Module, "Leak": Leak, "Dataset": Dataset, "GeoIP": GeoIP, "Location": Location, "Network": Network, "VNC": VNC, "FTP": FTP, "SMTP": SMTP, "Telnet": Telnet, "Redis": Redis, "MySQL": MySQL, "PostgreSQL": PostgreSQL, "MongoDB": MongoDB, "Memcached": Memcached, "AMQP": AMQP, "LDAP": LDAP, "SIP": SIP, "RDP": RDP, "DNS": DNS, "RTSP": RTSP, "LookupResult": LookupResult, "Subdomain": Subdomain, "ErrorBody": ErrorBody, "ConformReport": ConformReport, "ConformCheck": ConformCheck, "ConformExample": ConformExample, "ConformReportSummary": ConformReportSummary}
 for _cls in _CLASSES.values():
     _cls._NAMES = frozenset(name for name, _, _ in _cls._MEMBERS)
 
-__all__ = ["DecodeError", "SCHEMA_VERSION", "Event", "HTTP", "SSL", "Certificate", "SSH", "Service", "Credentials", "Software", "Module", "Leak", "Dataset", "GeoIP", "Location", "Network", "VNC", "FTP", "SMTP", "Telnet", "Redis", "MySQL", "PostgreSQL", "MongoDB", "Memcached", "AMQP", "LDAP", "SIP", "RDP", "DNS", "RTSP", "LookupResult", "Subdomain"]
+__all__ = ["DecodeError", "SCHEMA_VERSION", "Event", "HTTP", "SSL", "Certificate", "SSH", "Service", "Credentials", "Software", "Module", "Leak", "Dataset", "GeoIP", "Location", "Network", "VNC", "FTP", "SMTP", "Telnet", "Redis", "MySQL", "PostgreSQL", "MongoDB", "Memcached", "AMQP", "LDAP", "SIP", "RDP", "DNS", "RTSP", "LookupResult", "Subdomain", "ErrorBody", "ConformReport", "ConformCheck", "ConformExample", "ConformReportSummary"]

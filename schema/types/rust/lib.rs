@@ -59,50 +59,53 @@ pub struct Event {
     /// The network the IP address belongs to.
     pub network: Network,
     /// What a VNC (RFB) handshake showed. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub vnc: Option<VNC>,
     /// What an FTP session showed. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub ftp: Option<FTP>,
     /// What an SMTP session showed. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub smtp: Option<SMTP>,
     /// What a Telnet session showed. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub telnet: Option<Telnet>,
     /// What a Redis server answered. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub redis: Option<Redis>,
     /// What a MySQL handshake showed. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub mysql: Option<MySQL>,
     /// What a PostgreSQL server showed. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub postgresql: Option<PostgreSQL>,
     /// What a MongoDB server showed. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub mongodb: Option<MongoDB>,
     /// What a memcached server reported (`stats`). `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub memcached: Option<Memcached>,
     /// What an AMQP server announced. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub amqp: Option<AMQP>,
     /// What an LDAP server showed. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub ldap: Option<LDAP>,
     /// What a SIP server answered (usually to `OPTIONS`). `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub sip: Option<SIP>,
     /// What an RDP server showed. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub rdp: Option<RDP>,
     /// What a DNS server showed. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub dns: Option<DNS>,
     /// What an RTSP server answered. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub rtsp: Option<RTSP>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What an HTTP exchange with the service showed.
@@ -122,6 +125,9 @@ pub struct HTTP {
     pub title: String,
     /// Hash of the favicon; may be empty.
     pub favicon_hash: String,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// TLS layer of the service.
@@ -138,6 +144,9 @@ pub struct SSL {
     /// Negotiated protocol version, for example `TLSv1.3`.
     pub version: String,
     pub certificate: Certificate,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// The server certificate seen during the TLS handshake.
@@ -161,6 +170,9 @@ pub struct Certificate {
     pub not_after: String,
     /// Whether the certificate matched the host name.
     pub valid: bool,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// SSH layer of the service. The members after `motd` (the format owner's extension) may be left
@@ -176,31 +188,34 @@ pub struct SSH {
     /// Text shown after login, if any.
     pub motd: String,
     /// Type of the host key, for example `ssh-ed25519`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub key_type: Option<String>,
     /// The host public key, base64 as in `known_hosts`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub key: Option<String>,
     /// Key exchange methods the server offers, in its order. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub kex_algorithms: Option<Vec<String>>,
     /// Host key types the server offers, in its order. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub host_key_algorithms: Option<Vec<String>>,
     /// Ciphers the server offers, in its order. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub encryption_algorithms: Option<Vec<String>>,
     /// Message authentication codes the server offers, in its order. `None` when absent; then not
     /// written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub mac_algorithms: Option<Vec<String>>,
     /// Compression methods the server offers, in its order. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub compression_algorithms: Option<Vec<String>>,
     /// Authentication methods the server accepts, for example `publickey`. `None` when absent; then
     /// not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub auth_methods: Option<Vec<String>>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What is known of the service behind the port.
@@ -208,6 +223,9 @@ pub struct SSH {
 pub struct Service {
     pub credentials: Credentials,
     pub software: Software,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Credentials the service accepted.
@@ -224,6 +242,9 @@ pub struct Credentials {
     /// Raw credential bytes as base64 text; null when none.
     #[serde(with = "base64_option")]
     pub raw: Option<Vec<u8>>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Software identified behind the port.
@@ -239,8 +260,11 @@ pub struct Software {
     pub modules: Option<Vec<Module>>,
     /// Identifier of the software and version; may be empty or omitted. `None` when absent; then
     /// not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub fingerprint: Option<String>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// A module or plug-in of the software.
@@ -252,6 +276,9 @@ pub struct Module {
     pub version: String,
     /// Identifier of the module and version.
     pub fingerprint: String,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// The finding, for leak events.
@@ -264,6 +291,9 @@ pub struct Leak {
     /// `critical`, `high`, `medium`, `low` or `info`; empty for events that are not leaks.
     pub severity: String,
     pub dataset: Dataset,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Size of the exposed data.
@@ -281,6 +311,9 @@ pub struct Dataset {
     pub infected: bool,
     /// Ransom notes found; null when none.
     pub ransom_notes: Option<Vec<String>>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Where the IP address is located.
@@ -299,6 +332,9 @@ pub struct GeoIP {
     /// Region name.
     pub region_name: String,
     pub location: Location,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Geographic coordinates.
@@ -308,6 +344,9 @@ pub struct Location {
     pub lat: f64,
     /// Degrees east.
     pub lon: f64,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// The network the IP address belongs to.
@@ -319,302 +358,350 @@ pub struct Network {
     pub asn: i64,
     /// Network range in CIDR notation; may be empty.
     pub network: String,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What a VNC (RFB) handshake showed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct VNC {
     /// RFB protocol version, for example `3.8`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub version: Option<String>,
     /// Security types the server offers, for example `VNC Authentication`. `None` when absent; then
     /// not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub security_types: Option<Vec<String>>,
     /// The server offers a session without authentication. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub noauth: Option<bool>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What an FTP session showed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FTP {
     /// Greeting the server sent. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub banner: Option<String>,
     /// The server accepts `AUTH TLS`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub tls_supported: Option<bool>,
     /// Anonymous login is allowed. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub anonymous: Option<bool>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What an SMTP session showed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SMTP {
     /// Greeting the server sent. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub banner: Option<String>,
     /// The server offers `STARTTLS`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub starttls: Option<bool>,
     /// ESMTP extensions the server announced, for example `PIPELINING`. `None` when absent; then
     /// not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub extensions: Option<Vec<String>>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What a Telnet session showed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Telnet {
     /// Text the server sent first. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub banner: Option<String>,
     /// Telnet options the server negotiated. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub options: Option<Vec<String>>,
     /// The server asks for credentials. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub auth_required: Option<bool>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What a Redis server answered.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Redis {
     /// Server version, for example `7.0.11`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub version: Option<String>,
     /// Server mode, for example `standalone` or `cluster`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub mode: Option<String>,
     /// Operating system the server reports. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub os: Option<String>,
     /// Commands need authentication. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub auth_required: Option<bool>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What a MySQL handshake showed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MySQL {
     /// Server version from the handshake. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub version: Option<String>,
     /// Protocol version from the handshake, usually 10. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub protocol_version: Option<i64>,
     /// Default authentication plug-in, for example `caching_sha2_password`. `None` when absent;
     /// then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub auth_plugin: Option<String>,
     /// Server status from the handshake. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub server_status: Option<String>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What a PostgreSQL server showed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PostgreSQL {
     /// Server version. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub version: Option<String>,
     /// Databases found. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub databases: Option<Vec<String>>,
     /// The server accepts SSL. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub ssl_enabled: Option<bool>,
     /// Authentication the server asked for, for example `md5` or `trust`. `None` when absent; then
     /// not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub auth_method: Option<String>,
     /// Server character set. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub server_encoding: Option<String>,
     /// Client character set. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub client_encoding: Option<String>,
     /// Server time zone. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub timezone: Option<String>,
     /// Configured connection limit. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub max_connections: Option<i64>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What a MongoDB server showed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MongoDB {
     /// Server version. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub version: Option<String>,
     /// Databases found. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub databases: Option<Vec<String>>,
     /// Listing databases needs authentication. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub auth_required: Option<bool>,
     /// Highest wire protocol version the server speaks. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub wire_version: Option<i64>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What a memcached server reported (`stats`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Memcached {
     /// Server version. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub version: Option<String>,
     /// Version of libevent the server runs on. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub libevent: Option<String>,
     /// Items stored now. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub curr_items: Option<i64>,
     /// Items stored since start. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub total_items: Option<i64>,
     /// Bytes used for items. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub bytes: Option<i64>,
     /// Memory limit for items, in bytes. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub max_bytes: Option<i64>,
     /// `get` commands served. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub cmd_get: Option<i64>,
     /// `set` commands served. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub cmd_set: Option<i64>,
     /// `get` commands that found their key. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub get_hits: Option<i64>,
     /// `get` commands that did not. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub get_misses: Option<i64>,
     /// Worker threads. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub threads: Option<i64>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What an AMQP server announced.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AMQP {
     /// Major AMQP protocol version. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub protocol_major: Option<i64>,
     /// Minor AMQP protocol version. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub protocol_minor: Option<i64>,
     /// Server product, for example `RabbitMQ`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub product: Option<String>,
     /// Server version. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub version: Option<String>,
     /// Platform the server runs on, for example `Erlang/OTP 26`. `None` when absent; then not
     /// written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub platform: Option<String>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What an LDAP server showed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LDAP {
     /// Naming contexts of the root DSE. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub naming_contexts: Option<Vec<String>>,
     /// LDAP versions the server supports. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub supported_versions: Option<Vec<String>>,
     /// Vendor name of the root DSE. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub vendor_name: Option<String>,
     /// Vendor version of the root DSE. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub vendor_version: Option<String>,
     /// SASL mechanisms the server supports. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub supported_sasl: Option<Vec<String>>,
     /// An anonymous bind succeeds. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub anonymous_bind: Option<bool>,
     /// Entries can be listed without credentials. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub can_enumerate: Option<bool>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What a SIP server answered (usually to `OPTIONS`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SIP {
     /// SIP version, for example `SIP/2.0`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub version: Option<String>,
     /// `User-Agent` of the answer. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub user_agent: Option<String>,
     /// `Server` of the answer. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub server: Option<String>,
     /// Methods in `Allow`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub allow: Option<Vec<String>>,
     /// Extensions in `Supported`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub supported: Option<Vec<String>>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What an RDP server showed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RDP {
     /// Product version the server reports. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub product_version: Option<String>,
     /// Network Level Authentication is required. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub nla_required: Option<bool>,
     /// The server offers TLS. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub ssl_enabled: Option<bool>,
     /// Host name the server reports. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub hostname: Option<String>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What a DNS server showed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct DNS {
     /// Server software, for example `BIND`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub software: Option<String>,
     /// Server version, for example from `version.bind`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub version: Option<String>,
     /// The server resolves recursively for anyone. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub recursion: Option<bool>,
     /// The server answers with DNSSEC records. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub dnssec: Option<bool>,
     /// A zone transfer (AXFR) succeeds. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub zone_transfer: Option<bool>,
     /// Name servers found. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub nameservers: Option<Vec<String>>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// What an RTSP server answered.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RTSP {
     /// `Server` of the answer. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub server: Option<String>,
     /// Methods in `Public`. `None` when absent; then not written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub methods: Option<Vec<String>>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Answer of GET /domain/:domain and GET /host/:ip.
@@ -626,6 +713,9 @@ pub struct LookupResult {
     /// Leak events; null when no information was found.
     #[serde(rename = "Leaks")]
     pub leaks: Option<Vec<Event>>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// A subdomain known for a domain.
@@ -637,6 +727,125 @@ pub struct Subdomain {
     pub distinct_ips: i64,
     /// UTC time with exactly three fraction digits and `Z`.
     pub last_seen: String,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// Body of the reference service for every status but 200.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ErrorBody {
+    /// Short name of the error, such as `Bad Request`.
+    pub title: String,
+    /// What went wrong and how to fix it.
+    pub description: String,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// What `l9kit conform --report json:FILE` writes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConformReport {
+    /// What wrote the report.
+    pub tool: String,
+    /// The server judged.
+    pub base_url: String,
+    /// Seed of every generator of the run.
+    pub seed: i64,
+    /// Generated examples per check.
+    pub max_examples: i64,
+    /// Requests per second, or `auto` (as fast as 429s allow).
+    pub rate: String,
+    /// UTC time the run started, millisecond precision.
+    pub started_at: String,
+    /// Milliseconds the whole run took.
+    pub duration_ms: i64,
+    /// Requests sent in the whole run.
+    pub requests: i64,
+    /// Checks per status.
+    pub summary: ConformReportSummary,
+    /// One entry per check run, in run order.
+    pub checks: Vec<ConformCheck>,
+    /// What the run wrote to the server and what it left there (only with --allow-writes): the
+    /// events deleted, or those that stay and why. `None` when absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub notes: Option<Vec<String>>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// The outcome of one check.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConformCheck {
+    /// Stable identifier, as given to --checks and --exclude-checks.
+    pub id: String,
+    /// What the server must do, in one line.
+    pub description: String,
+    /// Where the rule comes from.
+    pub spec: String,
+    /// `error`: the check could not run to the end (network failure, endless 429s).
+    pub status: String,
+    /// What failed, why the check was skipped or could not run, or what a pass judged. `None` when
+    /// absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub message: Option<String>,
+    /// The smallest example of a failure. `None` when absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub example: Option<ConformExample>,
+    /// The run seed; `--seed` with `--checks` replays this check.
+    pub seed: i64,
+    /// fast-check's path of the shrunk counterexample. `None` when absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub path: Option<String>,
+    /// The command that runs this check alone with the same seed (api keys left out). `None` when
+    /// absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub replay: Option<String>,
+    /// Requests this check sent (answers shared with earlier checks are not counted again).
+    pub requests: i64,
+    /// Milliseconds the check took.
+    pub duration_ms: i64,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// The smallest example of a failure.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConformExample {
+    /// The smallest generated input that fails (fast-check notation), when the check generates
+    /// inputs. `None` when absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub input: Option<String>,
+    /// The request that shows the failure, e.g. `GET /host/192.0.2.1 (no api-key)`; keys are never
+    /// written. `None` when absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub request: Option<String>,
+    /// Status line, content-type and x-limited-for headers, and the start of the body. `None` when
+    /// absent; then not written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
+    pub response: Option<String>,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// Checks per status.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConformReportSummary {
+    /// Checks passed.
+    pub passed: i64,
+    /// Checks failed.
+    pub failed: i64,
+    /// Checks that had nothing to judge or were not enabled.
+    pub skipped: i64,
+    /// Checks that could not run to the end.
+    pub errors: i64,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
 }
 
 /// Padded standard base64 (RFC 4648), as Go writes a `[]byte`.
@@ -686,6 +895,19 @@ pub mod base64_bytes {
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
         let text = String::deserialize(deserializer)?;
         decode(&text).ok_or_else(|| D::Error::custom("expected padded standard base64 text"))
+    }
+}
+
+/// An optional member: absent is `None`; present, it must hold a value (`null` is refused, as the
+/// schema refuses it: leave the member out instead).
+pub mod present {
+    use serde::{de::Error, Deserialize, Deserializer};
+
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D) -> Result<Option<T>, D::Error> {
+        match Option::<T>::deserialize(deserializer)? {
+            Some(value) => Ok(Some(value)),
+            None => Err(D::Error::custom("null is not allowed for an optional member: leave it out")),
+        }
     }
 }
 

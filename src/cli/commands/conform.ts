@@ -14,6 +14,7 @@ import {
 } from '../../conformance/index.js'
 import { parse, positiveInt } from '../args.js'
 import { type Command, EXIT, type Io, UsageError } from '../command.js'
+import { writableFile } from '../files.js'
 
 const HELP = `Usage: l9kit conform --base-url URL [options]
 
@@ -51,12 +52,15 @@ Options:
   --hook-wait MS           how long the hook checks wait for deliveries (default 20000)
   --timeout MS             per request, milliseconds (default 15000)
   --list-checks            print every check (id, description, specification section) and exit
+  -h, --help               show this help
 
 Without --domain or --ip, checks about the content of answers are skipped: the suite cannot
 guess which names a server holds. Rate-limit checks send one short burst (at most 10
 requests) without a key to observe a 429. On a server that is not the reference service, hooks
 there that watch everything (192.0.2.0/24, .test) still receive the run's events: see
 docs/conformance.md before using --allow-writes on someone else's server.
+
+Report files are checked before the run: one that cannot be written stops it at once.
 
 Exit codes: 0 no check failed, 1 a check failed, 2 the suite could not run (bad options,
 server unreachable, report not writable).`
@@ -103,8 +107,11 @@ export const conform: Command = {
     if (positionals.length > 0) throw new UsageError(`conform: unexpected argument '${positionals[0]}' (see 'l9kit conform --help')`)
     const options = suiteOptions(values, io)
     const reports = (values.report ?? []).map(reportTarget)
+    // A report that cannot be written fails now, not after a run of a minute.
+    for (const target of reports) await writableFile(target.file)
 
-    io.stdout.write(
+    // --quiet: only the checks that failed, and the closing line.
+    if (!io.quiet) io.stdout.write(
       `l9kit conform ${options.baseUrl} (${options.stateless ? 'stateless, ' : ''}seed ${options.seed}, rate ${options.rate === 'auto' ? 'auto' : `${options.rate}/s`}, ${options.maxExamples ?? 10} examples per check)\n`,
     )
     const writeChecks = CHECKS.filter((c) => c.id.startsWith('hook-') && selected(c.id, options)).map((c) => c.id)
@@ -114,8 +121,8 @@ export const conform: Command = {
     let report: SuiteReport
     try {
       report = await runSuite(options, {
-        onDiscovered: ({ domains, ips }) => io.stdout.write(`known: ${list(domains, 'domain')}; ${list(ips, 'IP address', 'IP addresses')}\n`),
-        onResult: (r) => io.stdout.write(`${resultText(r)}\n`),
+        onDiscovered: ({ domains, ips }) => (io.quiet ? undefined : io.stdout.write(`known: ${list(domains, 'domain')}; ${list(ips, 'IP address', 'IP addresses')}\n`)),
+        onResult: (r) => (io.quiet && (r.status === 'passed' || r.status === 'skipped') ? undefined : io.stdout.write(`${resultText(r)}\n`)),
       })
     } catch (error) {
       if (error instanceof SuiteError && error.kind === 'usage') throw new UsageError(`conform: ${error.message}`)

@@ -21,6 +21,7 @@ import {
   peekHead,
   perRecord,
   FIELD_OUTPUTS,
+  LEAF_PATHS,
   UnknownFieldError,
   undetectedMessage,
 } from '../../convert/index.js'
@@ -29,15 +30,17 @@ import { JsonlWriter } from '../../jsonl/index.js'
 import type { WriteOptions } from '../../normalize/index.js'
 import { canonicalTime, formatTime } from '../../time/index.js'
 import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
-import type { Command, Io } from '../command.js'
+import type { Command } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
 import { openInputs, warnOn } from '../inputs.js'
 import type { ConvertJobSettings } from '../parallel/jobs/convert.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
 import { WRITE_OPTIONS, writeOptions, writeOptionsGiven, writeOptionsHelp } from '../write-options.js'
 import { printable } from '../../validate/printable.js'
+import { ProblemLimit } from '../problem-limit.js'
+import { didYouMean } from '../suggest.js'
 import { convertItem } from './convert-item.js'
-import { ProgressBar } from './convert-progress.js'
+import { ProgressBar } from '../progress-bar.js'
 
 /** JSON converters that `--jobs` runs on worker threads (the others read on one thread); `auto`: each JSON record by its own format. */
 const PARALLEL = new Set(['httpx', 'naabu', 'zgrab2', 'dnsx', 'nuclei', 'l9', 'masscan-ndjson', 'subfinder', 'tlsx', 'katana', 'shodan', 'censys', 'auto'])
@@ -112,6 +115,7 @@ export const convert: Command = {
   name: 'convert',
   summary: "Convert other tools' output to event documents and back",
   help: help(),
+  common: ['max-errors'],
   async run(argv, io) {
     const { values, positionals } = parse('convert', argv, {
       from: { type: 'string' },
@@ -154,11 +158,18 @@ export const convert: Command = {
       for (const input of inputs) (input.stream as Partial<Readable>).destroy?.()
     }
     io.stopSignal?.addEventListener('abort', stop, { once: true })
+    // Problem lines (records skipped) erase the bar first; --max-errors holds back those past N.
+    let bar: ProgressBar | undefined
+    const toStderr = (data: string | Uint8Array) => {
+      bar?.clear()
+      return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
+    }
+    const problems = new ProblemLimit({ write: (text: string) => toStderr(`${text}\n`), writeBytes: toStderr }, io.maxErrors)
     try {
       if (output.header) await out.write(line(output, output.header()))
       for (const input of inputs) {
         if (io.stopSignal?.aborted) break
-        const bar = io.stderrIsTTY && input.size !== undefined ? new ProgressBar(io.stderr, input.name, input.size) : undefined
+        bar = io.stderrIsTTY && !io.quiet && input.size !== undefined ? new ProgressBar(io.stderr, input.name, input.size) : undefined
         let stream = bar ? bar.track(input.stream, input.read) : input.stream
         let converter: Converter
         let guess: Guess | undefined
@@ -182,27 +193,22 @@ export const convert: Command = {
         if (jobs > 1 && PARALLEL.has(converter.name)) {
           // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
           const settings: ConvertJobSettings = { from: byRecord ? 'auto' : converter.name, guessFrom: guess?.converter.name, to, fields, csvRaw, write, ctx, guessLine: byRecord ? undefined : guess?.line }
-          const toStderr = (data: string | Uint8Array) => {
-            bar?.clear()
-            return io.stderr.write(data) ? undefined : once(io.stderr, 'drain').then(() => undefined)
-          }
-          const err = { write: (text: string) => toStderr(`${text}\n`), writeBytes: toStderr }
           // Event numbers in messages: a block's own, plus the events of the blocks before it.
           const fixText = (i: number, text: string, before: readonly number[]) => (i === 1 ? text.replace(EVENT_MARK, (_, n: string) => String(before[2]! + Number(n))) : text)
-          const handled = await runJobs({ name: input.name, stream, size: input.size }, { job: 'convert', jobs, maxLineBytes: ctx.maxLineBytes, settings, fixText }, [out, err])
+          const handled = await runJobs({ name: input.name, stream, size: input.size }, { job: 'convert', jobs, maxLineBytes: ctx.maxLineBytes, settings, fixText }, [out, problems])
           if ('counts' in handled) {
             counts.converted += handled.counts[0]!
             counts.skipped += handled.counts[1]!
             bar?.clear()
-            const summary = guess && !byRecord && misfitSummary(input.name, guess, misfitsFrom(handled.counts.slice(3)))
+            const summary = guess && !byRecord && !io.quiet && misfitSummary(input.name, guess, misfitsFrom(handled.counts.slice(3)))
             if (summary) io.stderr.write(`${printable(summary)}\n`)
             continue
           }
           stream = handled.rest
         }
-        await convertOne(converter, stream, ctx, output, input.name, out, io, counts, bar)
+        await convertOne(converter, stream, ctx, output, input.name, out, problems, counts)
         bar?.clear()
-        const summary = guess && !byRecord && misfitSummary(input.name, guess, misfits)
+        const summary = guess && !byRecord && !io.quiet && misfitSummary(input.name, guess, misfits)
         if (summary) io.stderr.write(`${printable(summary)}\n`)
       }
     } catch (error) {
@@ -214,8 +220,10 @@ export const convert: Command = {
       io.stopSignal?.removeEventListener('abort', stop)
     }
     await out.flush()
+    const note = problems.note()
+    if (note !== undefined) io.stderr.write(`${note}\n`)
     const interrupted = io.stopSignal?.aborted ? ' (interrupted)' : ''
-    io.stderr.write(`${counts.converted} converted, ${counts.skipped} skipped${interrupted}\n`)
+    if (!io.quiet || interrupted) io.stderr.write(`${counts.converted} converted, ${counts.skipped} skipped${interrupted}\n`)
     if (interrupted) return EXIT.failed
     return counts.skipped > 0 ? EXIT.failed : EXIT.ok
   },
@@ -228,14 +236,12 @@ async function convertOne(
   output: Output,
   name: string,
   out: JsonlWriter,
-  io: Io,
+  problems: ProblemLimit,
   counts: Counts,
-  bar: ProgressBar | undefined,
 ): Promise<void> {
   // Waits when stderr is full, so a flood of problems cannot pile up in memory.
   const report = async (text: string) => {
-    bar?.clear()
-    if (!io.stderr.write(`${text}\n`)) await once(io.stderr, 'drain')
+    await problems.write(text)
   }
   let events = 0
   for await (const item of converter.convert(stream, ctx)) {
@@ -262,7 +268,7 @@ function makeOutput(to: (typeof OUTPUT_NAMES)[number], fields: readonly string[]
   try {
     return createOutput(to, { fields, write, csvRaw })
   } catch (error) {
-    if (error instanceof UnknownFieldError) throw new UsageError(`convert: ${option}: ${error.message}`)
+    if (error instanceof UnknownFieldError) throw new UsageError(`convert: ${option}: ${withSuggestion(error.message)}`)
     throw error
   }
 }
@@ -274,3 +280,10 @@ function runStart(text: string | undefined): string {
   return t.value
 }
 
+/** Every path `--fields` takes: the leaves and the objects above them. */
+const fieldPaths = () => [...new Set(LEAF_PATHS.flatMap((path) => path.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))))]
+
+/** An unknown field's message with the closest path named first (`unknown field 'http.stauts'; did you mean 'http.status'? (fields: …)`). */
+function withSuggestion(message: string): string {
+  return message.replace(/^(unknown field '([^']*)')/, (whole, _: string, typed: string) => `${whole}${didYouMean(typed, fieldPaths())}`)
+}

@@ -6,6 +6,8 @@ import { EXIT } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
 import { issueLine, openInputs, warnOn } from '../inputs.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
+import { ProblemLimit } from '../problem-limit.js'
+import { Progress } from '../progress.js'
 import { fingerprintRecord } from './fingerprint-record.js'
 
 const HELP = `Usage: l9kit fingerprint [FILE...] [options]
@@ -24,13 +26,15 @@ Options:
                         8); 1 reads on the main thread only. Output is the same
   -h, --help            show this help
 
-Problems go to standard error as 'file:line: pointer: message'.
+Problems go to standard error as 'file:line: pointer: message'. A progress bar is drawn on
+standard error when it is a terminal and the input is a file.
 Exit status: 0 every document fingerprinted, 1 some document failed, 2 usage or I/O error.`
 
 export const fingerprint: Command = {
   name: 'fingerprint',
   summary: 'Print the event_fingerprint of each document',
   help: HELP,
+  common: ['max-errors'],
   async run(argv, io) {
     const { values, positionals } = parse('fingerprint', argv, {
       algo: { type: 'string' },
@@ -41,29 +45,36 @@ export const fingerprint: Command = {
     const maxLineBytes = positiveInt('fingerprint', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024)
     const jobs = jobsOption('fingerprint', values.jobs, defaultJobs())
     const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
-    const out = new JsonlWriter(io.stdout)
-    const err = new JsonlWriter(io.stderr, 16 * 1024)
+    const progress = new Progress(io)
+    const out = new JsonlWriter(progress.stdout)
+    const err = new JsonlWriter(progress.stderr, 16 * 1024)
+    const problems = new ProblemLimit(err, io.maxErrors)
     let failed = 0
     await keepingOutput([out, err], async () => {
       for (const input of inputs) {
         // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
-        const handled = await runJobs(input, { job: 'fingerprint', jobs, maxLineBytes, settings: version }, [out, err])
+        const stream = progress.track(input)
+        const handled = await runJobs({ ...input, stream }, { job: 'fingerprint', jobs, maxLineBytes, settings: version }, [out, problems])
         if ('counts' in handled) {
           failed += handled.counts[0]!
+          progress.done()
           continue
         }
         for await (const record of readRecords(handled.rest, { maxLineBytes })) {
           const result = fingerprintRecord(record, version)
           if (typeof result !== 'string') {
             failed++
-            await err.write(issueLine(input.name, record.line, result))
+            await problems.write(issueLine(input.name, record.line, result))
             continue
           }
           await out.write(result)
         }
+        progress.done()
       }
     })
     await out.flush()
+    const note = problems.note()
+    if (note !== undefined) await err.write(note)
     await err.flush()
     return failed > 0 ? EXIT.failed : EXIT.ok
   },

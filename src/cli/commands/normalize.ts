@@ -10,6 +10,8 @@ import { keepingOutput } from '../keep-output.js'
 import { openInputs, warnOn } from '../inputs.js'
 import type { NormalizeJobSettings } from '../parallel/jobs/normalize.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
+import { ProblemLimit } from '../problem-limit.js'
+import { Progress } from '../progress.js'
 import { WRITE_OPTIONS, writeOptions, writeOptionsHelp } from '../write-options.js'
 import { normalizeOutput } from './normalize-record.js'
 
@@ -43,7 +45,8 @@ ${writeOptionsHelp(30)}
                               most 8); 1 reads on the main thread only. Output is the same
   -h, --help                  show this help
 
-Problems go to standard error as 'file:line: pointer: message'.
+Problems go to standard error as 'file:line: pointer: message'. A progress bar is drawn on
+standard error when it is a terminal and the input is a file.
 Exit status: 0 all records normalised (--check: all canonical), 1 some record failed
 (--check: or is not canonical), 2 usage or I/O error.`
 
@@ -60,6 +63,7 @@ export const normalize: Command = {
   name: 'normalize',
   summary: 'Rewrite event documents in canonical form',
   help: HELP,
+  common: ['max-errors'],
   async run(argv, io) {
     const { values, positionals } = parse('normalize', argv, {
       'header-case': { type: 'string' },
@@ -79,23 +83,27 @@ export const normalize: Command = {
       fingerprint: oneOf('normalize', 'fingerprint', values.fingerprint, ['keep', 'v1', 'v2', 'missing'] as const, 'keep'),
       maxLineBytes: positiveInt('normalize', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
     }
-    const showWarnings = !values['no-warnings']
+    const showWarnings = !values['no-warnings'] && !io.quiet
     const jobs = jobsOption('normalize', values.jobs, defaultJobs())
     const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
     const rejectsStream = values.rejects === undefined ? undefined : await openRejects(values.rejects)
     const rejects = rejectsStream && new JsonlWriter(rejectsStream)
-    const out = new JsonlWriter(io.stdout)
-    const err = new JsonlWriter(io.stderr, 16 * 1024)
+    const progress = new Progress(io)
+    const out = new JsonlWriter(progress.stdout)
+    const err = new JsonlWriter(progress.stderr, 16 * 1024)
+    const problems = new ProblemLimit(err, io.maxErrors)
     let done = 0
     let failed = 0
     await keepingOutput([out, err, rejects], async () => {
       const settings: NormalizeJobSettings = { options: resolveOptions(options), showWarnings, check, rejects: rejects !== undefined }
       for (const input of inputs) {
         // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
-        const handled = await runJobs(input, { job: 'normalize', jobs, maxLineBytes: options.maxLineBytes, settings }, [out, err, rejects])
+        const stream = progress.track(input)
+        const handled = await runJobs({ ...input, stream }, { job: 'normalize', jobs, maxLineBytes: options.maxLineBytes, settings }, [out, problems, rejects])
         if ('counts' in handled) {
           done += handled.counts[0]!
           failed += handled.counts[1]!
+          progress.done()
           continue
         }
         for await (const record of normalizeRecords(handled.rest, options)) {
@@ -106,13 +114,18 @@ export const normalize: Command = {
             const pending = out.write(result.out)
             if (pending) await pending
           }
-          for (const line of result.err) await err.write(line)
+          for (const line of result.err) await problems.write(line)
           if (rejects && result.reject !== undefined) await rejects.write(result.reject)
         }
+        progress.done()
       }
     })
     await out.flush()
-    if (check) await err.write(`normalize --check: ${failed === 0 ? `all ${done} canonical` : `${failed} of ${done + failed} not canonical`}`)
+    const note = problems.note()
+    if (note !== undefined) await err.write(note)
+    if (io.quiet) {
+      // summaries are informational
+    } else if (check) await err.write(`normalize --check: ${failed === 0 ? `all ${done} canonical` : `${failed} of ${done + failed} not canonical`}`)
     else if (failed > 0) await err.write(`normalize: ${done} normalised, ${failed} failed`)
     await err.flush()
     if (rejects && rejectsStream) {

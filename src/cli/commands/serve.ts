@@ -4,6 +4,7 @@ import type { Command } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
 import { issueLine, openInputs } from '../inputs.js'
 import { refuseDemoOffLoopback } from '../protected-demo.js'
+import { readableFile } from '../files.js'
 import { untilStopped } from '../stop.js'
 import { openStore, storeUrl } from './serve-store.js'
 import { isServeWorker, leaveGroup, reportListening, startWorkers } from './serve-workers.js'
@@ -116,8 +117,8 @@ export const serve: Command = {
         throw new UsageError(`serve: ${(error as Error).message}`)
       }
       io.stdout.write(`listening on ${group.url} (${workers} workers)\n`)
-      if (values.config === undefined) io.stdout.write(demoKeys(config))
-      for (const line of loaded) io.stderr.write(`${line}\n`)
+      if (values.config === undefined && !io.quiet) io.stdout.write(demoKeys(config))
+      if (!io.quiet) for (const line of loaded) io.stderr.write(`${line}\n`)
       await untilStopped(io)
       await group.stop()
       io.stderr.write('stopped\n')
@@ -148,8 +149,8 @@ export const serve: Command = {
       return EXIT.ok
     }
     io.stdout.write(`listening on ${running.url}\n`)
-    if (values.config === undefined) io.stdout.write(demoKeys(config))
-    for (const line of loaded) io.stderr.write(`${line}\n`)
+    if (values.config === undefined && !io.quiet) io.stdout.write(demoKeys(config))
+    if (!io.quiet) for (const line of loaded) io.stderr.write(`${line}\n`)
 
     await untilStopped(io)
     const { pendingDeliveries } = await running.close()
@@ -165,6 +166,7 @@ export const serve: Command = {
 }
 
 async function readConfig(path: string): Promise<ServiceConfig> {
+  await readableFile(path) // a missing file or a directory is worded as for every other file option
   try {
     return await loadConfig(path)
   } catch (error) {
@@ -182,14 +184,17 @@ function listenProblem(error: NodeJS.ErrnoException): string {
 
 function demoKeys(config: ServiceConfig): string {
   const plan = config.plans
-  const cap = (n: number | null) => (n === null ? 'all' : String(n))
+  const cap = (n: number | null) => `subdomains: ${n === null ? 'all' : String(n)}`
+  const rows: [string, string, string][] = [
+    ['anonymous', 'no api-key header', cap(plan.anonymous.subdomains)],
+    ['registered', `api-key: ${DEMO_SECRETS.registered}`, cap(plan.registered.subdomains)],
+    ['pro', `api-key: ${DEMO_SECRETS.pro}`, cap(plan.pro.subdomains)],
+    ['admin', `authorization: Bearer ${DEMO_SECRETS.admin}`, 'POST /admin/events'],
+  ]
+  const width = (i: number) => Math.max(...rows.map((row) => row[i]!.length))
   return [
     'demo keys (built-in default, for local testing; use --config FILE for your own):',
-    `  anonymous   no api-key header                      subdomains: ${cap(plan.anonymous.subdomains)}`,
-    `  registered  api-key: ${DEMO_SECRETS.registered.padEnd(26)}subdomains: ${cap(plan.registered.subdomains)}`,
-    `  pro         api-key: ${DEMO_SECRETS.pro.padEnd(26)}subdomains: ${cap(plan.pro.subdomains)}`,
-    `  admin       authorization: Bearer ${DEMO_SECRETS.admin}  (POST /admin/events)`,
+    ...rows.map(([name, header, note]) => `  ${name.padEnd(width(0))}  ${header.padEnd(width(1))}  ${note}`),
     '',
   ].join('\n')
 }
-

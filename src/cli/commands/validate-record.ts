@@ -5,6 +5,7 @@
 import { guarded, isRecordError, type JsonRecord } from '../../jsonl/index.js'
 import type { Profile } from '../../schema/json-schema.js'
 import { validate as validateDoc } from '../../validate/event.js'
+import { integerSpellingIssues } from '../../validate/number-spelling.js'
 import type { Report } from '../../validate/issue.js'
 import { issueLine, problemLine } from '../inputs.js'
 
@@ -14,6 +15,8 @@ export interface ValidateSettings {
   showWarnings: boolean
   /** `--array`: a JSON text that is an array is a list of documents (docs/validate.md). */
   arrays: boolean
+  /** json format: also an object for a valid record with warnings (for the junit and sarif reports). */
+  warningRecords?: boolean
 }
 
 /**
@@ -30,16 +33,22 @@ const ARRAY_HINT = ' (a JSON array: --array judges each element as a document)'
 
 /** The verdict on one record and the lines to print for it (none for a clean valid record). */
 export function validateRecord(record: JsonRecord, file: string, settings: ValidateSettings): { ok: boolean; lines: string[] } {
-  const report: Report = isRecordError(record)
+  let report: Report = isRecordError(record)
     ? { ok: false, errors: [record.error], warnings: [] }
     : guarded(() => validateDoc(record.value, { profile: settings.profile }), (issue) => ({ ok: false, errors: [issue], warnings: [] }))
+  // What JSON.parse hides: an integer member written 200.0 or 2e2 (the record's text is needed).
+  if (settings.profile === 'strict' && !isRecordError(record) && record.text !== '') {
+    const spelled = integerSpellingIssues(record.text)
+    if (spelled.length > 0) report = { ok: false, errors: [...report.errors, ...spelled], warnings: report.warnings }
+  }
   if (!settings.arrays && !isRecordError(record) && Array.isArray(record.value)) {
-    report.errors = report.errors.map((e) => (e.code === 'not_object' ? { ...e, message: e.message + ARRAY_HINT } : e))
+    report = { ...report, errors: report.errors.map((e) => (e.code === 'not_object' ? { ...e, message: e.message + ARRAY_HINT } : e)) }
   }
   const warnings = settings.showWarnings ? report.warnings : []
   if (report.ok && warnings.length === 0) return { ok: true, lines: [] }
   if (settings.format === 'json') {
-    return { ok: report.ok, lines: report.ok ? [] : [JSON.stringify({ file, line: record.line, errors: report.errors, warnings })] }
+    const json = JSON.stringify({ file, line: record.line, errors: report.errors, warnings })
+    return { ok: report.ok, lines: report.ok && !settings.warningRecords ? [] : [json] }
   }
   const lines: string[] = []
   for (const issue of report.errors) lines.push(issueLine(file, record.line, issue))

@@ -6,6 +6,9 @@ import { EXIT } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
 import { openInputs, warnOn } from '../inputs.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
+import { ProblemLimit } from '../problem-limit.js'
+import { Progress } from '../progress.js'
+import { type Counts, junitReport, ReportCollector, sarifReport } from './validate-report.js'
 import { documentsOf, type ValidateSettings, validateRecord } from './validate-record.js'
 
 const HELP = `Usage: l9kit validate [FILE...] [options]
@@ -15,13 +18,19 @@ document spread over lines. Each JSON text is one document, as JSON Schema valid
 file: an array is not an event document (not_object) unless --array is given.
 No FILE, or '-', reads standard input; gzip-compressed input is decompressed.
 
+The report is the command's output: it goes to standard output (or --output FILE), problem
+lines and summary alike; usage and I/O errors go to standard error.
+
 Options:
   --profile strict|lenient  strict: the canonical form, every member present with its exact type
                             (default); lenient: what real tools emit (missing members, nulls,
                             numbers as strings, any time offset)
-  --format text|json        text: one line per problem 'file:line: pointer: message', then
+  --format FORMAT           text: one line per problem 'file:line: pointer: message', then
                             'N valid, M invalid' (default); json: one object per invalid record
-                            {file, line, errors, warnings}, then {"valid":N,"invalid":M}
+                            {file, line, errors, warnings}, then {"valid":N,"invalid":M};
+                            junit: JUnit XML for test reporters (a test suite per input, a
+                            failed test case per invalid record); sarif: SARIF 2.1.0 for
+                            code scanning (a result per problem, with its file and line)
   --no-warnings             do not report warnings (unknown members, unlisted values)
   --array                   a JSON text that is an array (a whole file such as nuclei's
                             -json-export or 'jq -s' output, or one line) is a list: each element
@@ -32,12 +41,16 @@ Options:
                             most 8); 1 reads on the main thread only. Output is the same
   -h, --help                show this help
 
+A progress bar is drawn on standard error when it is a terminal and the input is a file.
 Exit status: 0 all valid, 1 some record invalid, 2 usage or I/O error.`
+
+const FORMATS = ['text', 'json', 'junit', 'sarif'] as const
 
 export const validate: Command = {
   name: 'validate',
   summary: 'Check event documents against the strict or lenient profile',
   help: HELP,
+  common: ['max-errors'],
   async run(argv, io) {
     const { values, positionals } = parse('validate', argv, {
       profile: { type: 'string' },
@@ -48,35 +61,56 @@ export const validate: Command = {
       jobs: { type: 'string' },
     })
     const profile = oneOf('validate', 'profile', values.profile, ['strict', 'lenient'] as const, 'strict')
-    const format = oneOf('validate', 'format', values.format, ['text', 'json'] as const, 'text')
+    const format = oneOf('validate', 'format', values.format, FORMATS, 'text')
     const maxLineBytes = positiveInt('validate', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024)
-    const showWarnings = !values['no-warnings']
+    // Warnings are informational: --quiet leaves them out of the text and json reports.
+    const showWarnings = !values['no-warnings'] && !(io.quiet && (format === 'text' || format === 'json'))
     const jobs = jobsOption('validate', values.jobs, defaultJobs())
-    const settings: ValidateSettings = { profile, format, showWarnings, arrays: values.array ?? false }
+    // junit and sarif are built from the json format's records.
+    const document = format === 'junit' || format === 'sarif'
+    const settings: ValidateSettings = { profile, format: format === 'text' ? 'text' : 'json', showWarnings, arrays: values.array ?? false, warningRecords: document }
     const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
-    const out = new JsonlWriter(io.stdout)
+    const progress = new Progress(io)
+    const out = new JsonlWriter(progress.stdout)
+    const collector = document ? new ReportCollector() : undefined
+    const problems = new ProblemLimit(collector ?? out, io.maxErrors)
+    const perFile = new Map<string, Counts>()
     let valid = 0
     let invalid = 0
     await keepingOutput([out], async () => {
       for (const input of inputs) {
+        const counts = perFile.get(input.name) ?? { valid: 0, invalid: 0 }
+        perFile.set(input.name, counts)
+        const stream = progress.track(input)
         // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
-        const handled = await runJobs(input, { job: 'validate', jobs, maxLineBytes, settings }, [out])
+        const handled = await runJobs({ ...input, stream }, { job: 'validate', jobs, maxLineBytes, settings }, [problems])
         if ('counts' in handled) {
-          valid += handled.counts[0]!
-          invalid += handled.counts[1]!
-          continue
-        }
-        for await (const record of readRecords(handled.rest, { maxLineBytes, arrayElements: settings.arrays })) {
-          for (const document of documentsOf(record, settings)) {
-            const { ok, lines } = validateRecord(document, input.name, settings)
-            if (ok) valid++
-            else invalid++
-            for (const line of lines) await out.write(line)
+          counts.valid += handled.counts[0]!
+          counts.invalid += handled.counts[1]!
+        } else {
+          for await (const record of readRecords(handled.rest, { maxLineBytes, arrayElements: settings.arrays })) {
+            for (const document of documentsOf(record, settings)) {
+              const { ok, lines } = validateRecord(document, input.name, settings)
+              if (ok) counts.valid++
+              else counts.invalid++
+              for (const line of lines) await problems.write(line)
+            }
           }
         }
+        progress.done()
+        valid += counts.valid
+        invalid += counts.invalid
       }
     })
-    await out.write(format === 'json' ? JSON.stringify({ valid, invalid }) : `${valid} valid, ${invalid} invalid`)
+    if (format === 'sarif') await out.write(sarifReport(collector!.records, problems.notShown, io.maxErrors).trimEnd())
+    else if (format === 'junit') await out.write(junitReport(collector!.records, perFile, problems.notShown, io.maxErrors).trimEnd())
+    else if (format === 'json') {
+      if (!io.quiet || problems.notShown > 0) await out.write(JSON.stringify(problems.notShown === 0 ? { valid, invalid } : { valid, invalid, not_shown: problems.notShown }))
+    } else {
+      const note = problems.note()
+      if (note !== undefined) await out.write(note)
+      if (!io.quiet) await out.write(`${valid} valid, ${invalid} invalid`)
+    }
     await out.flush()
     return invalid > 0 ? EXIT.failed : EXIT.ok
   },

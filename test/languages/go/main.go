@@ -1,6 +1,6 @@
 // The Go side of test/languages/go.test.ts, with the generated package schema/types/go.
 //
-//	roundtrip event|lookup|subdomains   each line of stdin a JSON document: decoded into the
+//	roundtrip event|lookup|subdomains|error|report   each line of stdin a JSON document: decoded into the
 //	                                    type, encoded again (SetEscapeHTML(false)), one line out;
 //	                                    a line that fails prints "error: ..." instead
 //	roundtrip event-escaped             the same for events, with the encoder's default escaping
@@ -31,6 +31,10 @@ func roundTrip(kind string, line []byte) ([]byte, error) {
 		value = new(l9types.LookupResult)
 	case "subdomains":
 		value = new([]l9types.Subdomain)
+	case "error":
+		value = new(l9types.ErrorBody)
+	case "report":
+		value = new(l9types.ConformReport)
 	default:
 		return nil, fmt.Errorf("unknown kind %q", kind)
 	}
@@ -81,7 +85,7 @@ func fail(err error) {
 
 func main() {
 	if len(os.Args) < 2 {
-		fail(fmt.Errorf("usage: roundtrip event|lookup|subdomains, or patterns"))
+		fail(fmt.Errorf("usage: roundtrip event|lookup|subdomains|error|report, or patterns"))
 	}
 	scanner := bufio.NewScanner(os.Stdin)
 	scanner.Buffer(make([]byte, 1<<20), 64<<20)

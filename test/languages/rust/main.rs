@@ -1,11 +1,11 @@
 //! The Rust side of test/languages/rust.test.ts, with the generated crate schema/types/rust.
 //!
-//!   roundtrip event|lookup|subdomains   each line of stdin a JSON document: decoded into the
+//!   roundtrip event|lookup|subdomains|error|report   each line of stdin a JSON document: decoded into the
 //!                                       type, encoded again, one JSON line out; a document that
 //!                                       does not decode prints "error: ..." instead
 //!   roundtrip patterns                  the pattern matrix (test/languages/support.ts) with the
 //!                                       regex crate: one line of 1/0 per pattern
-use l9kit_types::{Event, LookupResult, Subdomain};
+use l9kit_types::{ConformReport, ErrorBody, Event, LookupResult, Subdomain};
 use std::io::{self, Read, Write};
 
 fn round_trip(kind: &str, line: &str) -> Result<String, String> {
@@ -13,6 +13,8 @@ fn round_trip(kind: &str, line: &str) -> Result<String, String> {
         "event" => serde_json::from_str::<Event>(line).and_then(|v| serde_json::to_string(&v)),
         "lookup" => serde_json::from_str::<LookupResult>(line).and_then(|v| serde_json::to_string(&v)),
         "subdomains" => serde_json::from_str::<Vec<Subdomain>>(line).and_then(|v| serde_json::to_string(&v)),
+        "error" => serde_json::from_str::<ErrorBody>(line).and_then(|v| serde_json::to_string(&v)),
+        "report" => serde_json::from_str::<ConformReport>(line).and_then(|v| serde_json::to_string(&v)),
         _ => return Err(format!("unknown kind {}", kind)),
     };
     text.map_err(|e| e.to_string())

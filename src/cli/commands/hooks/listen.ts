@@ -53,7 +53,7 @@ export async function listen(argv: string[], io: Io): Promise<number> {
   info.write(`listening on ${receiver.url} (${secret === undefined ? 'signatures not checked: no --secret' : 'checking signatures'})\n`)
   await untilStopped(io)
   await receiver.close()
-  io.stderr.write(`stopped: ${count} ${count === 1 ? 'request' : 'requests'}, ${refused} refused\n`)
+  if (!io.quiet) io.stderr.write(`stopped: ${count} ${count === 1 ? 'request' : 'requests'}, ${refused} refused\n`)
   return EXIT.ok
 }
 

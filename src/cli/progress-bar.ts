@@ -1,6 +1,6 @@
-/** The progress bar of `l9kit convert`: on stderr, only for files, redrawn at most every 100 ms. */
+/** The progress bar of the commands that read files (convert, validate, normalize, fingerprint): on stderr, only for files, redrawn at most every 100 ms. */
 import type { Writable } from 'node:stream'
-import { printable } from '../../validate/printable.js'
+import { printable } from '../validate/printable.js'
 
 const WIDTH = 30
 const EVERY_MS = 100

@@ -1,0 +1,118 @@
+/**
+ * Integers written with a fraction or an exponent (`"status": 200.0`, `2e2`): JSON.parse gives
+ * the integer 200, so the schema cannot see them, but they are not canonical (a canonical
+ * integer is written without either) and the original Go decoder, like every shipped type,
+ * refuses them for an `int` member. The strict profile says so when it has the document's
+ * text (JSON Lines, the CLI's `validate`); the lenient profile accepts them and `normalize`
+ * writes the integer.
+ *
+ * A document rarely has one, so a regular expression over the integer members' names looks
+ * first; only when it finds a candidate is the text walked to name the members exactly.
+ */
+import schema from '../../schema/event.schema.json' with { type: 'json' }
+import type { Issue } from './issue.js'
+import { pointerToken } from './issue.js'
+
+type SchemaNode = { type?: unknown; properties?: Record<string, SchemaNode>; items?: SchemaNode; $ref?: string; $defs?: Record<string, SchemaNode> }
+
+const ROOT = schema as SchemaNode
+
+const resolve = (node: SchemaNode): SchemaNode => (node.$ref?.startsWith('#/$defs/') ? resolve(ROOT.$defs![node.$ref.slice('#/$defs/'.length)]!) : node)
+
+/** Names of the members whose type is integer, anywhere in the event. */
+function integerNames(): string[] {
+  const names = new Set<string>()
+  const seen = new Set<SchemaNode>()
+  const walk = (node: SchemaNode) => {
+    if (seen.has(node)) return
+    seen.add(node)
+    for (const [name, member] of Object.entries(node.properties ?? {})) {
+      const type = resolve(member).type
+      if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) names.add(name)
+      walk(resolve(member))
+    }
+    if (node.items) walk(resolve(node.items))
+  }
+  walk(ROOT)
+  return [...names]
+}
+
+const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/** A member of one of those names whose value is a number with a fraction or an exponent (made on first use). */
+let candidate: RegExp | undefined
+const candidates = () => (candidate ??= new RegExp(`"(?:${integerNames().map(escape).join('|')})"\\s*:\\s*-?[0-9]+(?:\\.|[eE])`))
+
+/** True when the schema types the member at `tokens` as an integer. */
+function integerAt(tokens: readonly string[]): boolean {
+  let node = ROOT
+  for (const token of tokens) {
+    node = resolve(node)
+    const next = node.properties?.[token] ?? (/^[0-9]+$/.test(token) ? node.items : undefined)
+    if (next === undefined) return false
+    node = next
+  }
+  const type = resolve(node).type
+  return type === 'integer' || (Array.isArray(type) && type.includes('integer'))
+}
+
+const NUMBER = /-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/y
+const STRING = /"(?:[^"\\]|\\.)*"/y
+
+/** Each number of `text` (a JSON text that parses) written with a fraction or exponent, with its path. */
+function spelledNumbers(text: string): { tokens: string[]; spelled: string }[] {
+  const found: { tokens: string[]; spelled: string }[] = []
+  // One frame per open container: the path to it, and in an object the key just read.
+  const stack: { tokens: string[]; array: boolean; index: number; key?: string }[] = []
+  const pathOfValue = () => {
+    const top = stack[stack.length - 1]
+    if (!top) return []
+    return [...top.tokens, top.array ? String(top.index) : top.key!]
+  }
+  let i = 0
+  while (i < text.length) {
+    const c = text[i]!
+    if (c === '{' || c === '[') {
+      stack.push({ tokens: pathOfValue(), array: c === '[', index: 0 })
+      i++
+    } else if (c === '}' || c === ']') {
+      stack.pop()
+      i++
+    } else if (c === ',') {
+      const top = stack[stack.length - 1]
+      if (top?.array) top.index++
+      else if (top) top.key = undefined
+      i++
+    } else if (c === '"') {
+      STRING.lastIndex = i
+      const m = STRING.exec(text)!
+      const top = stack[stack.length - 1]
+      if (top && !top.array && top.key === undefined) top.key = JSON.parse(m[0]) as string
+      i += m[0].length
+    } else if (c === '-' || (c >= '0' && c <= '9')) {
+      NUMBER.lastIndex = i
+      const m = NUMBER.exec(text)!
+      if (m[1] !== undefined || m[2] !== undefined) found.push({ tokens: pathOfValue(), spelled: m[0] })
+      i += m[0].length
+    } else i++
+  }
+  return found
+}
+
+/**
+ * The issues of an event document's text (one that JSON.parse accepts) whose integer members
+ * are written with a fraction or exponent: one `wrong_type` error each.
+ */
+export function integerSpellingIssues(text: string): Issue[] {
+  if (!candidates().test(text)) return []
+  return spelledNumbers(text)
+    // A value with a real fraction (200.5) is not an integer at all: the schema says so already.
+    .filter((n) => Number.isInteger(Number(n.spelled)) && integerAt(n.tokens))
+    .map((n) => ({
+      code: 'wrong_type' as const,
+      pointer: n.tokens.map((t) => `/${pointerToken(t)}`).join(''),
+      message: `expected integer, found ${n.spelled}: a canonical integer is written without a fraction or exponent (normalize writes ${String(Number(n.spelled))})`,
+      rule: 'type: integer (canonical spelling)',
+      expected: 'integer',
+      found: n.spelled,
+    }))
+}
