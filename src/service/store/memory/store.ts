@@ -6,22 +6,33 @@
  *   domain form one contiguous range.
  */
 import type { Event, SubdomainEntry } from '../../../schema/index.js'
-import { formatTime, formatTimeMillis } from '../../../time/index.js'
+import type { Query } from '../../../query/index.js'
+import { formatTime } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { ByteArena } from './arena.js'
 import { addId, Column, forEachId, type Ids } from './columns.js'
 import { NameIndex } from './name-index.js'
-import { instant, NS_PER_MS, split } from './instants.js'
+import { instant, split } from './instants.js'
+import { SearchIndex } from './search-index.js'
+import { Severities } from './severities.js'
+import { searchAll, searchPage, type SearchView } from './search.js'
+import { subdomainsOf } from './subdomains.js'
+import { DEFAULT_SCAN_LIMIT, type SearchAllOptions, type SearchPage } from '../search.js'
 import { detach, hash30 } from './strings.js'
 import { identityOf, jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
 import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from '../types.js'
 
+export interface MemoryStoreOptions {
+  /** Events a search may evaluate for one page before it gives up (SearchLimitError); default DEFAULT_SCAN_LIMIT. */
+  scanLimit?: number
+}
+
 export class MemoryStore implements Store {
+  private readonly scanLimit: number
   private count = 0
   private stored = 0
   private readonly arena = new ByteArena()
-  private readonly leak = new Column((n) => new Uint8Array(n))
   private readonly ms = new Column((n) => new Float64Array(n))
   private readonly subMs = new Column((n) => new Int32Array(n))
   private readonly ipOf = new Column((n) => new Int32Array(n))
@@ -29,12 +40,8 @@ export class MemoryStore implements Store {
   /** Earliest time any observation of the event had (`ms`/`subMs` hold the latest, whose bytes are kept). */
   private readonly firstMs = new Column((n) => new Float64Array(n))
   private readonly firstSubMs = new Column((n) => new Int32Array(n))
-  /** `leak.severity` of the kept bytes, as a number in `severities` (interned: few distinct values). */
-  private readonly severityOf = new Column((n) => new Int32Array(n))
-  private readonly severities = new Map<string, number>()
-  private readonly severityNames: string[] = []
-  /** Stored leak events per severity number, kept up to date on ingest. */
-  private readonly leaksBySeverity: number[] = []
+  /** Each event's type and `leak.severity` (of the kept bytes), and leaks counted by severity. */
+  private readonly severities = new Severities()
 
   private readonly ips = new Map<string, number>()
   private readonly ipIds: Ids[] = []
@@ -46,6 +53,32 @@ export class MemoryStore implements Store {
   /** 30-bit hash of an event's identity → ids with that hash (checked exactly on a hit). */
   private readonly identities = new Map<number, Ids>()
   private readonly listeners = new Set<IngestListener>()
+  private readonly searchIndex: SearchIndex
+  private readonly searchView: SearchView
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.scanLimit = options.scanLimit ?? DEFAULT_SCAN_LIMIT
+    const ms = (id: number) => this.ms.data[id]!
+    const ns = (id: number) => this.subMs.data[id]!
+    this.searchIndex = new SearchIndex({
+      addressIds: (n) => this.ipIds[n],
+      addressNumber: (canonical) => this.ips.get(canonical),
+      nameIds: (rev, under, visit) => (under ? this.names.forEachUnder(rev, visit) : visit(this.names.ids[this.names.numberOf(rev)])),
+      severityOf: (id) => this.severities.of.data[id]!,
+      severityNames: this.severities.names,
+      ms,
+      ns,
+    })
+    this.searchView = {
+      index: this.searchIndex,
+      isLeak: (id) => this.severities.leak.data[id] === 1,
+      bytes: (id) => this.arena.bytes(id),
+      text: (id) => this.arena.text(id),
+      seen: (id) => ({ first: instant(this.firstMs.data[id]!, this.firstSubMs.data[id]!), last: instant(ms(id), ns(id)) }),
+      ms,
+      ns,
+    }
+  }
 
   get size(): number {
     return this.count
@@ -124,37 +157,17 @@ export class MemoryStore implements Store {
 
   subdomains(name: string, limit?: number): SubdomainEntry[] | null {
     const canonical = canonicalDomain(name)
-    if (canonical === null) return null
-    const names = this.names
-    const [from, to] = names.range(reverseLabels(canonical))
-    const found: { name: number; ips: number; ms: number; ns: number }[] = []
-    const ipOf = this.ipOf.data
-    for (let i = from; i < to; i++) {
-      const n = names.sortedAt(i)
-      const ids = names.ids[n]
-      const seen = new Set<number>()
-      let ms = -Infinity
-      let ns = 0
-      forEachId(ids, (id) => {
-        if (ipOf[id]! >= 0) seen.add(ipOf[id]!)
-        const m = this.ms.data[id]!
-        const s = this.subMs.data[id]!
-        if (m > ms || (m === ms && s > ns)) {
-          ms = m
-          ns = s
-        }
-      })
-      found.push({ name: n, ips: seen.size, ms, ns })
-    }
-    // Most recently seen first, so a plan's cap keeps the freshest names; then by name.
-    const rev = names.reversed
-    found.sort((a, b) => b.ms - a.ms || b.ns - a.ns || (rev[a.name]! < rev[b.name]! ? -1 : 1))
-    const kept = limit === undefined ? found : found.slice(0, limit)
-    return kept.map((f) => ({
-      subdomain: reverseLabels(rev[f.name]!),
-      distinct_ips: f.ips,
-      last_seen: formatTimeMillis(BigInt(f.ms) * NS_PER_MS + BigInt(f.ns)),
-    }))
+    return canonical === null ? null : subdomainsOf(this.names, canonical, limit, this.ipOf.data, this.ms.data, this.subMs.data)
+  }
+
+  /** One page of the events matching `query`, newest first (memory/search.ts; at most `scanLimit` evaluated). */
+  search(query: Query, page: SearchPage): Buffer[] {
+    return searchPage(this.searchView, query, page, this.scanLimit)
+  }
+
+  /** Every event matching `query`, newest first, read in batches (bulk export). */
+  searchAll(query: Query, options: SearchAllOptions = {}): AsyncIterable<Buffer> {
+    return searchAll(this.searchView, query, options.batch ?? 1000)
   }
 
   hostSeen(ip: string): SeenLookup | null {
@@ -175,8 +188,7 @@ export class MemoryStore implements Store {
   }
 
   severityCounts(): Record<string, number> {
-    // fromEntries defines own members, so a severity such as `__proto__` stays plain data.
-    return Object.fromEntries(this.severityNames.map((name, n) => [name, this.leaksBySeverity[n]!] as const).filter(([, count]) => count > 0))
+    return this.severities.counts()
   }
 
   onIngest(listener: IngestListener): () => void {
@@ -196,7 +208,8 @@ export class MemoryStore implements Store {
         this.store(existing, p, true)
         this.ms.data[existing] = ms
         this.subMs.data[existing] = ns
-        this.setSeverity(existing, p.leak, p.severity, true)
+        this.severities.set(existing, p.leak, p.severity, true)
+        this.searchIndex.replace(existing, p)
       } else {
         const firstMs = this.firstMs.data[existing]!
         if (ms < firstMs || (ms === firstMs && ns < this.firstSubMs.data[existing]!)) {
@@ -207,16 +220,17 @@ export class MemoryStore implements Store {
       return true
     }
     const id = this.count++
-    for (const column of [this.leak, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.severityOf, this.ipOf, this.nameOf]) column.ensure(id)
+    for (const column of [this.ms, this.subMs, this.firstMs, this.firstSubMs, this.ipOf, this.nameOf]) column.ensure(id)
     this.store(id, p, false)
     this.ms.data[id] = ms
     this.subMs.data[id] = ns
     this.firstMs.data[id] = ms
     this.firstSubMs.data[id] = ns
-    this.setSeverity(id, p.leak, p.severity, false)
+    this.severities.set(id, p.leak, p.severity, false)
     this.identities.set(hash, addId(this.identities.get(hash), id))
     this.changed((this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)))
     this.nameOf.data[id] = p.name === '' ? -1 : this.names.add(p.name, id)
+    this.searchIndex.add(id, p)
     return false
   }
 
@@ -224,22 +238,6 @@ export class MemoryStore implements Store {
   private store(id: number, p: Prepared, replacing: boolean): void {
     if (p.owned && p.utf8 !== undefined) this.arena.keep(id, p.utf8, replacing)
     else this.arena.set(id, p.json, replacing, p.utf8)
-  }
-
-  /** Records event `id`'s severity (`replacing` its previous one) and keeps the leak counts. */
-  private setSeverity(id: number, leak: boolean, severity: string, replacing: boolean): void {
-    let n = this.severities.get(severity)
-    if (n === undefined) {
-      n = this.severityNames.length
-      this.severities.set(detach(severity), n)
-      this.severityNames.push(detach(severity))
-      this.leaksBySeverity.push(0)
-    }
-    if (replacing && this.leak.data[id]) this.leaksBySeverity[this.severityOf.data[id]!]!--
-    // The kept copy decides: a later observation may turn a service event into a leak or back.
-    this.leak.data[id] = leak ? 1 : 0
-    if (leak) this.leaksBySeverity[n]!++
-    this.severityOf.data[id] = n
   }
 
   /** Notes that address number `n` (-1: none) changes with the document being stored (take() counts it next). */
@@ -255,6 +253,7 @@ export class MemoryStore implements Store {
       n = this.ipIds.length
       this.ips.set(detach(ip), n)
       this.ipIds.push(id)
+      this.searchIndex.addresses.add(n, ip)
     } else this.ipIds[n] = addId(this.ipIds[n], id)
     return n
   }
@@ -269,12 +268,12 @@ export class MemoryStore implements Store {
   }
 
   private collect(ids: Ids | undefined, into: { services: Buffer[]; leaks: Buffer[] }): void {
-    const leak = this.leak.data
+    const leak = this.severities.leak.data
     forEachId(ids, (id) => (leak[id] ? into.leaks : into.services).push(this.arena.bytes(id)))
   }
 
   private collectSeen(ids: Ids | undefined, into: { services: SeenEvent[]; leaks: SeenEvent[] }): void {
-    const leak = this.leak.data
+    const leak = this.severities.leak.data
     forEachId(ids, (id) =>
       (leak[id] ? into.leaks : into.services).push({
         json: this.arena.bytes(id),
