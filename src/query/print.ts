@@ -5,9 +5,9 @@
  */
 import type { Clause, Node } from './syntax.js'
 
-/** The canonical text of a query's clauses (`*` for none: every event). */
+/** The canonical text of a query's clauses ('' for none: the empty query, every event). */
 export function printClauses(clauses: readonly Clause[]): string {
-  return clauses.length === 0 ? '*' : clauses.map(printClause).join(' ')
+  return clauses.map(printClause).join(' ')
 }
 
 function printClause(clause: Clause): string {
