@@ -2,7 +2,9 @@
  * Condition tree → a parameterised WHERE clause over the PostgreSQL store's `events` table
  * (migrations/postgres/0001, 0005). Every value of the query goes in a parameter; the SQL text
  * holds only our own names, operators and the field table's member paths, so no query can
- * change what the SQL does. Each test is true or false, never NULL, so `NOT` excludes exactly.
+ * change what the SQL does. Each test is true or false, never NULL, so `NOT` excludes exactly:
+ * a test on a column that may be NULL says `IS NOT NULL AND …` (which keeps it indexable, as
+ * COALESCE would not), a test on the JSON is wrapped in COALESCE.
  *
  * Indexed fields read their column (`e.ip`, `e.host_rev`, `e.source`, `e.last_seen`, …); the
  * others read the stored JSON as `x.d` (`l9kit_doc(e.json)`: the document with NUL and unpaired
@@ -63,7 +65,7 @@ class SqlCompiler {
         return parts.length === 0 ? 'TRUE' : `(${parts.join(' AND ')})`
       }
       case 'test': {
-        const parts = cond.fields.map((field) => `COALESCE(${this.field(cond, field)}, FALSE)`)
+        const parts = cond.fields.map((field) => this.field(cond, field))
         return parts.length === 1 ? parts[0]! : `(${parts.join(' OR ')})`
       }
     }
@@ -77,13 +79,13 @@ class SqlCompiler {
       case 'address':
         if (test.kind === 'exists') return 'e.ip IS NOT NULL'
         if (test.kind !== 'address') return 'FALSE'
-        return test.range.text.includes('/') ? `e.ip <<= ${this.p(test.range.text, 'cidr')}` : `e.ip = ${this.p(test.range.text, 'inet')}`
+        return `(e.ip IS NOT NULL AND ${test.range.text.includes('/') ? `e.ip <<= ${this.p(test.range.text, 'cidr')}` : `e.ip = ${this.p(test.range.text, 'inet')}`})`
       case 'name': {
         if (test.kind === 'exists') return 'e.host_rev IS NOT NULL'
         if (test.kind !== 'name') break // a regular expression reads the host as written
         const rev = reverseLabels(test.name)
-        if (!test.under) return `e.host_rev = ${this.p(rev)}`
-        return `(e.host_rev = ${this.p(rev)} OR (e.host_rev > ${this.p(`${rev}.`)} AND e.host_rev < ${this.p(`${rev}/`)}))`
+        if (!test.under) return `(e.host_rev IS NOT NULL AND e.host_rev = ${this.p(rev)})`
+        return `(e.host_rev IS NOT NULL AND (e.host_rev = ${this.p(rev)} OR (e.host_rev > ${this.p(`${rev}.`)} AND e.host_rev < ${this.p(`${rev}/`)})))`
       }
       case 'first_seen':
         return this.instant('e.first_seen', test)
@@ -95,8 +97,8 @@ class SqlCompiler {
         if (test.kind === 'exists') return '(e.country_code IS NOT NULL OR e.country_name IS NOT NULL)'
         if (test.kind !== 'country') return 'FALSE'
         const parts: string[] = []
-        if (test.code !== null) parts.push(`e.country_code = ${this.p(test.code)}`)
-        if (test.names.length > 0) parts.push(`e.country_name IN (${test.names.map((n) => this.p(n)).join(', ')})`)
+        if (test.code !== null) parts.push(`(e.country_code IS NOT NULL AND e.country_code = ${this.p(test.code)})`)
+        if (test.names.length > 0) parts.push(`(e.country_name IS NOT NULL AND e.country_name IN (${test.names.map((n) => this.p(n)).join(', ')}))`)
         return parts.length === 0 ? 'FALSE' : `(${parts.join(' OR ')})`
       }
     }
@@ -112,7 +114,7 @@ class SqlCompiler {
     const at = path.indexOf('[]')
     const head = at === -1 ? path : path.slice(0, at)
     const value = head.length === 0 ? base : `${base} #> '{${head.map(member).join(',')}}'`
-    if (at === -1) return predicate(value)
+    if (at === -1) return `COALESCE(${predicate(value)}, FALSE)`
     const element = `a${at}`
     return `EXISTS (SELECT 1 FROM json_array_elements(CASE WHEN json_typeof(${value}) = 'array' THEN ${value} END) AS ${element}(v) WHERE ${this.json(path.slice(at + 1), predicate, `${element}.v`)})`
   }

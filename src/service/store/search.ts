@@ -26,6 +26,6 @@ export class SearchLimitError extends Error {
 }
 
 /** Default number of events the memory store evaluates for one page before giving up. */
-export const DEFAULT_SCAN_LIMIT = 200_000
+export const DEFAULT_SCAN_LIMIT = 100_000
 /** Default statement timeout of one PostgreSQL search page, in milliseconds. */
 export const DEFAULT_SEARCH_TIMEOUT_MS = 5_000

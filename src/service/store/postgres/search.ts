@@ -22,12 +22,17 @@ export function searchSelect(query: Query, columns: string): { text: string; par
   return { text: `SELECT ${columns} FROM events AS e${where.needsDoc ? DOC : ''} WHERE ${scope}${where.text}`, params }
 }
 
+/** The statement of one page, newest first, and its parameters. */
+export function pageStatement(query: Query, page: SearchPage): { text: string; params: string[] } {
+  const { text, params } = searchSelect(query, 'e.json')
+  const n = params.push(String(page.limit), String(page.offset))
+  return { text: `${text} ORDER BY e.last_seen DESC, e.id DESC LIMIT $${n - 1}::bigint OFFSET $${n}::bigint`, params }
+}
+
 /** One page, newest first. */
 export async function searchPage(sql: Sql, query: Query, page: SearchPage, timeoutMs: number): Promise<Buffer[]> {
   if (page.limit <= 0) return []
-  const { text, params } = searchSelect(query, 'e.json')
-  const n = params.push(String(page.limit), String(page.offset))
-  const statement = `${text} ORDER BY e.last_seen DESC, e.id DESC LIMIT $${n - 1}::bigint OFFSET $${n}::bigint`
+  const { text: statement, params } = pageStatement(query, page)
   try {
     const rows = await sql.begin(async (tx) => {
       await tx.unsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`)
