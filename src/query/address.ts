@@ -22,21 +22,20 @@ export function parseRange(text: string): AddressRange | null {
   const addressText = slash === -1 ? text : text.slice(0, slash)
   const canonical = canonicalIp(addressText)
   if (canonical === null) return null
-  const mapped = canonical.indexOf(':') === -1 && addressText.indexOf(':') !== -1
   const bytes = addressBytes(canonical)!
   const family = bytes.length === 4 ? 4 : 6
+  if (slash === -1) return { family, bytes, prefix: bytes.length * 8, text: canonical }
+  const mapped = canonical.indexOf(':') === -1 && addressText.indexOf(':') !== -1
   let prefix = family === 4 ? 32 : 128
-  if (slash !== -1) {
-    const digits = text.slice(slash + 1)
-    if (!/^\d{1,3}$/.test(digits)) return null
-    prefix = Number(digits)
-    if (mapped) {
-      // A mapped spelling: the prefix counts the 96 bits before the IPv4 part.
-      if (prefix > 128) return null
-      if (prefix < 96) return masked(new Uint8Array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...bytes]), prefix, 6)
-      prefix -= 96
-    } else if (prefix > (family === 4 ? 32 : 128)) return null
-  }
+  const digits = text.slice(slash + 1)
+  if (!/^\d{1,3}$/.test(digits)) return null
+  prefix = Number(digits)
+  if (mapped) {
+    // A mapped spelling: the prefix counts the 96 bits before the IPv4 part.
+    if (prefix > 128) return null
+    if (prefix < 96) return masked(new Uint8Array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...bytes]), prefix, 6)
+    prefix -= 96
+  } else if (prefix > (family === 4 ? 32 : 128)) return null
   return masked(bytes, prefix, family)
 }
 

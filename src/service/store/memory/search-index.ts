@@ -140,15 +140,20 @@ export class SearchIndex implements PlanIndexes {
 
   private addressIds(range: { prefix: number; bytes: Uint8Array; text: string; family: 4 | 6 }): IdSet {
     const ids: number[] = []
-    const full = range.prefix === range.bytes.length * 8
-    const numbers = full ? [this.view.addressNumber(range.text)].filter((n) => n !== undefined) : this.addresses.inRange(range)
-    for (const n of numbers) forEachId(this.view.addressIds(n), (id) => void ids.push(id))
+    if (range.prefix === range.bytes.length * 8) {
+      // One address: its ids, ascending already (added in order).
+      const n = this.view.addressNumber(range.text)
+      const found = n === undefined ? undefined : this.view.addressIds(n)
+      return found === undefined ? new Int32Array(0) : typeof found === 'number' ? Int32Array.of(found) : new Int32Array(found)
+    }
+    for (const n of this.addresses.inRange(range)) forEachId(this.view.addressIds(n), (id) => void ids.push(id))
     return sortedUnique(ids)
   }
 }
 
 function sortedUnique(ids: number[]): IdSet {
-  const out = Int32Array.from(ids).sort()
+  if (ids.length <= 1) return new Int32Array(ids)
+  const out = new Int32Array(ids).sort()
   let n = 0
   for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[n - 1]) out[n++] = out[i]!
   return out.subarray(0, n)
