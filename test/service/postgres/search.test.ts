@@ -54,7 +54,7 @@ describePostgres('PostgresStore search', () => {
     return { expected, fromPg, fromMemory }
   }
 
-  it('gives the evaluator’s matches in both stores, in the same order, for thousands of generated queries (property)', async () => {
+  it('gives the evaluator’s matches in both stores, in the same order, for hundreds of generated queries over 400 events (property)', async () => {
     let nonEmpty = 0
     await fc.assert(
       fc.asyncProperty(fc.constantFrom<Scope>('service', 'leak', 'any'), fc.integer({ min: 0, max: events.length - 1 }), async (scope, at) => {
@@ -67,10 +67,10 @@ describePostgres('PostgresStore search', () => {
           if (expected.length > 0) nonEmpty++
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     )
     // The generator is meant to find something most of the time.
-    expect(nonEmpty).toBeGreaterThan(300)
+    expect(nonEmpty).toBeGreaterThan(200)
   })
 
   it('pages the same way in both stores', async () => {
@@ -111,7 +111,7 @@ describePostgres('PostgresStore search', () => {
         const { expected, fromPg } = await answers(query)
         expect([...fromPg].sort()).toEqual(expected)
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     )
   })
 })

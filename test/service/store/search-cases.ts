@@ -130,7 +130,7 @@ export function searchCases(name: string, makeStore: StoreFactory): void {
             expect(times, q).toEqual([...times].sort(compareTimes).reverse())
           }
         }),
-        { numRuns: store(name) === 'memory' ? 150 : 20 },
+        { numRuns: store(name) === 'memory' ? 150 : 8 },
       )
     })
   })
