@@ -22,5 +22,6 @@ export {
   subdomainOf,
 } from './gen/net.js'
 export { canonicalTimeText, lenientTimeText, millisTimeText } from './gen/time.js'
+export { queryFor } from './gen/query.js'
 export { GO_DURATION_UNITS, type GoDurationCase, goDuration, goDurationCase } from './gen/duration.js'
 export { anyText, dataMap, fingerprint64, headerMap, hex, ODD_HEADER_NAMES, summaryText } from './gen/text.js'

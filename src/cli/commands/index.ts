@@ -18,6 +18,7 @@ export interface CommandEntry {
 export const commands: CommandEntry[] = [
   { name: 'validate', summary: 'Check event documents against the strict or lenient profile', load: async () => (await import('./validate.js')).validate },
   { name: 'normalize', summary: 'Rewrite event documents in canonical form', load: async () => (await import('./normalize.js')).normalize },
+  { name: 'filter', summary: 'Print the event documents a search query matches', load: async () => (await import('./filter.js')).filter },
   { name: 'fingerprint', summary: 'Print the event_fingerprint of each document', load: async () => (await import('./fingerprint.js')).fingerprint },
   { name: 'convert', summary: "Convert other tools' output to event documents and back", load: async () => (await import('./convert.js')).convert },
   { name: 'schema', summary: 'Print a generated JSON Schema (draft 2020-12)', load: async () => (await import('./schema.js')).schema },

@@ -26,7 +26,7 @@ export const defaultJobs = () => Math.min(availableParallelism(), 8)
 export const workerCount = (jobs: number) => jobs - 1
 
 /** The commands that run jobs, and their job. */
-const JOB_OF: Record<string, JobName> = { validate: 'validate', normalize: 'normalize', fingerprint: 'fingerprint', convert: 'convert' }
+const JOB_OF: Record<string, JobName> = { validate: 'validate', normalize: 'normalize', fingerprint: 'fingerprint', convert: 'convert', filter: 'filter' }
 
 /** What a worker started early is given: its job, to load while it waits for the rest. */
 export interface Preload {

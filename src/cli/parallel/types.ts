@@ -3,7 +3,7 @@ import type { Line, LineProblem } from '../../jsonl/index.js'
 import type { LineList } from './output.js'
 
 /** The commands that can run on worker threads, by the name of their job module. */
-export type JobName = 'validate' | 'normalize' | 'fingerprint' | 'convert'
+export type JobName = 'validate' | 'normalize' | 'fingerprint' | 'convert' | 'filter'
 
 /** Given once to each worker: which job, for which input, with which settings. */
 export interface JobSetup {

@@ -59,5 +59,13 @@ function writeList(out: Buffer, at: number, items: readonly Uint8Array[]): numbe
   return at
 }
 
+/** A search answer: `[…]` of the events' bytes (`[]` past the last page). */
+export function searchBody(items: readonly Uint8Array[]): Buffer {
+  if (items.length === 0) return Buffer.from('[]')
+  const out = take(listSize(items))
+  writeList(out, 0, items)
+  return out
+}
+
 /** The subdomains answer: small objects, serialised directly. */
 export const subdomainsBody = (entries: SubdomainEntry[]): string => JSON.stringify(entries)

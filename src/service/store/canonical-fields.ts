@@ -55,6 +55,40 @@ export function canonicalFields(text: string): CanonicalFields | null {
   return { eventType, source, fingerprint, ip, host, port, time, severity }
 }
 
+/** The country and network members search indexes (prepare.ts turns them into Prepared's). */
+export interface SearchFields {
+  countryCode: string
+  countryName: string
+  asn: number
+}
+
+/**
+ * geoip's country and network's asn, read from the end of canonical text (text that
+ * isCanonicalText accepted): `geoip` and `network` are its last two members, and `,"geoip":{`
+ * cannot occur inside a string (its quotes would be escaped) nor in a header map (whose
+ * values are strings). Null when the text does not have that layout.
+ */
+export function canonicalSearchFields(text: string): SearchFields | null {
+  let at = text.lastIndexOf(',"geoip":{"continent_name":"')
+  if (at === -1) return null
+  at += ',"geoip":{"continent_name":"'.length
+  const strings: string[] = []
+  for (const prefix of ['', ',"region_iso_code":"', ',"city_name":"', ',"country_iso_code":"', ',"country_name":"']) {
+    if (!text.startsWith(prefix, at)) return null
+    const value = stringAt(text, at + prefix.length)
+    if (value === null) return null
+    strings.push(value.text)
+    at = value.end + 1
+  }
+  const network = text.lastIndexOf(',"network":{"organization_name":"')
+  if (network < at) return null
+  const org = stringAt(text, network + ',"network":{"organization_name":"'.length)
+  if (org === null || !text.startsWith(',"asn":', org.end + 1)) return null
+  const asn = /^\d+/.exec(text.slice(org.end + 8, org.end + 28))
+  if (asn === null) return null
+  return { countryCode: strings[3]!, countryName: strings[4]!, asn: Number(asn[0]) }
+}
+
 /** The members canonicalTextFields() captures, in canonical order (`leak` for its severity). */
 const INDEXED = ['event_type', 'event_source', 'event_fingerprint', 'ip', 'host', 'port', 'time', 'leak'] as const
 const KEEP = resolveOptions({ fingerprint: 'keep' })

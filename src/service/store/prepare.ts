@@ -14,7 +14,8 @@ import { type Instant, parseTime } from '../../time/index.js'
 import { isStrictValid, type Issue, validate } from '../../validate/index.js'
 import { canonicalDomain } from '../names/domain.js'
 import { canonicalIp } from '../names/ip.js'
-import { canonicalTextFields } from './canonical-fields.js'
+import { countryOf, storable } from '../../query/index.js'
+import { canonicalSearchFields, canonicalTextFields } from './canonical-fields.js'
 
 /**
  * An empty event_fingerprint is computed (version 1): the fingerprint is part of an event's
@@ -74,6 +75,15 @@ export interface Prepared {
   severity: string
   /** Identity for de-duplication: fingerprint, host, ip, port, source. */
   identity: string
+  /** What search indexes (each as storable() gives it: what PostgreSQL can hold). */
+  source: string
+  fingerprint: string
+  port: string
+  /** geoip's ISO code in upper case and name in lower case (ASCII letters): query/evaluate.ts countryOf. */
+  countryCode: string
+  countryName: string
+  /** network.asn. */
+  asn: number
 }
 
 export type PrepareResult = Prepared | { ok: false; errors: Issue[] }
@@ -121,7 +131,8 @@ function prepareValue(doc: unknown): PrepareResult {
   const parsed = parseTime(event.time)
   if (!parsed.ok) return { ok: false, errors: [{ code: 'bad_timestamp', pointer: '/time', message: parsed.reason }] }
   const json = serializeEvent(event)
-  return finish(json, event.event_type, event.event_source, event.event_fingerprint, event.ip, event.host, event.port, parsed.value, event.leak.severity, event)
+  const search = { ...countryOf(event.geoip as unknown as Record<string, unknown>), asn: event.network.asn }
+  return finish(json, event.event_type, event.event_source, event.event_fingerprint, event.ip, event.host, event.port, parsed.value, event.leak.severity, search, event)
 }
 
 function prepareCanonicalText(text: string): PrepareResult | null {
@@ -129,8 +140,10 @@ function prepareCanonicalText(text: string): PrepareResult | null {
   // An empty fingerprint must be computed: the long way.
   if (f === null || f.fingerprint === '') return null
   const parsed = parseTime(f.time)
-  if (!parsed.ok) return null
-  return finish(text, f.eventType, f.source, f.fingerprint, f.ip, f.host, f.port, parsed.value, f.severity, undefined)
+  const s = canonicalSearchFields(text)
+  if (!parsed.ok || s === null) return null
+  const search = { ...countryOf({ country_iso_code: s.countryCode, country_name: s.countryName }), asn: s.asn }
+  return finish(text, f.eventType, f.source, f.fingerprint, f.ip, f.host, f.port, parsed.value, f.severity, search, undefined)
 }
 
 /** The event types the lookups serve: `service` events in `Services`, `leak` events in `Leaks`. */
@@ -146,6 +159,7 @@ function finish(
   port: string,
   time: Instant,
   severity: string,
+  search: { code: string; name: string; asn: number },
   event: Event | undefined,
 ): PrepareResult {
   if (!SERVED_TYPES.includes(eventType)) {
@@ -157,7 +171,23 @@ function finish(
   const ip = ipFromIp ?? (rawIp === '' && host !== '' ? canonicalIp(host) : null) ?? ''
   const name = host === '' ? '' : (canonicalDomain(host) ?? '')
   const identity = identityFrom(fingerprint, name || host, ipFromIp ?? rawIp, port, source)
-  return { ok: true, event, json, leak: eventType === 'leak', ip, name, time, severity, identity }
+  return {
+    ok: true,
+    event,
+    json,
+    leak: eventType === 'leak',
+    ip,
+    name,
+    time,
+    severity,
+    identity,
+    source: storable(source),
+    fingerprint: storable(fingerprint),
+    port: storable(port),
+    countryCode: search.code,
+    countryName: search.name,
+    asn: search.asn,
+  }
 }
 
 const identityFrom = (fingerprint: string, host: string, ip: string, port: string, source: string) =>

@@ -6,7 +6,9 @@
  */
 import type { Event, SubdomainEntry } from '../../schema/index.js'
 import type { Issue } from '../../validate/index.js'
+import type { Query } from '../../query/index.js'
 import type { PrepareResult } from './prepare.js'
+import type { SearchAllOptions, SearchPage } from './search.js'
 
 /** A value or a promise of it: in-memory stores answer at once, others may not. */
 export type Awaitable<T> = T | Promise<T>
@@ -84,6 +86,19 @@ export interface Store {
   hostSeen(ip: string): Awaitable<SeenLookup | null>
   /** As domain(), with first and last seen times (the web view). */
   domainSeen(name: string): Awaitable<SeenLookup | null>
+  /**
+   * One page of the events `query` matches in its scope (`service` or `leak` events; `any`:
+   * both), newest first: by last seen time (the kept observation's `time`), ties by a stored
+   * id, so pages neither overlap nor skip while nothing is ingested. Each event as the bytes of
+   * its canonical JSON (searchBody() makes the answer). Throws SearchLimitError when the page
+   * would cost more than one request may (a query no index narrows: docs/search.md).
+   */
+  search(query: Query, page: SearchPage): Awaitable<Uint8Array[]>
+  /**
+   * Every event `query` matches, in search()'s order, read in steps so that memory stays
+   * bounded whatever the count (bulk export); no per-request limit.
+   */
+  searchAll(query: Query, options?: SearchAllOptions): AsyncIterable<Uint8Array>
   /** Stored leak events by `leak.severity` ('' counted under ''), for the web view's index page. */
   severityCounts(): Awaitable<Record<string, number>>
   /** Number of stored events. */

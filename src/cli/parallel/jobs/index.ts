@@ -16,6 +16,7 @@ const JOBS: Record<JobName, () => Promise<{ create: JobFactory }>> = {
   normalize: () => import('./normalize.js'),
   fingerprint: () => import('./fingerprint.js'),
   convert: () => import('./convert.js'),
+  filter: () => import('./filter.js'),
 }
 
 /** Loads job `name`'s module (a worker started early does so before it knows the rest). */

@@ -6,27 +6,37 @@
  *   domain form one contiguous range.
  */
 import type { Event, SubdomainEntry } from '../../../schema/index.js'
+import type { Query } from '../../../query/index.js'
 import { formatTime } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { ByteArena } from './arena.js'
 import { addId, Column, forEachId, type Ids, removeId } from './columns.js'
 import { NameIndex } from './name-index.js'
+import { instant, split } from './instants.js'
+import { SearchIndex } from './search-index.js'
+import { Severities } from './severities.js'
+import { searchAll, searchPage, type SearchView } from './search.js'
 import { subdomainEntries } from './subdomains.js'
 import { forEachTagged } from './tag-scan.js'
-import { instant, split } from './instants.js'
+import { DEFAULT_SCAN_LIMIT, type SearchAllOptions, type SearchPage } from '../search.js'
 import { detach, hash30 } from './strings.js'
 import { identityOf, jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
 import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from '../types.js'
 
+export interface MemoryStoreOptions {
+  /** Events a search may evaluate for one page before it gives up (SearchLimitError); default DEFAULT_SCAN_LIMIT. */
+  scanLimit?: number
+}
+
 export class MemoryStore implements Store {
+  private readonly scanLimit: number
   /** Stored events; `next`: ids given so far (never reused: a deleted event's id stays `gone`). */
   private count = 0
   private next = 0
   private stored = 0
   private readonly gone = new Column((n) => new Uint8Array(n))
   private readonly arena = new ByteArena()
-  private readonly leak = new Column((n) => new Uint8Array(n))
   private readonly ms = new Column((n) => new Float64Array(n))
   private readonly subMs = new Column((n) => new Int32Array(n))
   private readonly ipOf = new Column((n) => new Int32Array(n))
@@ -34,12 +44,8 @@ export class MemoryStore implements Store {
   /** Earliest time any observation of the event had (`ms`/`subMs` hold the latest, whose bytes are kept). */
   private readonly firstMs = new Column((n) => new Float64Array(n))
   private readonly firstSubMs = new Column((n) => new Int32Array(n))
-  /** `leak.severity` of the kept bytes, as a number in `severities` (interned: few distinct values). */
-  private readonly severityOf = new Column((n) => new Int32Array(n))
-  private readonly severities = new Map<string, number>()
-  private readonly severityNames: string[] = []
-  /** Stored leak events per severity number, kept up to date on ingest. */
-  private readonly leaksBySeverity: number[] = []
+  /** Each event's type and `leak.severity` (of the kept bytes), and leaks counted by severity. */
+  private readonly severities = new Severities()
 
   private readonly ips = new Map<string, number>()
   private readonly ipIds: (Ids | undefined)[] = []
@@ -51,6 +57,34 @@ export class MemoryStore implements Store {
   /** 30-bit hash of an event's identity → ids with that hash (checked exactly on a hit). */
   private readonly identities = new Map<number, Ids>()
   private readonly listeners = new Set<IngestListener>()
+  private readonly searchIndex: SearchIndex
+  private readonly searchView: SearchView
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.scanLimit = options.scanLimit ?? DEFAULT_SCAN_LIMIT
+    const ms = (id: number) => this.ms.data[id]!
+    const ns = (id: number) => this.subMs.data[id]!
+    this.searchIndex = new SearchIndex({
+      addressIds: (n) => this.ipIds[n],
+      addressNumber: (canonical) => this.ips.get(canonical),
+      nameIds: (rev, under, visit) => (under ? this.names.forEachUnder(rev, visit) : visit(this.names.ids[this.names.numberOf(rev)])),
+      severityOf: (id) => this.severities.of.data[id]!,
+      severityNames: this.severities.names,
+      ms,
+      ns,
+    })
+    this.searchView = {
+      index: this.searchIndex,
+      isLeak: (id) => this.severities.leak.data[id] === 1,
+      isGone: (id) => this.gone.data[id] === 1,
+      idLimit: () => this.next,
+      bytes: (id) => this.arena.bytes(id),
+      text: (id) => this.arena.text(id),
+      seen: (id) => ({ first: instant(this.firstMs.data[id]!, this.firstSubMs.data[id]!), last: instant(ms(id), ns(id)) }),
+      ms,
+      ns,
+    }
+  }
 
   get size(): number {
     return this.count
@@ -132,6 +166,16 @@ export class MemoryStore implements Store {
     return subdomainEntries(this.names, { ipOf: this.ipOf.data, ms: this.ms.data, subMs: this.subMs.data }, reverseLabels(canonical), limit)
   }
 
+  /** One page of the events matching `query`, newest first (memory/search.ts; at most `scanLimit` evaluated). */
+  search(query: Query, page: SearchPage): Buffer[] {
+    return searchPage(this.searchView, query, page, this.scanLimit)
+  }
+
+  /** Every event matching `query`, newest first, read in batches (bulk export). */
+  searchAll(query: Query, options: SearchAllOptions = {}): AsyncIterable<Buffer> {
+    return searchAll(this.searchView, query, options.batch ?? 1000)
+  }
+
   hostSeen(ip: string): SeenLookup | null {
     const canonical = canonicalIp(ip)
     if (canonical === null) return null
@@ -149,9 +193,8 @@ export class MemoryStore implements Store {
     return lookup
   }
 
-  /** fromEntries defines own members, so a severity such as `__proto__` stays plain data. */
   severityCounts(): Record<string, number> {
-    return Object.fromEntries(this.severityNames.map((name, n) => [name, this.leaksBySeverity[n]!] as const).filter(([, count]) => count > 0))
+    return this.severities.counts()
   }
 
   /** Deletes every event whose `tags` hold `tag`; a scan that parses only events whose bytes may hold it. */
@@ -168,7 +211,10 @@ export class MemoryStore implements Store {
     return removed
   }
 
-  /** Takes event `id` out of every index and count; its bytes become waste. */
+  /**
+   * Takes event `id` out of every index and count; its bytes become waste. The search index's
+   * posting lists keep the id (searches skip `gone` ids); the time order drops it.
+   */
   private remove(id: number, identity: string): void {
     const hash = hash30(identity)
     const bucket = removeId(this.identities.get(hash), id)
@@ -178,7 +224,8 @@ export class MemoryStore implements Store {
     if (n >= 0) this.ipIds[n] = removeId(this.ipIds[n], id)
     this.changed(n)
     if (this.nameOf.data[id]! >= 0) this.names.remove(this.nameOf.data[id]!, id)
-    if (this.leak.data[id]) this.leaksBySeverity[this.severityOf.data[id]!]!--
+    this.severities.remove(id)
+    this.searchIndex.remove(id)
     this.gone.data[id] = 1
     this.arena.drop(id)
     this.count--
@@ -201,7 +248,8 @@ export class MemoryStore implements Store {
         this.store(existing, p, true)
         this.ms.data[existing] = ms
         this.subMs.data[existing] = ns
-        this.setSeverity(existing, p.leak, p.severity, true)
+        this.severities.set(existing, p.leak, p.severity, true)
+        this.searchIndex.replace(existing, p)
       } else {
         const firstMs = this.firstMs.data[existing]!
         if (ms < firstMs || (ms === firstMs && ns < this.firstSubMs.data[existing]!)) {
@@ -213,16 +261,17 @@ export class MemoryStore implements Store {
     }
     const id = this.next++
     this.count++
-    for (const column of [this.gone, this.leak, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.severityOf, this.ipOf, this.nameOf]) column.ensure(id)
+    for (const column of [this.gone, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.ipOf, this.nameOf]) column.ensure(id)
     this.store(id, p, false)
     this.ms.data[id] = ms
     this.subMs.data[id] = ns
     this.firstMs.data[id] = ms
     this.firstSubMs.data[id] = ns
-    this.setSeverity(id, p.leak, p.severity, false)
+    this.severities.set(id, p.leak, p.severity, false)
     this.identities.set(hash, addId(this.identities.get(hash), id))
     this.changed((this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)))
     this.nameOf.data[id] = p.name === '' ? -1 : this.names.add(p.name, id)
+    this.searchIndex.add(id, p)
     return false
   }
 
@@ -230,22 +279,6 @@ export class MemoryStore implements Store {
   private store(id: number, p: Prepared, replacing: boolean): void {
     if (p.owned && p.utf8 !== undefined) this.arena.keep(id, p.utf8, replacing)
     else this.arena.set(id, p.json, replacing, p.utf8)
-  }
-
-  /** Records event `id`'s severity (`replacing` its previous one) and keeps the leak counts. */
-  private setSeverity(id: number, leak: boolean, severity: string, replacing: boolean): void {
-    let n = this.severities.get(severity)
-    if (n === undefined) {
-      n = this.severityNames.length
-      this.severities.set(detach(severity), n)
-      this.severityNames.push(detach(severity))
-      this.leaksBySeverity.push(0)
-    }
-    if (replacing && this.leak.data[id]) this.leaksBySeverity[this.severityOf.data[id]!]!--
-    // The kept copy decides: a later observation may turn a service event into a leak or back.
-    this.leak.data[id] = leak ? 1 : 0
-    if (leak) this.leaksBySeverity[n]!++
-    this.severityOf.data[id] = n
   }
 
   /** Notes that address number `n` (-1: none) changes with the next version (take() or deleteTagged() counts it). */
@@ -261,6 +294,7 @@ export class MemoryStore implements Store {
       n = this.ipIds.length
       this.ips.set(detach(ip), n)
       this.ipIds.push(id)
+      this.searchIndex.addresses.add(n, ip)
     } else this.ipIds[n] = addId(this.ipIds[n], id)
     return n
   }
@@ -275,12 +309,12 @@ export class MemoryStore implements Store {
   }
 
   private collect(ids: Ids | undefined, into: { services: Buffer[]; leaks: Buffer[] }): void {
-    const leak = this.leak.data
+    const leak = this.severities.leak.data
     forEachId(ids, (id) => (leak[id] ? into.leaks : into.services).push(this.arena.bytes(id)))
   }
 
   private collectSeen(ids: Ids | undefined, into: { services: SeenEvent[]; leaks: SeenEvent[] }): void {
-    const leak = this.leak.data
+    const leak = this.severities.leak.data
     forEachId(ids, (id) =>
       (leak[id] ? into.leaks : into.services).push({
         json: this.arena.bytes(id),
@@ -292,5 +326,6 @@ export class MemoryStore implements Store {
 }
 
 const COMPACT_AFTER = 64 * 1024 * 1024
+
 const newLookup = (): { services: Buffer[]; leaks: Buffer[] } => ({ services: [], leaks: [] })
 const newSeenLookup = (): { services: SeenEvent[]; leaks: SeenEvent[] } => ({ services: [], leaks: [] })

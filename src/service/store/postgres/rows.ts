@@ -9,6 +9,7 @@
  * bytes it came in (no escaping, often no encoding either), and the server parses nothing.
  */
 import { createHash } from 'node:crypto'
+import { storable } from '../../../query/index.js'
 import { reverseLabels } from '../../names/domain.js'
 import type { Prepared } from '../prepare.js'
 
@@ -54,11 +55,36 @@ export const identityKey = (identity: string) => createHash('sha256').update(ide
  */
 export const STAGE_TABLE = `(
   ord integer, identity bytea, json text, event_type text, severity text,
-  ip text, host_rev text COLLATE "C", first_seen text, last_seen text
+  ip text, host_rev text COLLATE "C", first_seen text, last_seen text,
+  source text, fingerprint text, port text, country_code text, country_name text, asn text
 )`
 
+/**
+ * Merges the staged rows into events: a new identity is inserted; a known one keeps the
+ * document (and the columns read from it) of its latest observation, its earliest first seen
+ * and its latest last seen. Returns the identities inserted (`k`).
+ */
+export const MERGE_STAGED = `
+WITH merged AS (
+  INSERT INTO events AS e (identity, json, event_type, severity, ip, host_rev, first_seen, last_seen, source, fingerprint, port, country_code, country_name, asn)
+  SELECT identity, json, event_type, severity, ip::inet, host_rev, first_seen::numeric, last_seen::numeric, source, fingerprint, port, country_code, country_name, asn::bigint
+  FROM l9kit_stage ORDER BY ord
+  ON CONFLICT (identity) DO UPDATE SET
+    json = CASE WHEN excluded.last_seen > e.last_seen THEN excluded.json ELSE e.json END,
+    event_type = CASE WHEN excluded.last_seen > e.last_seen THEN excluded.event_type ELSE e.event_type END,
+    severity = CASE WHEN excluded.last_seen > e.last_seen THEN excluded.severity ELSE e.severity END,
+    country_code = CASE WHEN excluded.last_seen > e.last_seen THEN excluded.country_code ELSE e.country_code END,
+    country_name = CASE WHEN excluded.last_seen > e.last_seen THEN excluded.country_name ELSE e.country_name END,
+    asn = CASE WHEN excluded.last_seen > e.last_seen THEN excluded.asn ELSE e.asn END,
+    last_seen = greatest(e.last_seen, excluded.last_seen),
+    first_seen = least(e.first_seen, excluded.first_seen)
+  WHERE excluded.last_seen > e.last_seen OR excluded.first_seen < e.first_seen
+  RETURNING identity, xmax = 0 AS inserted
+)
+SELECT identity AS k FROM merged WHERE inserted`
+
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1')
-const FIELDS = 9
+const FIELDS = 15
 
 /** The rows as one binary COPY stream: header, one tuple per row, trailer. */
 export function copyBinary(rows: readonly StagedRow[]): Buffer {
@@ -71,11 +97,17 @@ export function copyBinary(rows: readonly StagedRow[]): Buffer {
     const tuple = [
       json,
       p.leak ? 'leak' : 'service',
-      p.leak ? p.severity : '',
+      p.leak ? storable(p.severity) : '',
       p.ip === '' ? null : p.ip,
       p.name === '' ? null : reverseLabels(p.name),
       row.first.toString(),
       row.last.toString(),
+      p.source,
+      p.fingerprint,
+      p.port,
+      p.countryCode === '' ? null : p.countryCode,
+      p.countryName === '' ? null : p.countryName,
+      String(p.asn),
     ]
     size += 2 + FIELDS * 4 + 4 + 32
     for (const v of tuple) if (v !== null) size += typeof v === 'string' ? Buffer.byteLength(v) : v.length

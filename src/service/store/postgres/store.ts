@@ -11,16 +11,21 @@ import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
 import type { IngestListener, IngestResult, Lookup, SeenLookup, Store } from '../types.js'
+import type { Query } from '../../../query/index.js'
+import { DEFAULT_SEARCH_TIMEOUT_MS, type SearchAllOptions, type SearchPage } from '../search.js'
 import { connect } from './connect.js'
+import { searchAll, searchPage } from './search.js'
 import { migrate } from './migrations.js'
 import { type Row, split, splitSeen } from './lookup-rows.js'
-import { copyBinary, foldBatch, STAGE_TABLE, writeAll } from './rows.js'
+import { copyBinary, foldBatch, MERGE_STAGED, STAGE_TABLE, writeAll } from './rows.js'
 
 export interface PostgresStoreOptions {
   /** Schema holding the tables (default `public`). */
   schema?: string
   /** Pool size (default 10). */
   max?: number
+  /** Statement timeout of one search page in ms (default DEFAULT_SEARCH_TIMEOUT_MS); past it, SearchLimitError. */
+  searchTimeoutMs?: number
 }
 
 /**
@@ -44,6 +49,7 @@ export class PostgresStore implements Store {
   private count = 0
   private readonly listeners = new Set<IngestListener>()
   private readonly ingestHooks = new Set<IngestHook>()
+  private readonly searchTimeoutMs: number
 
   /**
    * Connects lazily and applies pending migrations; every method waits for that. Use
@@ -51,6 +57,7 @@ export class PostgresStore implements Store {
    */
   constructor(url: string, options: PostgresStoreOptions = {}) {
     this.schema = options.schema ?? 'public'
+    this.searchTimeoutMs = options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS
     this.sql = connect(url, { schema: this.schema, max: options.max })
     this.opening = this.open()
     this.opening.catch(() => {}) // reported by the first call that waits for it
@@ -163,21 +170,7 @@ export class PostgresStore implements Store {
         await tx`CREATE TEMP TABLE IF NOT EXISTS l9kit_stage ${tx.unsafe(STAGE_TABLE)} WITH (toast_tuple_target = 8160) ON COMMIT DELETE ROWS`
         const copy = await tx`COPY l9kit_stage FROM STDIN (FORMAT binary)`.writable()
         await writeAll(copy, copyBinary(rows))
-        const added = await tx<{ k: Buffer }[]>`
-          WITH merged AS (
-            INSERT INTO events AS e (identity, json, event_type, severity, ip, host_rev, first_seen, last_seen)
-            SELECT identity, json, event_type, severity, ip::inet, host_rev, first_seen::numeric, last_seen::numeric
-            FROM l9kit_stage ORDER BY ord
-            ON CONFLICT (identity) DO UPDATE SET
-              json = CASE WHEN excluded.last_seen > e.last_seen THEN excluded.json ELSE e.json END,
-              event_type = CASE WHEN excluded.last_seen > e.last_seen THEN excluded.event_type ELSE e.event_type END,
-              severity = CASE WHEN excluded.last_seen > e.last_seen THEN excluded.severity ELSE e.severity END,
-              last_seen = greatest(e.last_seen, excluded.last_seen),
-              first_seen = least(e.first_seen, excluded.first_seen)
-            WHERE excluded.last_seen > e.last_seen OR excluded.first_seen < e.first_seen
-            RETURNING identity, xmax = 0 AS inserted
-          )
-          SELECT identity AS k FROM merged WHERE inserted`
+        const added = (await tx.unsafe(MERGE_STAGED)) as unknown as { k: Buffer }[]
         const fresh = new Set(added.map((r) => r.k.toString('latin1')))
         if (this.ingestHooks.size > 0 && fresh.size > 0) {
           const addedEvents = rows.filter((r) => fresh.has(r.identity)).map((r) => batch[r.firstAt]!)
@@ -205,12 +198,9 @@ export class PostgresStore implements Store {
 
   private async withRetry<T>(work: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      try {
-        return await work()
-      } catch (error) {
-        const code = (error as { code?: string }).code
-        if (attempt >= 5 || code === undefined || !RETRYABLE.has(code)) throw error
-      }
+      const outcome = await work().then((value) => ({ value }), (error: { code?: string }) => ({ error }))
+      if ('value' in outcome) return outcome.value
+      if (attempt >= 5 || !RETRYABLE.has(outcome.error.code ?? '')) throw outcome.error
     }
   }
 
@@ -267,6 +257,18 @@ export class PostgresStore implements Store {
       WHERE host_rev >= ${rev} AND host_rev < ${rev + '/'} AND (host_rev = ${rev} OR host_rev > ${rev + '.'})
       ORDER BY host_rev, id`.raw()
     return splitSeen(rows as unknown as Row[])
+  }
+
+  /** One page of the events matching `query`, newest first (postgres/search.ts). */
+  async search(query: Query, page: SearchPage): Promise<Buffer[]> {
+    await this.opening
+    return searchPage(this.sql, query, page, this.searchTimeoutMs)
+  }
+
+  /** Every event matching `query`, newest first, read `batch` (default 1000) rows at a time (bulk export). */
+  async *searchAll(query: Query, options: SearchAllOptions = {}): AsyncIterable<Buffer> {
+    await this.opening
+    yield* searchAll(this.sql, query, options.batch ?? 1000)
   }
 
   async severityCounts(): Promise<Record<string, number>> {

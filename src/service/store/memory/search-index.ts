@@ -1,0 +1,165 @@
+/**
+ * The memory store's indexes for search (beside its IP and name indexes): posting lists by
+ * source, port, fingerprint (hashed), severity, country code and name, and asn; addresses in
+ * address order (CIDR ranges); every event in time order. It answers the planner's questions
+ * (query/plan.ts PlanIndexes) for the selective tests; other tests are left to the evaluator.
+ * Per event: 4 bytes in each of the seven posting lists, 20 in the columns, 4 in the time order.
+ */
+import { reverseLabels } from '../../../names/domain.js'
+import type { IdSet, PlanIndexes } from '../../../query/plan.js'
+import { storable } from '../../../query/index.js'
+import type { TestCond } from '../../../query/index.js'
+import type { Prepared } from '../prepare.js'
+import { AddressOrder } from './address-order.js'
+import { Column, forEachId, type Ids } from './columns.js'
+import { Postings } from './id-list.js'
+import { detach, hash30 } from './strings.js'
+import { TimeOrder } from './time-order.js'
+
+/** What the store's own indexes tell the search index. */
+export interface StoreView {
+  /** Ids of the events at canonical address number `n` (see `addressNumber`). */
+  addressIds(n: number): Ids | undefined
+  addressNumber(canonical: string): number | undefined
+  /** Calls `visit` with the ids of the name reversed as `rev` and (`under`) every name below it. */
+  nameIds(rev: string, under: boolean, visit: (ids: Ids | undefined) => void): void
+  /** The severity of event `id` as kept (raw), and the raw texts by severity number. */
+  severityOf(id: number): number
+  severityNames: readonly string[]
+  ms(id: number): number
+  ns(id: number): number
+}
+
+export class SearchIndex implements PlanIndexes {
+  private readonly source = new Postings<string>()
+  private readonly port = new Postings<string>()
+  private readonly fingerprint = new Postings<number>()
+  private readonly severity = new Postings<number>()
+  private readonly countryCode = new Postings<number>()
+  private readonly countryName = new Postings<number>()
+  private readonly asn = new Postings<number>()
+  /** The kept observation's values (country texts interned), for the lists an event may have left. */
+  private readonly sevOf = new Column((n) => new Int32Array(n))
+  private readonly codeOf = new Column((n) => new Int32Array(n))
+  private readonly nameOf = new Column((n) => new Int32Array(n))
+  private readonly asnOf = new Column((n) => new Float64Array(n))
+  private readonly countries = new Map<string, number>()
+  readonly addresses = new AddressOrder()
+  readonly order: TimeOrder
+
+  constructor(private readonly view: StoreView) {
+    this.order = new TimeOrder(view.ms, view.ns)
+  }
+
+  /** A new event `id` (its severity number already recorded by the store). */
+  add(id: number, p: Prepared): void {
+    this.source.add(p.source, id)
+    this.port.add(p.port, id)
+    this.fingerprint.add(hash30(p.fingerprint), id)
+    for (const column of [this.sevOf, this.codeOf, this.nameOf, this.asnOf]) column.ensure(id)
+    this.keep(id, p, true)
+    this.order.add(id)
+  }
+
+  /** Event `id` keeps a later observation `p` (the identity, so source, port and fingerprint, is the same). */
+  replace(id: number, p: Prepared): void {
+    this.keep(id, p, false)
+    this.order.move(id)
+  }
+
+  /** Event `id` is deleted: out of the time order; the posting lists keep it (searches skip deleted ids). */
+  remove(id: number): void {
+    this.order.remove(id)
+  }
+
+  /** Lists event `id` under its values (`fresh`: a new event; else only the values that changed). */
+  private keep(id: number, p: Prepared, fresh: boolean): void {
+    const set = (column: Column<Int32Array | Float64Array>, postings: Postings<number>, value: number) => {
+      if (!fresh && column.data[id] === value) return
+      column.data[id] = value
+      postings.add(value, id)
+    }
+    set(this.sevOf, this.severity, this.view.severityOf(id))
+    set(this.codeOf, this.countryCode, this.country(p.countryCode))
+    set(this.nameOf, this.countryName, this.country(p.countryName))
+    set(this.asnOf, this.asn, p.asn)
+  }
+
+  /** The number of a country code or name ('' is 0). */
+  private country(text: string): number {
+    let n = this.countries.get(text)
+    if (n === undefined) this.countries.set(detach(text), (n = this.countries.size))
+    return n
+  }
+
+  /** Ids listed under a country text whose kept value it still is. */
+  private countryIds(postings: Postings<number>, column: Column<Int32Array>, text: string): IdSet {
+    const n = this.countries.get(text)
+    return n === undefined || text === '' ? new Int32Array(0) : postings.ids(n, (id) => column.data[id] === n)
+  }
+
+  ids(cond: TestCond): { ids: IdSet; exact: boolean } | undefined {
+    if (cond.fields.length !== 1) return undefined
+    const field = cond.fields[0]!
+    const test = cond.test
+    const exact = (ids: IdSet) => ({ ids, exact: true })
+    if (test.kind === 'equals') {
+      switch (field.name) {
+        case 'event_source':
+          return exact(this.source.ids(test.value))
+        case 'port':
+          return exact(this.port.ids(test.value))
+        case 'event_fingerprint':
+          return { ids: this.fingerprint.ids(hash30(test.value)), exact: false } // hashed: collisions are evaluated
+        case 'leak.severity':
+          return exact(this.severityIds(test.value))
+      }
+      return undefined
+    }
+    if (test.kind === 'range' && field.name === 'network.asn' && test.lo && test.hi && test.lo.value === test.hi.value) {
+      const asn = Number(test.lo.value)
+      return exact(this.asn.ids(asn, (id) => this.asnOf.data[id] === asn))
+    }
+    if (test.kind === 'country') {
+      let ids: number[] = []
+      if (test.code !== null) ids = [...this.countryIds(this.countryCode, this.codeOf, test.code)]
+      for (const name of test.names) ids.push(...this.countryIds(this.countryName, this.nameOf, name))
+      return exact(sortedUnique(ids))
+    }
+    if (test.kind === 'address' && field.source === 'address') return exact(this.addressIds(test.range))
+    if (test.kind === 'name' && field.source === 'name') {
+      const ids: number[] = []
+      this.view.nameIds(reverseLabels(test.name), test.under, (found) => forEachId(found, (id) => void ids.push(id)))
+      return exact(sortedUnique(ids))
+    }
+    return undefined
+  }
+
+  private severityIds(value: string): IdSet {
+    const ids: number[] = []
+    this.view.severityNames.forEach((name, n) => {
+      if (storable(name) === value) ids.push(...this.severity.ids(n, (id) => this.sevOf.data[id] === n))
+    })
+    return sortedUnique(ids)
+  }
+
+  private addressIds(range: { prefix: number; bytes: Uint8Array; text: string; family: 4 | 6 }): IdSet {
+    const ids: number[] = []
+    if (range.prefix === range.bytes.length * 8) {
+      // One address: its ids, ascending already (added in order).
+      const n = this.view.addressNumber(range.text)
+      const found = n === undefined ? undefined : this.view.addressIds(n)
+      return found === undefined ? new Int32Array(0) : typeof found === 'number' ? Int32Array.of(found) : new Int32Array(found)
+    }
+    for (const n of this.addresses.inRange(range)) forEachId(this.view.addressIds(n), (id) => void ids.push(id))
+    return sortedUnique(ids)
+  }
+}
+
+function sortedUnique(ids: number[]): IdSet {
+  if (ids.length <= 1) return new Int32Array(ids)
+  const out = new Int32Array(ids).sort()
+  let n = 0
+  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[n - 1]) out[n++] = out[i]!
+  return out.subarray(0, n)
+}
