@@ -42,7 +42,7 @@ export const typeName = (key: string) => NAMES[key] ?? key.replace(/(^|[_.-])([a
  * Members stored as 64-bit integers by the original (`int64`), or whose range needs 64 bits:
  * by `struct.member`. Every other integer is the original's `int` (0–999 statuses, key sizes).
  */
-const WIDE = new Set(['HTTP.length', 'Dataset.rows', 'Dataset.files', 'Dataset.size', 'Dataset.collections', 'Network.asn', 'Subdomain.distinct_ips'])
+const WIDE = new Set(['HTTP.length', 'Dataset.rows', 'Dataset.files', 'Dataset.size', 'Dataset.collections', 'Network.asn', 'Subdomain.distinct_ips', 'Aggregation.leak_count', 'Aggregation.leak_event_count'])
 /** Members that hold bytes, written as base64 text (the original's `[]byte`). */
 const BYTES = new Set(['Credentials.raw'])
 
@@ -85,15 +85,19 @@ function structOf(name: string, node: JsonSchema): Struct {
 }
 
 /**
- * The structs of the event, lookup-result and subdomains documents: `Event` first, then its
- * parts in `$defs` order, then `LookupResult` and `Subdomain` (an item of the subdomains array).
+ * The structs of the event, lookup-result, subdomains and aggregation documents: `Event` first,
+ * then its parts in `$defs` order, then `LookupResult`, `Subdomain` (an item of the subdomains
+ * array) and `Aggregation` (whose event, geoip and network are the structs above).
  */
-export function readStructs(event: JsonSchema, lookup: JsonSchema, subdomains: JsonSchema): Struct[] {
+export function readStructs(event: JsonSchema, lookup: JsonSchema, subdomains: JsonSchema, aggregation: JsonSchema): Struct[] {
   const structs = [structOf('Event', event)]
   for (const [key, def] of Object.entries(event.$defs as Record<string, JsonSchema>)) structs.push(structOf(typeName(key), def))
   const result = structOf('LookupResult', lookup)
   result.description = String(lookup.description ?? '')
   structs.push(result, structOf('Subdomain', subdomains.items as JsonSchema))
+  const aggregate = structOf('Aggregation', aggregation)
+  aggregate.description = String(aggregation.description ?? '')
+  structs.push(aggregate)
   return structs
 }
 

@@ -3,7 +3,9 @@
  * worker threads (`--jobs`), so both write the same bytes.
  */
 import { guarded, isRecordError, type JsonRecord } from '../../jsonl/index.js'
+import { DOCUMENT_NAMES, type DocumentName } from '../../schema/documents.js'
 import type { Profile } from '../../schema/json-schema.js'
+import { validateDocument } from '../../validate/index.js'
 import { validate as validateDoc } from '../../validate/event.js'
 import type { Report } from '../../validate/issue.js'
 import { issueLine, problemLine } from '../inputs.js'
@@ -14,6 +16,25 @@ export interface ValidateSettings {
   showWarnings: boolean
   /** `--array`: a JSON text that is an array is a list of documents (docs/validate.md). */
   arrays: boolean
+  /** `--document`: the published document each record is judged as (default `event`). */
+  document?: DocumentName
+}
+
+/** The documents `--document` names: each published one, its lenient twin chosen by `--profile`. */
+export const VALIDATED_DOCUMENTS = DOCUMENT_NAMES.filter((name) => !name.endsWith('.lenient'))
+
+/** The schema document a record is judged against: `NAME.lenient` under the lenient profile when there is one. */
+export function documentFor(settings: ValidateSettings): DocumentName {
+  const name = settings.document ?? 'event'
+  const lenient = `${name}.lenient` as DocumentName
+  return settings.profile === 'lenient' && DOCUMENT_NAMES.includes(lenient) ? lenient : name
+}
+
+/** The report on one parsed record: an event through the profiles (with warnings), any other document through its schema. */
+function judge(value: unknown, settings: ValidateSettings): Report {
+  const name = documentFor(settings)
+  if (name === 'event' || name === 'event.lenient') return validateDoc(value, { profile: settings.profile })
+  return validateDocument(name, value)
 }
 
 /**
@@ -30,11 +51,12 @@ const ARRAY_HINT = ' (a JSON array: --array judges each element as a document)'
 
 /** The verdict on one record and the lines to print for it (none for a clean valid record). */
 export function validateRecord(record: JsonRecord, file: string, settings: ValidateSettings): { ok: boolean; lines: string[] } {
-  const report: Report = isRecordError(record)
+  let report: Report = isRecordError(record)
     ? { ok: false, errors: [record.error], warnings: [] }
-    : guarded(() => validateDoc(record.value, { profile: settings.profile }), (issue) => ({ ok: false, errors: [issue], warnings: [] }))
+    : guarded(() => judge(record.value, settings), (issue) => ({ ok: false, errors: [issue], warnings: [] }))
   if (!settings.arrays && !isRecordError(record) && Array.isArray(record.value)) {
-    report.errors = report.errors.map((e) => (e.code === 'not_object' ? { ...e, message: e.message + ARRAY_HINT } : e))
+    // A new report: a valid one may be the shared frozen EMPTY (an array is a valid plugins or subdomains answer).
+    report = { ...report, errors: report.errors.map((e) => (e.code === 'not_object' ? { ...e, message: e.message + ARRAY_HINT } : e)) }
   }
   const warnings = settings.showWarnings ? report.warnings : []
   if (report.ok && warnings.length === 0) return { ok: true, lines: [] }

@@ -6,11 +6,11 @@ import { EXIT } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
 import { openInputs } from '../inputs.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
-import { documentsOf, type ValidateSettings, validateRecord } from './validate-record.js'
+import { documentsOf, VALIDATED_DOCUMENTS, type ValidateSettings, validateRecord } from './validate-record.js'
 
 const HELP = `Usage: l9kit validate [FILE...] [options]
 
-Checks each event document against a profile: JSON Lines (one document per line), or one JSON
+Checks each event document (or, with --document, each document of another published kind) against a profile: JSON Lines (one document per line), or one JSON
 document spread over lines. Each JSON text is one document, as JSON Schema validators judge a
 file: an array is not an event document (not_object) unless --array is given.
 No FILE, or '-', reads standard input; gzip-compressed input is decompressed.
@@ -19,6 +19,10 @@ Options:
   --profile strict|lenient  strict: the canonical form, every member present with its exact type
                             (default); lenient: what real tools emit (missing members, nulls,
                             numbers as strings, any time offset)
+  --document NAME           what each record is: ${VALIDATED_DOCUMENTS.join(', ')}
+                            (default event); the profile picks NAME.lenient where one
+                            exists (event, aggregation); others have one schema. Warnings
+                            (unknown members, unlisted values) are given for events only
   --format text|json        text: one line per problem 'file:line: pointer: message', then
                             'N valid, M invalid' (default); json: one object per invalid record
                             {file, line, errors, warnings}, then {"valid":N,"invalid":M}
@@ -42,6 +46,7 @@ export const validate: Command = {
     const { values, positionals } = parse('validate', argv, {
       profile: { type: 'string' },
       format: { type: 'string' },
+      document: { type: 'string' },
       'no-warnings': { type: 'boolean' },
       array: { type: 'boolean' },
       'max-line-bytes': { type: 'string' },
@@ -49,10 +54,11 @@ export const validate: Command = {
     })
     const profile = oneOf('validate', 'profile', values.profile, ['strict', 'lenient'] as const, 'strict')
     const format = oneOf('validate', 'format', values.format, ['text', 'json'] as const, 'text')
+    const document = oneOf('validate', 'document', values.document, VALIDATED_DOCUMENTS, 'event')
     const maxLineBytes = positiveInt('validate', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024)
     const showWarnings = !values['no-warnings']
     const jobs = jobsOption('validate', values.jobs, defaultJobs())
-    const settings: ValidateSettings = { profile, format, showWarnings, arrays: values.array ?? false }
+    const settings: ValidateSettings = { profile, format, showWarnings, arrays: values.array ?? false, document }
     const inputs = await openInputs(positionals, io.stdin)
     const out = new JsonlWriter(io.stdout)
     let valid = 0

@@ -2,10 +2,10 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.0.1/error.schema.json","title":"Error body","description":"Body of the reference service for every status but 200.","type":"object","required":["title","description"],"properties":{"title":{"type":"string","title":"Title","description":"Short name of the error, such as `Bad Request`."},"description":{"type":"string","title":"Description","description":"What went wrong and how to fix it."}},"$defs":{}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.1.0/error.schema.json","title":"Error body","description":"Body of the reference service for every status but 200.","type":"object","required":["title","description"],"properties":{"title":{"type":"string","title":"Title","description":"Short name of the error, such as `Bad Request`."},"description":{"type":"string","title":"Description","description":"What went wrong and how to fix it."}},"$defs":{}};
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://l9kit.dev/schema/1.0.1/error.schema.json" */;
+/*# sourceURL="https://l9kit.dev/schema/1.1.0/error.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate20.evaluated;
