@@ -32,8 +32,8 @@ export function batchTexts(batch: PrepareBatch): string[] {
 /**
  * A prepare worker's answer, compact for the trip back (objects and strings cost the
  * receiving thread the most). Per document, `results` has its refusal, or null for an
- * accepted one, whose fields are then the next nine of `kept`: leak, ip, name, time,
- * severity, identity, and where its canonical bytes are (buffer, start, end). Buffer 0 is
+ * accepted one, whose fields are then the next ten of `kept`: leak, ip, name, time,
+ * severity, identity, source, and where its canonical bytes are (buffer, start, end). Buffer 0 is
  * `bytes`, the batch's own buffer (moved back by a thread; left out by a child process, as the
  * sender still has it), which holds the documents kept as they were sent (most of a bulk
  * load); buffer 1 is `written`, the bytes of the documents the worker serialised (normalised
@@ -48,7 +48,7 @@ export interface PreparedAnswer {
 }
 
 /** Fields per accepted document in PreparedAnswer.kept. */
-const FIELDS = 9
+const FIELDS = 10
 
 /** The answer for `batch`, whose documents are `texts`, given their prepare() results. */
 export function packAnswer(batch: PrepareBatch, texts: readonly string[], results: readonly PrepareResult[]): PreparedAnswer {
@@ -77,7 +77,7 @@ export function packAnswer(batch: PrepareBatch, texts: readonly string[], result
       continue
     }
     answer.results[i] = null
-    answer.kept.push(r.leak, r.ip, r.name, r.time, r.severity, r.identity)
+    answer.kept.push(r.leak, r.ip, r.name, r.time, r.severity, r.identity, r.source)
     if (from[i] !== -1) answer.kept.push(0, from[i]!, batch.items[i] as number)
     else answer.kept.push(1, end, (end += written.write(r.json, end, 'utf8')))
   }
@@ -103,23 +103,24 @@ export function unpackAnswer(answer: PreparedAnswer): PrepareResult[] {
   const { kept } = answer
   const buffers = [answer.bytes, answer.written].map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))
   let keptBytes = 0
-  for (let k = 0; k < kept.length; k += FIELDS) if (kept[k + 6] === 0) keptBytes += (kept[k + 8] as number) - (kept[k + 7] as number)
+  for (let k = 0; k < kept.length; k += FIELDS) if (kept[k + 7] === 0) keptBytes += (kept[k + 9] as number) - (kept[k + 8] as number)
   const owned = [keptBytes * 4 >= buffers[0]!.buffer.byteLength * 3, buffers[1]!.length >= KEEP_WRITTEN_BYTES]
   let k = 0
   return answer.results.map((r) => {
     if (r !== null) return r
-    const buffer = kept[k + 6] as number
+    const buffer = kept[k + 7] as number
     const prepared: Prepared = {
       ok: true,
       event: undefined,
       json: KEPT_AS_SENT,
-      utf8: buffers[buffer]!.subarray(kept[k + 7] as number, kept[k + 8] as number),
+      utf8: buffers[buffer]!.subarray(kept[k + 8] as number, kept[k + 9] as number),
       leak: kept[k] as boolean,
       ip: kept[k + 1] as string,
       name: kept[k + 2] as string,
       time: kept[k + 3] as Instant,
       severity: kept[k + 4] as string,
       identity: kept[k + 5] as string,
+      source: kept[k + 6] as string,
     }
     if (owned[buffer]) prepared.owned = true
     k += FIELDS

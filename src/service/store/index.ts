@@ -2,4 +2,19 @@ export { lookupBody, subdomainsBody } from './body.js'
 export { MemoryStore } from './memory/store.js'
 export { canonicalFields, type CanonicalFields } from './canonical-fields.js'
 export { identityOf, JsonText, jsonOf, KEPT_AS_SENT, prepare, type Prepared, type PrepareResult } from './prepare.js'
-export type { Awaitable, IngestedEvent, IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store, StoreFactory } from './types.js'
+export type {
+  Awaitable,
+  IngestedEvent,
+  IngestListener,
+  IngestResult,
+  Lookup,
+  NewEvent,
+  NewEventFeed,
+  NewEventListener,
+  PluginCount,
+  SeenEvent,
+  SeenLookup,
+  Store,
+  StoreFactory,
+} from './types.js'
+export { nowInstant, PLUGIN_WINDOWS } from './plugin-windows.js'

@@ -74,6 +74,8 @@ export interface Prepared {
   severity: string
   /** Identity for de-duplication: fingerprint, host, ip, port, source. */
   identity: string
+  /** `event_source` (the plugin /api/plugins counts it for). */
+  source: string
 }
 
 export type PrepareResult = Prepared | { ok: false; errors: Issue[] }
@@ -157,7 +159,7 @@ function finish(
   const ip = ipFromIp ?? (rawIp === '' && host !== '' ? canonicalIp(host) : null) ?? ''
   const name = host === '' ? '' : (canonicalDomain(host) ?? '')
   const identity = identityFrom(fingerprint, name || host, ipFromIp ?? rawIp, port, source)
-  return { ok: true, event, json, leak: eventType === 'leak', ip, name, time, severity, identity }
+  return { ok: true, event, json, leak: eventType === 'leak', ip, name, time, severity, identity, source }
 }
 
 const identityFrom = (fingerprint: string, host: string, ip: string, port: string, source: string) =>

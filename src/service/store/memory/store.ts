@@ -5,17 +5,21 @@
  * - by host name (name-index.ts): label-reversed names in sorted order, so all names under a
  *   domain form one contiguous range.
  */
-import type { Event, SubdomainEntry } from '../../../schema/index.js'
-import { formatTime, formatTimeMillis } from '../../../time/index.js'
+import type { SubdomainEntry } from '../../../schema/index.js'
+import { formatTime, type Instant } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { ByteArena } from './arena.js'
 import { addId, Column, forEachId, type Ids } from './columns.js'
 import { NameIndex } from './name-index.js'
-import { instant, NS_PER_MS, split } from './instants.js'
+import { instant, split } from './instants.js'
 import { detach, hash30 } from './strings.js'
-import { identityOf, jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
-import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from '../types.js'
+import { Feeds } from './feeds.js'
+import { PluginCounter } from './plugin-counts.js'
+import { subdomainEntries } from './subdomains.js'
+import { nowInstant } from '../plugin-windows.js'
+import { identityOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
+import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenEvent, SeenLookup, Store } from '../types.js'
 
 export class MemoryStore implements Store {
   private count = 0
@@ -45,7 +49,10 @@ export class MemoryStore implements Store {
 
   /** 30-bit hash of an event's identity → ids with that hash (checked exactly on a hit). */
   private readonly identities = new Map<number, Ids>()
-  private readonly listeners = new Set<IngestListener>()
+  private readonly feeds = new Feeds()
+  private readonly pluginCounts = new PluginCounter()
+  /** The clock of the ingest in progress (plugin counts keep the buckets that can still count from it on). */
+  private clock: Instant = 0n
 
   get size(): number {
     return this.count
@@ -64,6 +71,7 @@ export class MemoryStore implements Store {
 
   ingest(docs: Iterable<unknown>): IngestResult {
     const result: IngestResult = { accepted: 0, duplicates: 0, rejected: [] }
+    this.clock = nowInstant()
     let index = 0
     for (const doc of docs) this.take(prepare(doc), index++, result)
     this.compactIfWasteful()
@@ -76,6 +84,7 @@ export class MemoryStore implements Store {
    */
   ingestPrepared(items: readonly PrepareResult[]): IngestResult {
     const result: IngestResult = { accepted: 0, duplicates: 0, rejected: [] }
+    this.clock = nowInstant()
     for (let index = 0; index < items.length; index++) this.take(items[index]!, index, result)
     this.compactIfWasteful()
     return result
@@ -84,15 +93,15 @@ export class MemoryStore implements Store {
   /** Stores (or counts as refused) the `index`th prepared document of a batch. */
   private take(prepared: PrepareResult, index: number, result: IngestResult): void {
     if (!prepared.ok) return void result.rejected.push({ index, errors: prepared.errors })
-    const duplicate = this.add(prepared)
+    const id = this.add(prepared)
+    const duplicate = id === -1
     this.stored++
     if (duplicate) result.duplicates++
-    else result.accepted++
-    if (this.listeners.size > 0) {
-      const json = jsonOf(prepared)
-      const event = prepared.event ?? (JSON.parse(json) as Event)
-      for (const listener of this.listeners) listener({ event, json, duplicate })
+    else {
+      result.accepted++
+      this.pluginCounts.add(prepared.source, prepared.time, this.clock)
     }
+    this.feeds.stored(prepared, duplicate, () => this.arena.bytes(id))
   }
 
   /** Duplicates with later times leave their old bytes behind: reclaim them once they add up. */
@@ -125,36 +134,7 @@ export class MemoryStore implements Store {
   subdomains(name: string, limit?: number): SubdomainEntry[] | null {
     const canonical = canonicalDomain(name)
     if (canonical === null) return null
-    const names = this.names
-    const [from, to] = names.range(reverseLabels(canonical))
-    const found: { name: number; ips: number; ms: number; ns: number }[] = []
-    const ipOf = this.ipOf.data
-    for (let i = from; i < to; i++) {
-      const n = names.sortedAt(i)
-      const ids = names.ids[n]
-      const seen = new Set<number>()
-      let ms = -Infinity
-      let ns = 0
-      forEachId(ids, (id) => {
-        if (ipOf[id]! >= 0) seen.add(ipOf[id]!)
-        const m = this.ms.data[id]!
-        const s = this.subMs.data[id]!
-        if (m > ms || (m === ms && s > ns)) {
-          ms = m
-          ns = s
-        }
-      })
-      found.push({ name: n, ips: seen.size, ms, ns })
-    }
-    // Most recently seen first, so a plan's cap keeps the freshest names; then by name.
-    const rev = names.reversed
-    found.sort((a, b) => b.ms - a.ms || b.ns - a.ns || (rev[a.name]! < rev[b.name]! ? -1 : 1))
-    const kept = limit === undefined ? found : found.slice(0, limit)
-    return kept.map((f) => ({
-      subdomain: reverseLabels(rev[f.name]!),
-      distinct_ips: f.ips,
-      last_seen: formatTimeMillis(BigInt(f.ms) * NS_PER_MS + BigInt(f.ns)),
-    }))
+    return subdomainEntries(this.names, reverseLabels(canonical), { ipOf: this.ipOf.data, ms: this.ms.data, subMs: this.subMs.data }, limit)
   }
 
   hostSeen(ip: string): SeenLookup | null {
@@ -180,12 +160,23 @@ export class MemoryStore implements Store {
   }
 
   onIngest(listener: IngestListener): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    return this.feeds.onIngest(listener)
   }
 
-  /** Stores a prepared event; true when it was a duplicate (then only the newer copy is kept). */
-  private add(p: Prepared): boolean {
+  onNewEvent(listener: NewEventListener): NewEventFeed {
+    return this.feeds.onNewEvent(listener)
+  }
+
+  plugins(now: Instant): PluginCount[] {
+    return this.pluginCounts.all(now)
+  }
+
+  plugin(name: string, now: Instant): PluginCount | null {
+    return this.pluginCounts.count(name, now)
+  }
+
+  /** Stores a prepared event: its new id, or -1 for a duplicate (then only the newer copy is kept). */
+  private add(p: Prepared): number {
     const [ms, ns] = split(p.time)
     const hash = hash30(p.identity)
     const existing = this.findIdentity(this.identities.get(hash), p.identity)
@@ -204,7 +195,7 @@ export class MemoryStore implements Store {
           this.firstSubMs.data[existing] = ns
         }
       }
-      return true
+      return -1
     }
     const id = this.count++
     for (const column of [this.leak, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.severityOf, this.ipOf, this.nameOf]) column.ensure(id)
@@ -217,7 +208,7 @@ export class MemoryStore implements Store {
     this.identities.set(hash, addId(this.identities.get(hash), id))
     this.changed((this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)))
     this.nameOf.data[id] = p.name === '' ? -1 : this.names.add(p.name, id)
-    return false
+    return id
   }
 
   /** Puts the event's bytes in the arena (`json` may be KEPT_AS_SENT: then `utf8` is set). */

@@ -6,14 +6,19 @@
  */
 import type { Sql, TransactionSql } from 'postgres'
 import type { Event, SubdomainEntry } from '../../../schema/index.js'
-import { formatTimeMillis } from '../../../time/index.js'
+import type { Instant } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
-import type { IngestListener, IngestResult, Lookup, SeenLookup, Store } from '../types.js'
+import { nowInstant } from '../plugin-windows.js'
+import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenLookup, Store } from '../types.js'
 import { connect } from './connect.js'
 import { migrate } from './migrations.js'
 import { type Row, split, splitSeen } from './lookup-rows.js'
+import { NewEventFeeds, newEventsChannel, notifyAdded } from './new-events.js'
+import { countAdded, pruneCounts, readPlugins } from './plugin-counts.js'
+import { withRetry } from './retry.js'
+import { severityCountsOf, subdomainsOf } from './summaries.js'
 import { copyBinary, foldBatch, STAGE_TABLE, writeAll } from './rows.js'
 
 export interface PostgresStoreOptions {
@@ -34,9 +39,8 @@ export type IngestHook = (tx: TransactionSql, added: readonly Prepared[]) => Pro
  * one merges were measured too: slower, as the two cores were busy either way.)
  */
 const MAX_BATCH = 5_000
-/** Deadlock and serialisation failures: the batch is tried again. */
-const RETRYABLE = new Set(['40P01', '40001'])
-
+/** How often (at most) a process drops plugin count buckets that can no longer count. */
+const PRUNE_MS = 10 * 60_000
 
 export class PostgresStore implements Store {
   readonly sql: Sql
@@ -45,6 +49,10 @@ export class PostgresStore implements Store {
   private count = 0
   private readonly listeners = new Set<IngestListener>()
   private readonly ingestHooks = new Set<IngestHook>()
+  /** The NOTIFY channel of new events, and this process's listeners of it. */
+  private readonly channel: string
+  private readonly newEvents: NewEventFeeds
+  private prunedAt = 0
 
   /**
    * Connects lazily and applies pending migrations; every method waits for that. Use
@@ -55,6 +63,8 @@ export class PostgresStore implements Store {
     this.sql = connect(url, { schema: this.schema, max: options.max })
     this.opening = this.open()
     this.opening.catch(() => {}) // reported by the first call that waits for it
+    this.channel = newEventsChannel(this.schema)
+    this.newEvents = new NewEventFeeds(this.sql, this.channel, this.opening)
   }
 
   /** A store whose schema is migrated and whose size is known. */
@@ -82,6 +92,7 @@ export class PostgresStore implements Store {
 
   /** Closes the pool (queries in flight finish first, for at most `timeoutSeconds`). */
   async close(timeoutSeconds = 5): Promise<void> {
+    await this.newEvents.close()
     await this.sql.end({ timeout: timeoutSeconds })
   }
 
@@ -157,14 +168,15 @@ export class PostgresStore implements Store {
   /** Stores one batch in one transaction, then tells the listeners. */
   private async store(batch: Prepared[], result: IngestResult): Promise<void> {
     const { rows, keys } = foldBatch(batch)
-    const fresh = await this.withRetry(() =>
+    const now = nowInstant()
+    const fresh = await withRetry(() =>
       this.sql.begin(async (tx) => {
         // Made once per connection and emptied at each commit: cheaper than a table per batch.
         // Rows up to a page stay uncompressed: the JSON is compressed once, in events.
         await tx`CREATE TEMP TABLE IF NOT EXISTS l9kit_stage ${tx.unsafe(STAGE_TABLE)} WITH (toast_tuple_target = 8160) ON COMMIT DELETE ROWS`
         const copy = await tx`COPY l9kit_stage FROM STDIN (FORMAT binary)`.writable()
         await writeAll(copy, copyBinary(rows))
-        const added = await tx<{ k: Buffer }[]>`
+        const added = await tx<{ id: string; k: Buffer }[]>`
           WITH merged AS (
             INSERT INTO events AS e (identity, json, event_type, severity, ip, host_rev, first_seen, last_seen)
             SELECT identity, json, event_type, severity, ip::inet, host_rev, first_seen::numeric, last_seen::numeric
@@ -176,14 +188,16 @@ export class PostgresStore implements Store {
               last_seen = greatest(e.last_seen, excluded.last_seen),
               first_seen = least(e.first_seen, excluded.first_seen)
             WHERE excluded.last_seen > e.last_seen OR excluded.first_seen < e.first_seen
-            RETURNING identity, xmax = 0 AS inserted
+            RETURNING id, identity, xmax = 0 AS inserted
           )
-          SELECT identity AS k FROM merged WHERE inserted`
+          SELECT id::text, identity AS k FROM merged WHERE inserted`
         const fresh = new Set(added.map((r) => r.k.toString('latin1')))
-        if (this.ingestHooks.size > 0 && fresh.size > 0) {
-          const addedEvents = rows.filter((r) => fresh.has(r.identity)).map((r) => batch[r.firstAt]!)
-          for (const hook of this.ingestHooks) await hook(tx, addedEvents)
-        }
+        if (fresh.size === 0) return fresh
+        const addedEvents = rows.filter((r) => fresh.has(r.identity)).map((r) => batch[r.firstAt]!)
+        for (const hook of this.ingestHooks) await hook(tx, addedEvents)
+        await notifyAdded(tx, this.channel, added.map((r) => r.id).sort((a, b) => a.length - b.length || (a < b ? -1 : 1)))
+        // Last: a bucket's row is then held only until the commit (plugin-counts.ts).
+        await countAdded(tx, addedEvents, now)
         return fresh
       }),
     )
@@ -202,16 +216,9 @@ export class PostgresStore implements Store {
       }
     }
     this.count += fresh.size
-  }
-
-  private async withRetry<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work()
-      } catch (error) {
-        const code = (error as { code?: string }).code
-        if (attempt >= 5 || code === undefined || !RETRYABLE.has(code)) throw error
-      }
+    if (Date.now() - this.prunedAt > PRUNE_MS) {
+      this.prunedAt = Date.now()
+      pruneCounts(this.sql, now).catch(() => undefined) // best effort: kept buckets are never counted wrong
     }
   }
 
@@ -239,13 +246,7 @@ export class PostgresStore implements Store {
     const canonical = canonicalDomain(name)
     if (canonical === null) return null
     await this.opening
-    const rev = reverseLabels(canonical)
-    // Most recently seen first, so a plan's cap keeps the freshest names; then by name.
-    const rows = await this.sql<{ host_rev: string; ips: number; last: string }[]>`
-      SELECT host_rev, count(DISTINCT ip)::integer AS ips, max(last_seen)::text AS last FROM events
-      WHERE host_rev > ${rev + '.'} AND host_rev < ${rev + '/'}
-      GROUP BY host_rev ORDER BY max(last_seen) DESC, host_rev LIMIT ${limit ?? null}`
-    return rows.map((r) => ({ subdomain: reverseLabels(r.host_rev), distinct_ips: r.ips, last_seen: formatTimeMillis(BigInt(r.last)) }))
+    return subdomainsOf(this.sql, reverseLabels(canonical), limit)
   }
 
   async hostSeen(ip: string): Promise<SeenLookup | null> {
@@ -272,14 +273,26 @@ export class PostgresStore implements Store {
 
   async severityCounts(): Promise<Record<string, number>> {
     await this.opening
-    const rows = await this.sql<{ severity: string; n: number }[]>`
-      SELECT severity, count(*)::integer AS n FROM events WHERE event_type = 'leak' GROUP BY severity`
-    // fromEntries defines own members, so a severity such as `__proto__` stays plain data.
-    return Object.fromEntries(rows.map((r) => [r.severity, r.n] as const))
+    return severityCountsOf(this.sql)
   }
 
   onIngest(listener: IngestListener): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
+  }
+
+  /** New events of every process on the database, through LISTEN/NOTIFY (new-events.ts). */
+  onNewEvent(listener: NewEventListener): NewEventFeed {
+    return this.newEvents.add(listener)
+  }
+
+  async plugins(now: Instant): Promise<PluginCount[]> {
+    await this.opening
+    return readPlugins(this.sql, now)
+  }
+
+  async plugin(name: string, now: Instant): Promise<PluginCount | null> {
+    await this.opening
+    return (await readPlugins(this.sql, now, name))[0] ?? null
   }
 }
