@@ -13,14 +13,17 @@ export interface Plan {
   subdomains: number | null
   /** Request rate; null = not limited. */
   rate: RateRule | null
+  /** May subscribe to the live stream (/ws/service, /ws/leak). */
+  live: boolean
 }
 
 /**
  * Defaults: about one request per second for everyone (the public API's limit) with a
- * burst of 2; subdomain answers capped at 10 (anonymous) and 100 (registered), pro uncapped.
+ * burst of 2; subdomain answers capped at 10 (anonymous) and 100 (registered), pro uncapped;
+ * the live stream for pro keys only (like alert hooks and the bulk export: a feed of every new event).
  */
 export const DEFAULT_PLANS: Readonly<Record<PlanName, Plan>> = Object.freeze({
-  anonymous: { name: 'anonymous', subdomains: 10, rate: { rate: 1, burst: 2 } },
-  registered: { name: 'registered', subdomains: 100, rate: { rate: 1, burst: 2 } },
-  pro: { name: 'pro', subdomains: null, rate: { rate: 1, burst: 2 } },
+  anonymous: { name: 'anonymous', subdomains: 10, rate: { rate: 1, burst: 2 }, live: false },
+  registered: { name: 'registered', subdomains: 100, rate: { rate: 1, burst: 2 }, live: false },
+  pro: { name: 'pro', subdomains: null, rate: { rate: 1, burst: 2 }, live: true },
 })
