@@ -25,8 +25,7 @@ export const PluginStats = Type.Object(
 
 export const Plugins = Type.Array(PluginStats, { title: 'Plugins', description: 'Answer of GET /api/plugins: every plugin seen, by name in byte order.' })
 
-/** The 404 body of an unknown plugin: a JSON string, exactly as LeakIX's service sends it. */
-export const PLUGIN_NOT_FOUND = 'Plugin not found'
+export { PLUGIN_NOT_FOUND } from './plugin-not-found.js'
 
 export type Plugin = Static<typeof Plugin>
 export type PluginStats = Static<typeof PluginStats>

@@ -106,10 +106,15 @@ export class LiveHub {
     this.pinger ??= setInterval(() => this.ping(), PING_MS).unref()
   }
 
-  /** Closes every subscriber (code 1001, going away) and stops listening to the store. */
+  /** Closes every subscriber with `code` (subscribers may connect again). */
+  disconnect(code: number, reason: string): void {
+    for (const group of this.groups.values()) for (const member of group.members) closeSoon(member, code, reason)
+  }
+
+  /** Closes every subscriber (code 1001, going away) and takes no new one: the service is stopping. */
   close(): void {
     this.closed = true
-    for (const group of this.groups.values()) for (const member of group.members) closeSoon(member, 1001, 'the service is stopping')
+    this.disconnect(1001, 'the service is stopping')
   }
 
   /** A new event of the store: framed once, queued for every group whose scope and filter take it. */
