@@ -27,6 +27,8 @@ import { IngestAnswer, IngestIssue, IngestRejected } from './ingest.js'
 import type { JsonSchema } from './json-schema.js'
 import { EXAMPLES, exampleLeakEvent } from './openapi-examples.js'
 import { hookPaths } from './openapi-hooks.js'
+import { pluginAndLivePaths } from './openapi-plugins.js'
+import { Plugin, Plugins, PluginStats } from './plugins.js'
 import { addComponent, errorAnswer, HEADERS, json, pageAlternative, rateLimited, ref, toComponents } from './openapi-parts.js'
 import { SCHEMA_VERSION } from './version.js'
 
@@ -109,6 +111,8 @@ function components(): JsonSchema {
   addComponent(schemas, 'created-hook', CreatedHook, hookParts)
   addComponent(schemas, 'deliveries', Deliveries, { delivery: Delivery, ...hookParts })
   addComponent(schemas, 'retry-result', RetryResult)
+  addComponent(schemas, 'plugins', Plugins, { 'plugin-stats': PluginStats })
+  addComponent(schemas, 'plugin', Plugin)
   return schemas
 }
 
@@ -201,7 +205,7 @@ export function openApiDocument(): JsonSchema {
     info: {
       title: 'Network exposure lookup API',
       version: SCHEMA_VERSION,
-      summary: 'Lookups of events per host and domain, subdomains, and alert hooks.',
+      summary: 'Lookups of events per host and domain, subdomains, plugins, the live stream, and alert hooks.',
       description:
         'Read-only lookups of the events known for a host or domain and the subdomains of a domain, as the specification describes them, ' +
         'plus the extensions of the l9kit reference service (tagged `extension`): ingest, watched resources, hooks and their deliveries, ' +
@@ -220,6 +224,8 @@ export function openApiDocument(): JsonSchema {
       { name: 'hooks', description: 'Alert hooks (pro keys).' },
       { name: 'deliveries', description: 'Deliveries of alert hooks: listing and re-sending.' },
       { name: 'web', description: 'Pages for browsers.' },
+      { name: 'plugins', description: 'The plugins (event sources) seen, with event counts.' },
+      { name: 'live', description: 'The live stream of new events (WebSocket).' },
     ],
     paths: {
       '/host/{ip}': lookup('lookupHost', 'Events of an IP address', 'Services and leaks seen on one IP address, any spelling.', 'ip', 'An IPv4 or IPv6 address.'),
@@ -239,6 +245,7 @@ export function openApiDocument(): JsonSchema {
         },
       },
       '/admin/events': ingest,
+      ...pluginAndLivePaths(),
       ...hookPaths(),
       ...web,
     },
