@@ -23,6 +23,8 @@ export interface LiveOptions {
   highWaterMark?: number
   /** Refuse a message that is not a strict event document (default true). */
   validate?: boolean
+  /** Called once the server accepted the connection (its 101): events stored from then on arrive. */
+  onOpen?: () => void
 }
 
 /** One message of the stream: its text as sent, and the event it holds. */
@@ -60,6 +62,7 @@ export async function* liveMessages(baseUrl: string, apiKey: string | undefined,
     failure = error
     notify()
   }
+  ws.once('open', () => options.onOpen?.())
   ws.on('unexpected-response', (_req, res) => {
     const chunks: Buffer[] = []
     res.on('data', (c: Buffer) => chunks.push(c))

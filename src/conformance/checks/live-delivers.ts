@@ -28,13 +28,15 @@ export const liveDelivers: Check = {
     if (key === undefined) return skip('needs --pro-key (or --api-key) that may subscribe to the live stream')
     const nonce = runNonce(ctx.seedFor('live-delivers'))
     const stop = new AbortController()
-    const messages = liveMessages(ctx.options.baseUrl, key, 'leak', { signal: stop.signal })
+    let open: () => void = () => undefined
+    const opened = new Promise<'open'>((resolve) => (open = () => resolve('open')))
+    const messages = liveMessages(ctx.options.baseUrl, key, 'leak', { signal: stop.signal, onOpen: () => open() })
     const timer = setTimeout(() => stop.abort(), WAIT_MS)
     try {
-      // The first next() opens the connection; the event is ingested once it is open (the server says so by its 101).
       const arrival = waitFor(messages, nonce)
-      const opened = await openedOrRefused(ctx, arrival)
-      if (opened !== true) return opened
+      // The event is ingested once the server accepted the subscription (its 101), not before.
+      const first = await Promise.race([opened, arrival])
+      if (first !== 'open') return refused(ctx, first)
       await ingest(ctx, adminToken, nonce)
       const found = await arrival
       if (found instanceof ClientError) return fail({ message: `the stream failed before the event came: ${found.message}`, ...(found.details.response ? { response: found.details.response } : {}) })
@@ -59,20 +61,15 @@ async function waitFor(messages: AsyncGenerator<LiveMessage>, nonce: string): Pr
   }
 }
 
-/**
- * True once the connection is open (a short pause after the upgrade started), or the verdict
- * when the server refused it: no /ws route (404) is a skip, anything else a failure.
- */
-async function openedOrRefused(ctx: SuiteContext, arrival: Promise<LiveMessage | null | ClientError>): Promise<true | ReturnType<typeof skip> | ReturnType<typeof fail>> {
-  const early = await Promise.race([arrival, new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 500))])
-  if (early === 'open') return true
+/** The verdict when the stream ended before it opened: no /ws route (404) is a skip, anything else a failure. */
+function refused(ctx: SuiteContext, early: LiveMessage | null | ClientError): ReturnType<typeof skip> | ReturnType<typeof fail> {
   if (early instanceof ClientError && early.kind === 'http') {
     ctx.requestCount++
     const status = early.status ?? 0
     if (status === 404 || status === 405 || status === 501) return skip(`the server has no live stream (GET /ws/leak answered ${status})`)
     return fail({ message: `the live stream was refused: ${early.message}`, ...(early.details.response ? { response: early.details.response } : {}) })
   }
-  return fail({ message: `the live stream ended at once: ${early instanceof ClientError ? early.message : 'no error, no message'}` })
+  return fail({ message: `the live stream ended before it opened: ${early instanceof ClientError ? early.message : 'no error, no message'}` })
 }
 
 /** Ingests one leak on a documentation address whose summary is `nonce`. */

@@ -65,6 +65,8 @@ async function upgrade(ctx: ServiceContext, req: IncomingMessage, socket: Duplex
   } catch (error) {
     return refuse(socket, 503, `The live stream cannot follow the store now: ${(error as Error).message}`)
   }
+  // The client may have gone while the feed got ready.
+  if (socket.destroyed) return hold.release()
   let added = false
   // `ws` answers a malformed handshake itself (400) without calling back: the hold goes with the socket.
   socket.once('close', () => added || hold.release())

@@ -45,7 +45,14 @@ export class NewEventFeeds {
   add(listener: NewEventListener): NewEventFeed {
     const own: NewEventListener = (item) => listener(item)
     this.listeners.add(own)
-    this.listening ??= this.opening.then(() => this.sql.listen(this.channel, (payload) => this.read(payload)))
+    if (this.listening === null) {
+      const started = this.opening.then(() => this.sql.listen(this.channel, (payload) => this.read(payload)))
+      // A LISTEN that failed is tried again by the next listener, not kept as the answer.
+      started.catch(() => {
+        if (this.listening === started) this.listening = null
+      })
+      this.listening = started
+    }
     const listening = this.listening
     return {
       ready: listening.then(() => undefined),
