@@ -68,7 +68,40 @@ export interface FormatExamples {
 
 const exampleBlock = (value: unknown) => (value === undefined ? [] : ['', 'Example:', '', '```json', JSON.stringify(value, null, 2), '```'])
 
-export function renderFormatDoc(strict: JsonSchema, lenient: JsonSchema, patternNames: Map<string, string>, examples?: FormatExamples): string {
+/**
+ * The aggregation document's section: what a resource is, then its members (the event, `geoip`
+ * and `network` inside it are the ones described above).
+ */
+function aggregationSection(strict: Node, lenient: Node, patternNames: Map<string, string>, example: unknown): string[] {
+  return [
+    '',
+    '## Aggregation',
+    '',
+    String(strict.description ?? ''),
+    '',
+    'Schemas: `schema/aggregation.schema.json` (strict), `schema/aggregation.lenient.schema.json`',
+    '(lenient: members may be missing, events in the lenient profile). `l9kit validate --document',
+    'aggregation` checks them. A **resource** is an address: the events whose `ip` (or, without one,',
+    'whose `host` when it is an IP literal) is that address, in canonical form, whatever host names they',
+    'carry; events with no address at all form a resource per canonical host name. `leak_count` counts',
+    'distinct leaks (one per plugin, host and port), `leak_event_count` the stored leak events behind',
+    'them; `fresh` says the resource was seen in the 7 days before the aggregation was made; `geoip`',
+    'and `network` are those of its newest event that carries a non-empty one.',
+    'docs/service.md ("Aggregations") says why and how each member is computed. Every member is always',
+    'written, never `null`, as the format owner\'s Python library reads them.',
+    '',
+    ...table(strict, lenient, patternNames, new Set()),
+    ...exampleBlock(example),
+  ]
+}
+
+export function renderFormatDoc(
+  strict: JsonSchema,
+  lenient: JsonSchema,
+  patternNames: Map<string, string>,
+  examples?: FormatExamples,
+  aggregation?: { strict: JsonSchema; lenient: JsonSchema; example?: unknown },
+): string {
   const s = strict as Node
   const l = lenient as Node
   const defs = (s.$defs ?? {}) as Record<string, Node>
@@ -108,6 +141,7 @@ export function renderFormatDoc(strict: JsonSchema, lenient: JsonSchema, pattern
     lines.push('', `## \`${name}\``, '', String(def.description ?? ''), '', ...table(def, ldefs[name] ?? def, patternNames, used))
     lines.push(...exampleBlock(examples?.parts[name]))
   }
+  if (aggregation) lines.push(...aggregationSection(aggregation.strict as Node, aggregation.lenient as Node, patternNames, aggregation.example))
   lines.push(
     '',
     '## Patterns',

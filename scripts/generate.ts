@@ -11,6 +11,7 @@ import {
   BOOLEAN_STRING,
   DOCUMENT_NAMES,
   DOCUMENT_SPECS,
+  exampleAggregation,
   examplePartValues,
   exampleServiceEvent,
   FINGERPRINT,
@@ -80,6 +81,8 @@ function untitleLeaves(node: JsonSchema): JsonSchema {
  */
 const IMPORTS: Partial<Record<DocumentName, { from: DocumentName; names: Record<string, string> }>> = {
   'lookup-result': { from: 'event', names: { event: 'Event' } },
+  aggregation: { from: 'event', names: { event: 'Event', geoip: 'GeoIP', network: 'Network' } },
+  'aggregation.lenient': { from: 'event.lenient', names: { event: 'EventLenient', geoip: 'GeoIP', network: 'Network' } },
 }
 
 /** Replaces references to imported `$defs` by the imported type's name (json-schema-to-typescript's `tsType`). */
@@ -114,7 +117,11 @@ await write(join('schema', 'VERSION'), `${SCHEMA_VERSION}\n`)
 await write(join('schema', 'openapi.json'), JSON.stringify(openApiDocument(), null, 2) + '\n')
 await write(
   join('docs', 'format.md'),
-  renderFormatDoc(schemaDocument('event'), schemaDocument('event.lenient'), PATTERN_NAMES, { event: exampleServiceEvent(), parts: examplePartValues() }),
+  renderFormatDoc(schemaDocument('event'), schemaDocument('event.lenient'), PATTERN_NAMES, { event: exampleServiceEvent(), parts: examplePartValues() }, {
+    strict: schemaDocument('aggregation'),
+    lenient: schemaDocument('aggregation.lenient'),
+    example: exampleAggregation(),
+  }),
 )
 await write(join('docs', 'api.md'), renderApiDoc(openApiDocument()))
 // Go, Python and Rust types of the documents, for projects in those languages (docs/languages.md).

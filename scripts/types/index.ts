@@ -6,6 +6,6 @@ import { pythonFiles } from './python.js'
 import { rustFiles } from './rust.js'
 
 export function languageFiles(): { path: string; text: string }[] {
-  const structs = readStructs(schemaDocument('event'), schemaDocument('lookup-result'), schemaDocument('subdomains'), schemaDocument('error'), schemaDocument('conform-report'))
+  const structs = readStructs(schemaDocument('event'), schemaDocument('lookup-result'), schemaDocument('subdomains'), schemaDocument('aggregation'), schemaDocument('error'), schemaDocument('conform-report'))
   return [...goFiles(structs, SCHEMA_VERSION), ...pythonFiles(structs, SCHEMA_VERSION), ...rustFiles(structs, SCHEMA_VERSION)]
 }

@@ -79,6 +79,8 @@ const WIDE = new Set([
   'Dataset.collections',
   'Network.asn',
   'Subdomain.distinct_ips',
+  'Aggregation.leak_count',
+  'Aggregation.leak_event_count',
   // memcached's counters are 64-bit in its `stats`.
   ...['curr_items', 'total_items', 'bytes', 'max_bytes', 'cmd_get', 'cmd_set', 'get_hits', 'get_misses'].map((m) => `Memcached.${m}`),
 ])
@@ -168,17 +170,21 @@ function reportStructs(name: string, prefix: string, doc: JsonSchema): Struct[] 
 }
 
 /**
- * The structs of the event, lookup-result and subdomains documents: `Event` first, then its
- * parts in `$defs` order, then `LookupResult` and `Subdomain` (an item of the subdomains array);
- * then l9kit's own bodies: `ErrorBody` (every answer but a 200) and `ConformReport` (what
+ * The structs of the event, lookup-result, subdomains and aggregation documents: `Event` first,
+ * then its parts in `$defs` order, then `LookupResult`, `Subdomain` (an item of the subdomains
+ * array) and `Aggregation` (whose event, geoip and network are the structs above); then l9kit's
+ * own bodies: `ErrorBody` (every answer but a 200) and `ConformReport` (what
  * `l9kit conform --report json:FILE` writes) with its parts.
  */
-export function readStructs(event: JsonSchema, lookup: JsonSchema, subdomains: JsonSchema, error: JsonSchema, report: JsonSchema): Struct[] {
+export function readStructs(event: JsonSchema, lookup: JsonSchema, subdomains: JsonSchema, aggregation: JsonSchema, error: JsonSchema, report: JsonSchema): Struct[] {
   const structs = [structOf('Event', event, EVENT_READING(), event.$defs as Record<string, JsonSchema>)]
   for (const [key, def] of Object.entries(event.$defs as Record<string, JsonSchema>)) structs.push(structOf(typeName(key), def))
   const result = structOf('LookupResult', lookup)
   result.description = String(lookup.description ?? '')
   structs.push(result, structOf('Subdomain', subdomains.items as JsonSchema))
+  const aggregate = structOf('Aggregation', aggregation)
+  aggregate.description = String(aggregation.description ?? '')
+  structs.push(aggregate)
   structs.push(...reportStructs('ErrorBody', 'Error', error), ...reportStructs('ConformReport', 'Conform', report))
   return structs
 }

@@ -3,11 +3,13 @@
  * one request per second by default), waits out 429s as `x-limited-for` says (or backs off
  * when it cannot be read), validates every 200 against the schema.
  */
-import type { LookupResult, SubdomainEntry } from '../schema/index.js'
+import type { Event, LookupResult, Plugin, PluginStats, SubdomainEntry } from '../schema/index.js'
+import { PLUGIN_NOT_FOUND } from '../schema/plugin-not-found.js'
 import { type Report, validateDocument } from '../validate/index.js'
 import { ceilMillis, parseDurationHeader } from './duration.js'
 import { ClientError } from './errors.js'
 import { attempt, type Method, type RawResponse } from './http.js'
+import type { LiveOptions, LiveScope } from './live.js'
 import { Pacer, type Rate } from './pacer.js'
 
 export interface ClientOptions {
@@ -84,6 +86,36 @@ export class LookupClient {
     return this.typed(`/api/subdomains/${segment(domain)}`, 'subdomains', call) as Promise<SubdomainEntry[]>
   }
 
+  /** `GET /api/plugins`: every plugin the server has seen, with its event counts. */
+  plugins(call?: CallOptions): Promise<PluginStats[]> {
+    return this.typed('/api/plugins', 'plugins', call) as Promise<PluginStats[]>
+  }
+
+  /**
+   * `GET /api/plugins/:name`: the plugin's name and description, or null when the server does not
+   * know it (404 with the JSON string "Plugin not found", as LeakIX answers). Any other failure
+   * is a ClientError.
+   */
+  async plugin(name: string, call?: CallOptions): Promise<Plugin | null> {
+    const path = `/api/plugins/${segment(name)}`
+    const response = await this.get(path, call)
+    if (response.status === 404 && parsesTo(response.body, PLUGIN_NOT_FOUND)) return null
+    return (await this.typed(path, 'plugin', call, response)) as Plugin
+  }
+
+  /**
+   * The live stream of new `scope` events (`/ws/service` or `/ws/leak`), as an async iterator of
+   * typed events: it ends when `signal` aborts, and throws a ClientError when the server refuses
+   * (kind `http`, with the answer) or closes the stream (kind `closed`, with the close code).
+   * One connection: reconnecting is the caller's choice (`l9kit watch` does it with backoff).
+   */
+  async *live(scope: LiveScope, options: LiveOptions = {}): AsyncGenerator<Event> {
+    const signal = combine(this.options.signal, options.signal)
+    // Loaded on use: the WebSocket code is not needed by the other calls.
+    const { liveMessages } = await import('./live.js')
+    for await (const message of liveMessages(this.baseUrl, this.options.apiKey, scope, { ...options, ...(signal ? { signal } : {}) })) yield message.event
+  }
+
   /** Any GET under the base URL, paced and (unless `retry: false`) waiting out 429s; any status is returned. */
   get(path: string, call: CallOptions = {}): Promise<RawResponse> {
     return this.request('GET', path, undefined, call)
@@ -135,8 +167,8 @@ export class LookupClient {
     }
   }
 
-  private async typed(path: string, shape: 'lookup-result' | 'subdomains', call?: CallOptions): Promise<unknown> {
-    const response = await this.get(path, call)
+  private async typed(path: string, shape: 'lookup-result' | 'subdomains' | 'plugins' | 'plugin', call?: CallOptions, got?: RawResponse): Promise<unknown> {
+    const response = got ?? (await this.get(path, call))
     if (response.status !== 200) {
       throw new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${errorText(response.body)}`, { response })
     }
@@ -154,6 +186,15 @@ export class LookupClient {
       throw new ClientError('invalid_response', `GET ${path}: ${first.pointer || '(body)'}: ${first.message}${more}`, { response, report })
     }
     return body
+  }
+}
+
+/** Whether a body is the JSON text of `value`. */
+function parsesTo(body: string, value: unknown): boolean {
+  try {
+    return JSON.parse(body) === value
+  } catch {
+    return false
   }
 }
 

@@ -17,13 +17,15 @@ export type ClientErrorKind =
   | 'aborted'
   /** No HTTP answer at all (connection refused, DNS, reset). */
   | 'network'
+  /** The live stream was closed by the server (`closeCode` says why: 1013 = fell behind, 1001 = stopping). */
+  | 'closed'
 
 export class ClientError extends Error {
   override name = 'ClientError'
   constructor(
     readonly kind: ClientErrorKind,
     message: string,
-    readonly details: { response?: RawResponse; report?: Report; waitedMs?: number; attempts?: number; cause?: unknown } = {},
+    readonly details: { response?: RawResponse; report?: Report; waitedMs?: number; attempts?: number; cause?: unknown; closeCode?: number } = {},
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause })
   }

@@ -1,11 +1,16 @@
 /** The schema documents l9kit publishes under `schema/`, by short name. */
+import { Aggregation } from './aggregation.js'
 import { ErrorBody, LookupResult, Subdomains } from './api.js'
 import { ConformCheck, ConformExample, ConformReport } from './conform-report.js'
 import { Event, EVENT_PARTS, LENIENT_OPTIONAL } from './event.js'
 import { type DocumentSpec, type JsonSchema, toDocument } from './json-schema.js'
+import { Plugin, Plugins, PluginStats } from './plugins.js'
 
 const EVENT_DESCRIPTION =
   'One observation of a host, service or leak, in the common format of recon tools and the lookup API.'
+
+const AGGREGATION_DESCRIPTION =
+  'One resource (an address, or a host name when its events carry no address) with its events nested: one line of GET /bulk/search.'
 
 export const DOCUMENT_SPECS = {
   event: {
@@ -38,6 +43,38 @@ export const DOCUMENT_SPECS = {
     title: 'Subdomains',
     description: 'Answer of GET /api/subdomains/:domain.',
     root: Subdomains,
+    parts: {},
+    profile: 'strict',
+  },
+  aggregation: {
+    file: 'aggregation.schema.json',
+    title: 'Aggregation (strict)',
+    description: `${AGGREGATION_DESCRIPTION} Strict profile: every member present with its exact type, events in the strict profile.`,
+    root: Aggregation,
+    parts: { event: Event, ...EVENT_PARTS },
+    profile: 'strict',
+  },
+  'aggregation.lenient': {
+    file: 'aggregation.lenient.schema.json',
+    title: 'Aggregation (lenient)',
+    description: `${AGGREGATION_DESCRIPTION} Lenient profile: members may be missing, events in the lenient profile.`,
+    root: Aggregation,
+    parts: { event: Event, ...EVENT_PARTS },
+    profile: 'lenient',
+  },
+  plugins: {
+    file: 'plugins.schema.json',
+    title: 'Plugins',
+    description: 'Answer of GET /api/plugins: every plugin seen, with its event counts.',
+    root: Plugins,
+    parts: { plugin: PluginStats },
+    profile: 'strict',
+  },
+  plugin: {
+    file: 'plugin.schema.json',
+    title: 'Plugin',
+    description: 'Answer of GET /api/plugins/:name.',
+    root: Plugin,
     parts: {},
     profile: 'strict',
   },

@@ -2,12 +2,14 @@
  * Example bodies of the OpenAPI document. Typed by the TypeBox `Static<>` types, so the compiler
  * holds them to the shapes, and test/schema/openapi.test.ts validates each against its schema.
  */
+import type { Aggregation } from './aggregation.js'
 import type { LookupResult, SubdomainEntry } from './api.js'
 import { emptyEvent } from './empty.js'
 import type { Event } from './event.js'
 import type { CreatedHook, Delivery, Hook, HookRequest, Resource, ResourceRequest, RetryResult } from './hooks.js'
 import type { IngestAnswer } from './ingest.js'
 import { exampleProtocols, exampleSshExtension } from './protocol-examples.js'
+import type { Plugin, PluginStats } from './plugins.js'
 
 /** A service event as a lookup returns it. */
 export function exampleServiceEvent(): Event {
@@ -74,6 +76,39 @@ export function exampleLeakEvent(): Event {
   event.service.credentials = { noauth: false, username: 'app', password: 'hunter2', key: '', raw: null }
   event.tags = ['dotenv']
   return event
+}
+
+/**
+ * An aggregation of two leaks on one address, as the bulk export writes it (made the way
+ * src/service/aggregate/aggregate.ts makes one; a test holds the two to each other).
+ */
+export function exampleAggregation(): Aggregation {
+  const dotenv = exampleLeakEvent()
+  const git = exampleLeakEvent()
+  git.event_source = 'GitConfigHttpPlugin'
+  git.event_pipeline = ['httpx', 'GitConfigHttpPlugin']
+  git.event_fingerprint = 'fcde2b2edba56bf408601fb721fe9b5c338d10ee429ea04fae5511b68fbf8fb9'
+  git.http = { ...git.http, url: '/.git/config' }
+  git.summary = '[remote "origin"] url = https://git.example.com/shop.git found in /.git/config'
+  git.time = '2026-01-03T10:00:00Z'
+  git.leak = { ...git.leak, severity: 'medium' }
+  git.service.credentials = { noauth: false, username: '', password: '', key: '', raw: null }
+  git.tags = ['git']
+  return {
+    summary: git.summary,
+    ip: '192.0.2.10',
+    resource_id: '192.0.2.10',
+    open_ports: ['443'],
+    leak_count: 2,
+    leak_event_count: 2,
+    events: [git, dotenv],
+    plugins: ['DotEnvConfigPlugin', 'GitConfigHttpPlugin'],
+    geoip: git.geoip,
+    network: git.network,
+    creation_date: dotenv.time,
+    update_date: git.time,
+    fresh: true,
+  }
 }
 
 /** An SSH service event, with the members that extend `ssh`. */
@@ -150,4 +185,9 @@ export const EXAMPLES = {
     next_attempt_at: null,
   }),
   retry: (): RetryResult => ({ queued: 3 }),
+  plugins: (): PluginStats[] => [
+    { name: 'DotEnvConfigPlugin', description: 'Environment files (.env) served over HTTP.', event_count1h: 2, event_count24h: 31, event_count7d: 204 },
+    { name: 'httpx', description: 'Events reported by the httpx plugin.', event_count1h: 0, event_count24h: 12, event_count7d: 12 },
+  ],
+  plugin: (): Plugin => ({ name: 'DotEnvConfigPlugin', description: 'Environment files (.env) served over HTTP.' }),
 }

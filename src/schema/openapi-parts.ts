@@ -74,7 +74,9 @@ const TITLES: Record<string, string> = {
   '406': 'Not Acceptable',
   '409': 'Conflict',
   '413': 'Payload Too Large',
+  '426': 'Upgrade Required',
   '429': 'Rate-limited',
+  '503': 'Service Unavailable',
 }
 
 /** An error answer: `{title, description}` in JSON (and an HTML page too when `html`). */

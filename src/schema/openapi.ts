@@ -28,6 +28,8 @@ import { DeletedEvents, IngestAnswer, IngestIssue, IngestRejected } from './inge
 import type { JsonSchema } from './json-schema.js'
 import { EXAMPLES, exampleLeakEvent } from './openapi-examples.js'
 import { hookPaths } from './openapi-hooks.js'
+import { pluginAndLivePaths } from './openapi-plugins.js'
+import { Plugin, Plugins, PluginStats } from './plugins.js'
 import { addComponent, errorAnswer, HEADERS, json, pageAlternative, patterned, rateLimited, ref, toComponents } from './openapi-parts.js'
 import { SCHEMA_VERSION } from './version.js'
 
@@ -111,6 +113,8 @@ function components(): JsonSchema {
   addComponent(schemas, 'deliveries', Deliveries, { delivery: Delivery, ...hookParts })
   addComponent(schemas, 'retry-result', RetryResult)
   addComponent(schemas, 'deleted-events', DeletedEvents)
+  addComponent(schemas, 'plugins', Plugins, { 'plugin-stats': PluginStats })
+  addComponent(schemas, 'plugin', Plugin)
   return schemas
 }
 
@@ -219,7 +223,7 @@ export function openApiDocument(): JsonSchema {
     info: {
       title: 'Network exposure lookup API',
       version: SCHEMA_VERSION,
-      summary: 'Lookups of events per host and domain, subdomains, and alert hooks.',
+      summary: 'Lookups of events per host and domain, subdomains, plugins, the live stream, and alert hooks.',
       description:
         'Read-only lookups of the events known for a host or domain and the subdomains of a domain, as the specification describes them, ' +
         'plus the extensions of the l9kit reference service (tagged `extension`): ingest, watched resources, hooks and their deliveries, ' +
@@ -238,6 +242,8 @@ export function openApiDocument(): JsonSchema {
       { name: 'hooks', description: 'Alert hooks (pro keys).' },
       { name: 'deliveries', description: 'Deliveries of alert hooks: listing and re-sending.' },
       { name: 'web', description: 'Pages for browsers.' },
+      { name: 'plugins', description: 'The plugins (event sources) seen, with event counts.' },
+      { name: 'live', description: 'The live stream of new events (WebSocket).' },
     ],
     paths: {
       '/host/{ip}': lookup('lookupHost', 'Events of an IP address', 'Services and leaks seen on one IP address, any spelling.', 'ip', 'An IPv4 or IPv6 address.'),
@@ -257,6 +263,7 @@ export function openApiDocument(): JsonSchema {
         },
       },
       '/admin/events': ingest,
+      ...pluginAndLivePaths(),
       ...hookPaths(),
       ...web,
     },

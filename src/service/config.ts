@@ -7,6 +7,8 @@
 import { readFile } from 'node:fs/promises'
 import { type ApiKey, DEFAULT_PLANS, digest, KEY_PLANS, type KeyPlan, type Plan, type PlanName, PLAN_NAMES } from './auth/index.js'
 import { defaultHookConfig, type HookConfig, readHookConfig } from './hooks/config.js'
+import { DEFAULT_LIVE_BUFFER_BYTES, readLiveBufferBytes } from './live/config.js'
+import { readPluginDescriptions } from './plugins/config.js'
 import { DEFAULT_WORKER_PRIORITY, SERVICE_WORKER_KIND, isWorkerKind, isWorkerPriority, type PrepareWorkerKind, type WorkerPriority } from './ingest/worker-priority.js'
 
 /** Hook members (docs/hooks.md): `hookDelivery`, `allowPrivateHooks`, and `declared` resources and hooks per key. */
@@ -36,6 +38,10 @@ export interface ServiceConfig extends HookConfig {
   helperThreadPriority: WorkerPriority
   /** Name of the key whose plan and rate limit the web pages use; null = the anonymous plan. */
   webKey: string | null
+  /** Descriptions of plugins by name (`plugins`), for /api/plugins. */
+  pluginDescriptions: Map<string, string>
+  /** Unread bytes a live-stream subscriber may have queued before it is disconnected (`live_buffer_bytes`). */
+  liveBufferBytes: number
   /** `FILE: /pointer: message` lines worth printing that do not stop the service (a short admin token). */
   warnings?: string[]
 }
@@ -66,6 +72,8 @@ export function defaultConfig(): ServiceConfig {
     ingestWorkers: SERVICE_WORKER_KIND,
     helperThreadPriority: DEFAULT_WORKER_PRIORITY,
     webKey: null,
+    pluginDescriptions: new Map(),
+    liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES,
     // The demo is for local use: hooks may point at a receiver on this machine.
     ...defaultHookConfig(),
     allowPrivateHooks: true,
@@ -92,9 +100,9 @@ export async function loadConfig(path: string): Promise<ServiceConfig> {
   return parseConfig(text, path)
 }
 
-const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks'] as const
+const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks', 'plugins', 'live_buffer_bytes'] as const
 const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan', 'resources', 'hooks'] as const
-const PLAN_MEMBERS = ['subdomains', 'rate', 'burst', 'resources', 'hooks'] as const
+const PLAN_MEMBERS = ['subdomains', 'rate', 'burst', 'resources', 'hooks', 'live'] as const
 const SECRET = /^[\x21-\x7e]{8,256}$/
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/
 
@@ -111,7 +119,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   if (!isObject(doc)) throw new ConfigError([`${file}: (document): must be a JSON object`])
   unknownMembers(doc, TOP, '', problem)
 
-  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: DEFAULT_WORKER_PRIORITY, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: DEFAULT_WORKER_PRIORITY, webKey: null, ...defaultHookConfig() }
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: DEFAULT_WORKER_PRIORITY, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: DEFAULT_WORKER_PRIORITY, webKey: null, pluginDescriptions: new Map(), liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES, ...defaultHookConfig() }
   config.keys = readKeys(doc.keys, problem)
   Object.assign(config, readHookConfig(doc, problem))
   config.adminToken = readSecret(doc, 'admin_token', '', problem, false)
@@ -137,6 +145,8 @@ export function parseConfig(text: string, file: string): ServiceConfig {
       problem('/web_key', `must name a key in /keys (got ${show(doc.web_key)}; names: ${config.keys.map((k) => k.name).join(', ') || 'none'})`)
     } else config.webKey = doc.web_key
   }
+  config.pluginDescriptions = readPluginDescriptions(doc, problem)
+  config.liveBufferBytes = readLiveBufferBytes(doc, problem) ?? config.liveBufferBytes
   if (problems.length > 0) throw new ConfigError(problems)
   return config
 }
@@ -216,6 +226,10 @@ function readPlans(value: unknown, plans: Record<PlanName, Plan>, problem: Probl
     }
     unknownMembers(spec, PLAN_MEMBERS, at, problem)
     const plan = plans[name]
+    if (spec.live !== undefined) {
+      if (typeof spec.live === 'boolean') plan.live = spec.live
+      else problem(`${at}/live`, `must be true or false: whether keys of this plan may use the live stream (got ${show(spec.live)})`)
+    }
     if (spec.subdomains !== undefined) {
       if (spec.subdomains === null) plan.subdomains = null
       else if (Number.isSafeInteger(spec.subdomains) && (spec.subdomains as number) >= 0) plan.subdomains = spec.subdomains as number
@@ -273,7 +287,7 @@ function clonePlans(plans: Readonly<Record<PlanName, Plan>>): Record<PlanName, P
   const out = {} as Record<PlanName, Plan>
   for (const name of PLAN_NAMES) {
     const p = plans[name]
-    out[name] = { name, subdomains: p.subdomains, rate: p.rate ? { ...p.rate } : null, resources: p.resources, hooks: p.hooks }
+    out[name] = { name, subdomains: p.subdomains, rate: p.rate ? { ...p.rate } : null, resources: p.resources, hooks: p.hooks, live: p.live }
   }
   return out
 }

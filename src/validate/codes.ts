@@ -129,9 +129,9 @@ function fromError(error: ErrorObject): Issue {
     case 'type': {
       const expected = String((error.params as { type: unknown }).type)
       return {
-        code: path === '' ? 'not_object' : 'wrong_type',
+        code: path === '' && expected === 'object' ? 'not_object' : 'wrong_type',
         pointer: path,
-        message: path === '' ? `the document must be a JSON object, found ${jsonType(value)}` : `expected ${expected}, found ${found(value)}`,
+        message: path === '' ? `the document must be a JSON ${expected === 'array' ? 'array' : 'object'}, found ${jsonType(value)}` : `expected ${expected}, found ${found(value)}`,
         rule: `type: ${expected}`,
         expected,
         found: value,

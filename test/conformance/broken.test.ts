@@ -5,6 +5,7 @@
 import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { HOOKS_NEED_WRITES } from '../../src/conformance/checks/hook-scenario.js'
+import { LIVE_NEEDS_WRITES } from '../../src/conformance/checks/live-delivers.js'
 import { runSuite, type SuiteReport } from '../../src/conformance/index.js'
 import { FAKE_DOMAIN } from './fake/data.js'
 import { FAKE_ADMIN_TOKEN, FAKE_PRO_KEY } from './fake/hooks.js'
@@ -40,16 +41,18 @@ describe('conformance suite against fixtures', () => {
     expect(report.results.filter((r) => r.id.startsWith('hook-')).length).toBeGreaterThanOrEqual(9)
   })
 
-  it('skips the hook checks, writing nothing, without --allow-writes (and without the key, token and receiver they need)', async () => {
+  it('skips the hook checks and the live stream’s, writing nothing, without --allow-writes (and without the key, token and receiver they need)', async () => {
     const report = await judge(await startFake())
     const skipped = report.results.filter((r) => r.status !== 'passed')
-    expect(skipped.map((r) => r.id).every((id) => id.startsWith('hook-'))).toBe(true)
-    expect(new Set(skipped.map((r) => `${r.status}: ${r.message}`))).toEqual(new Set([`skipped: ${HOOKS_NEED_WRITES}`]))
+    expect(skipped.map((r) => r.id).every((id) => id.startsWith('hook-') || id === 'live-delivers')).toBe(true)
+    expect(new Set(skipped.map((r) => `${r.status}: ${r.message}`))).toEqual(new Set([`skipped: ${HOOKS_NEED_WRITES}`, `skipped: ${LIVE_NEEDS_WRITES}`]))
     expect(report.notes).toEqual([])
     const fake = await startFake()
     try {
       const noKey = await runSuite({ baseUrl: fake.url, rate: 'auto', seed: 7, allowWrites: true, checks: ['hook-delivered'] })
       expect(noKey.results[0]).toMatchObject({ status: 'skipped', message: 'needs --pro-key, --admin-token and --hook-receiver' })
+      const noToken = await runSuite({ baseUrl: fake.url, rate: 'auto', seed: 7, allowWrites: true, checks: ['live-delivers'] })
+      expect(noToken.results[0]).toMatchObject({ status: 'skipped', message: 'needs --admin-token: the check ingests the event it waits for' })
     } finally {
       await fake.close()
     }

@@ -11,6 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
+import { exampleAggregation } from '../../src/schema/index.js'
 import { fileTempDir, testTempDir } from '../support/temp.js'
 import { followSection } from './follow-doc.js'
 import {
@@ -70,6 +71,11 @@ needs('Python types (schema/types/python)', works(PYTHON, ['--version']), `${PYT
     const subdomains = [{ subdomain: 'www.example.com', distinct_ips: 4294967296, last_seen: '2026-01-02T03:04:05.123Z' }]
     expect(await roundTrip('lookup', [JSON.stringify(lookup)])).toEqual([lookup])
     expect(await roundTrip('subdomains', [JSON.stringify(subdomains)])).toEqual([subdomains])
+  })
+
+  it('an aggregation (one line of the bulk export): the same JSON value back', async () => {
+    const aggregation = exampleAggregation()
+    expect(await roundTrip('aggregation', [JSON.stringify(aggregation)])).toEqual([aggregation])
   })
 
   it('refuses what the types cannot hold, naming the member', async () => {

@@ -30,6 +30,8 @@ export function run(file: string, args: string[], options: { input?: string; cwd
       { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, timeout: options.timeout ?? 120_000, maxBuffer: 256 << 20 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     )
+    // A program that does not read its input (gofmt, go build) may have closed it already: EPIPE is not a failure here.
+    child.stdin!.on('error', () => undefined)
     child.stdin!.end(options.input ?? '')
   })
 }

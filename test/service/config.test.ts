@@ -25,8 +25,10 @@ describe('configuration file', () => {
           { name: 'ci', key_sha256: sha, plan: 'pro' },
         ],
         admin_token: 'admin-secret-1',
-        plans: { anonymous: { subdomains: 3, rate: 0.5, burst: 1 }, pro: { rate: null, subdomains: null, resources: 20_000, hooks: null } },
+        plans: { anonymous: { subdomains: 3, rate: 0.5, burst: 1 }, pro: { rate: null, subdomains: null, resources: 20_000, hooks: null }, registered: { live: true } },
         max_body_bytes: 1024,
+        plugins: { DotEnvConfigPlugin: 'Environment files served over HTTP.' },
+        live_buffer_bytes: 65536,
       }),
       'keys.json',
     )
@@ -36,12 +38,15 @@ describe('configuration file', () => {
     expect(ring.identify('alice-secret-2')).toBeUndefined()
     expect(tokenMatches(config.adminToken, 'admin-secret-1')).toBe(true)
     expect(tokenMatches(config.adminToken, 'admin-secret-2')).toBe(false)
-    expect(config.plans.anonymous).toEqual({ name: 'anonymous', subdomains: 3, rate: { rate: 0.5, burst: 1 }, resources: 0, hooks: 0 })
-    expect(config.plans.registered).toEqual(DEFAULT_PLANS.registered)
+    expect(config.plans.anonymous).toEqual({ name: 'anonymous', subdomains: 3, rate: { rate: 0.5, burst: 1 }, resources: 0, hooks: 0, live: false })
+    expect(config.plans.registered).toEqual({ ...DEFAULT_PLANS.registered, live: true })
     // Caps of watched resources and hooks per key: 100 resources for registered keys, 10 000 and 50 hooks for pro ones by default.
     expect(DEFAULT_PLANS.registered).toMatchObject({ resources: 100 })
     expect(DEFAULT_PLANS.pro).toMatchObject({ resources: 10_000, hooks: 50 })
-    expect(config.plans.pro).toEqual({ name: 'pro', subdomains: null, rate: null, resources: 20_000, hooks: null })
+    expect(config.plans.pro).toEqual({ name: 'pro', subdomains: null, rate: null, resources: 20_000, hooks: null, live: true })
+    expect([...config.pluginDescriptions]).toEqual([['DotEnvConfigPlugin', 'Environment files served over HTTP.']])
+    expect(config.liveBufferBytes).toBe(65536)
+    expect(parseConfig('{}', 'keys.json').liveBufferBytes).toBe(4 * 1024 * 1024)
     expect(config.maxBodyBytes).toBe(1024)
     expect(config.ingestWorkerPriority).toBe('idle') // the default
     expect(parseConfig('{"ingest_worker_nice": 0}', 'keys.json').ingestWorkerPriority).toBe(0)
@@ -64,15 +69,17 @@ describe('configuration file', () => {
         { name: 'dup', key: 'another-long-key', plan: 'pro' },
         'nope',
       ],
-      plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5 }, gold: {}, pro: { resources: -5, hooks: 'many' } },
+      plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5, live: 'yes' }, gold: {}, pro: { resources: -5, hooks: 'many' } },
       max_body_bytes: 0,
+      plugins: { '': 'x', good: 'fine', 'a/b': '' },
+      live_buffer_bytes: 10,
       ingest_worker_nice: 20,
       ingest_workers: 'threads',
       helper_thread_nice: 'low',
       colour: 'blue',
     })
     expect(found).toEqual([
-      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, ingest_workers, helper_thread_nice, web_key, hook_delivery, allow_private_hooks)',
+      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, ingest_workers, helper_thread_nice, web_key, hook_delivery, allow_private_hooks, plugins, live_buffer_bytes)',
       "keys.json: /keys/0/plan: must be one of registered, pro (got \"gold\")",
       'keys.json: /keys/0/key: must be a string of 8 to 256 printable ASCII characters without spaces (value not shown)',
       "keys.json: /keys/1/name: 'a' is already the name of /keys/0",
@@ -82,6 +89,7 @@ describe('configuration file', () => {
       'keys.json: /keys/3: same key as /keys/2',
       'keys.json: /keys/4: must be an object {name, key | key_sha256, plan} (got "nope")',
       'keys.json: /plans/gold: unknown member (known: anonymous, registered, pro)',
+      'keys.json: /plans/anonymous/live: must be true or false: whether keys of this plan may use the live stream (got "yes")',
       'keys.json: /plans/anonymous/subdomains: must be an integer ≥ 0, or null for no cap (got -1)',
       'keys.json: /plans/anonymous/rate: must be a number of requests per second > 0, or null for no limit (got 0)',
       'keys.json: /plans/anonymous/burst: must be an integer ≥ 1 (got 1.5)',
@@ -91,6 +99,9 @@ describe('configuration file', () => {
       'keys.json: /ingest_worker_nice: must be "idle" or an integer from 0 to 19 (got 20)',
       'keys.json: /ingest_workers: must be "process" or "thread" (got "threads")',
       'keys.json: /helper_thread_nice: must be "idle" or an integer from 0 to 19 (got "low")',
+      'keys.json: /plugins/: a plugin name cannot be empty',
+      'keys.json: /plugins/a~1b: must be a non-empty string describing the plugin',
+      'keys.json: /live_buffer_bytes: must be an integer of at least 1024 bytes (got 10)',
     ])
     for (const line of found) expect(line).not.toMatch(/short|long-enough-key|another-long-key/)
   })

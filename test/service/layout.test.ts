@@ -13,7 +13,8 @@ const SERVICE = join(packageRoot(), 'src', 'service')
 /**
  * Layers, lowest first: names/, ratelimit/ and auth/ hold no service logic above them; store/
  * (interfaces, shared preparation, the backends) sits on them; hooks/, ingest/ and web/ use the
- * store; http/ serves all of them; the files at the top of src/service wire the whole service,
+ * store (aggregate/ makes a resource's events into an aggregation; live/ fans new events out to
+ * stream subscribers; plugins/ names and describes the plugins); http/ serves all of them; the files at the top of src/service wire the whole service,
  * except three leaves: package-root.ts and demo-events.ts use nothing of the service, and
  * config.ts (every part's settings) is read by http/.
  */
@@ -27,6 +28,9 @@ const LAYER: Record<string, number> = {
   hooks: 3,
   ingest: 3,
   web: 3,
+  aggregate: 3,
+  live: 3,
+  plugins: 3,
   'config.ts': 3.5,
   http: 4,
   '': 5,

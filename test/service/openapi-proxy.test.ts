@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
 import { MemoryStore, packageRoot, parseConfig, type RunningService, startService } from '../../src/service/index.js'
 import { OpenApiJudge } from '../support/openapi-check.js'
 import { type Answer, jsonl, makeEvent, request } from './support.js'
@@ -23,7 +24,10 @@ const keys = [
 const fastDelivery = { timeout_ms: 500, attempts: 1, backoff_ms: 1, backoff_max_ms: 1, queue_limit: 100 }
 
 /** Documented statuses no request can provoke on a healthy service, and why. */
-const UNPROVOKED = new Map<string, string>([])
+const UNPROVOKED = new Map<string, string>([
+  ['GET /ws/service 503', 'the memory store’s feed is always ready (PostgreSQL answers it when LISTEN fails)'],
+  ['GET /ws/leak 503', 'the memory store’s feed is always ready (PostgreSQL answers it when LISTEN fails)'],
+])
 
 let open: RunningService // no rate limits, ingest enabled, small body limit
 let limited: RunningService // one request per key or address, ingest disabled
@@ -267,6 +271,57 @@ describe('the judge', () => {
     expect(fresh.judge('GET', '/host/{ip}', { status: 429, statusMessage: 'Too Many Requests', headers: limitedHeaders, text: errorBody })).toEqual([expect.stringMatching(/reason phrase/)])
     expect(fresh.judge('GET', '/host/{ip}', { status: 429, statusMessage: 'Rate-limited', headers: { ...json, 'retry-after': '1' }, text: errorBody })).toEqual([expect.stringMatching(/x-limited-for is missing/)])
     expect(fresh.judge('GET', '/host/{ip}', { status: 429, statusMessage: 'Rate-limited', headers: { ...limitedHeaders, 'x-limited-for': '734' }, text: errorBody })).toEqual([expect.stringMatching(/x-limited-for.*breaks/)])
+  })
+})
+
+describe('plugins and the live stream', () => {
+  it('every plugin route status', async () => {
+    for (const path of ['/api/plugins', '/api/plugins/TestPlugin']) {
+      const template = path === '/api/plugins' ? path : '/api/plugins/{name}'
+      await call(open, template, path, {}, 200)
+      await call(open, template, path, { headers: unknown }, 401)
+      await call(open, template, path, { headers: { accept: 'image/png' } }, 406)
+      await request(limited.url, path, { headers: pro })
+      await call(limited, template, path, { headers: pro }, 429)
+    }
+    expect((await call(open, '/api/plugins/{name}', '/api/plugins/NoSuchPlugin', {}, 404)).json).toBe('Plugin not found')
+    await call(open, '/api/plugins/{name}', '/api/plugins/%E0%A4%A', {}, 400)
+  })
+
+  it('every live stream status: the 101 handshake and each refusal', async () => {
+    /** The handshake's answer as the judge reads it (101 on success, the refusal otherwise). */
+    const handshake = (service: RunningService, path: string, headers: Record<string, string>) =>
+      new Promise<Answer>((resolve, reject) => {
+        const ws = new WebSocket(service.url.replace('http', 'ws') + path, { headers })
+        ws.once('upgrade', (res) => {
+          resolve({ status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', headers: res.headers, text: '', json: undefined })
+          ws.terminate()
+        })
+        ws.once('unexpected-response', (_req, res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c))
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8')
+            resolve({ status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', headers: res.headers, text, json: JSON.parse(text) })
+          })
+        })
+        ws.once('error', reject)
+      })
+    for (const scope of ['service', 'leak']) {
+      const template = `/ws/${scope}`
+      const judged = async (service: RunningService, path: string, headers: Record<string, string>, status: number) => {
+        const answer = await handshake(service, path, headers)
+        expect(judge.judge('GET', template, answer)).toEqual([])
+        expect(answer.status).toBe(status)
+      }
+      await judged(open, template, { ...pro, origin: new URL(open.url).host }, 101)
+      await judged(open, `${template}?q=ip%3A192.0.2.1`, pro, 400)
+      await judged(open, template, unknown, 401)
+      await judged(open, template, registered, 403)
+      await call(open, template, template, { headers: pro }, 426)
+      await request(limited.url, '/host/192.0.2.1', { headers: pro })
+      await judged(limited, template, pro, 429)
+    }
   })
 })
 

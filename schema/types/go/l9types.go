@@ -504,6 +504,39 @@ type Subdomain struct {
 	LastSeen string `json:"last_seen"`
 }
 
+// Aggregation: One resource (an address, or a host name when its events carry no address) with its
+// events nested: one line of GET /bulk/search. Strict profile: every member present with its exact
+// type, events in the strict profile.
+type Aggregation struct {
+	// The `summary` of the resource’s newest event (latest `time`).
+	Summary string `json:"summary"`
+	// The resource’s address in canonical form; empty for a resource known by host name only.
+	IP string `json:"ip"`
+	// What the resource is: its canonical address, or its canonical host name when its events carry no
+	// address. Stable: the same events give the same id.
+	ResourceID string `json:"resource_id"`
+	// The distinct non-empty `port`s of its events, in numeric order.
+	OpenPorts []string `json:"open_ports"`
+	// Distinct leaks among its leak events: one per (`event_source`, `host`, `port`), however many
+	// events observed it.
+	LeakCount int64 `json:"leak_count"`
+	// Its leak events (`event_type` `leak`), each stored event once; at least `leak_count`.
+	LeakEventCount int64 `json:"leak_event_count"`
+	// The resource’s events, newest first (by `time`, ties by fingerprint).
+	Events []Event `json:"events"`
+	// The distinct `event_source`s of its events, in byte order.
+	Plugins []string `json:"plugins"`
+	GeoIP   GeoIP    `json:"geoip"`
+	Network Network  `json:"network"`
+	// When the resource was first seen: the earliest first-seen time of its events, canonical UTC.
+	CreationDate string `json:"creation_date"`
+	// When the resource was last seen: the latest last-seen time of its events, canonical UTC.
+	UpdateDate string `json:"update_date"`
+	// Whether it was seen recently: `update_date` is at most 7 days before the time the aggregation
+	// was made.
+	Fresh bool `json:"fresh"`
+}
+
 // ErrorBody: Body of the reference service for every status but 200.
 type ErrorBody struct {
 	// Short name of the error, such as `Bad Request`.

@@ -1023,6 +1023,60 @@ class Subdomain(_Document):
 
 
 @dataclass
+class Aggregation(_Document):
+    """One resource (an address, or a host name when its events carry no address) with its events
+    nested: one line of GET /bulk/search. Strict profile: every member present with its exact
+    type, events in the strict profile."""
+
+    _MEMBERS = (
+        ("summary", ("string",), False),
+        ("ip", ("string",), False),
+        ("resource_id", ("string",), False),
+        ("open_ports", ("list", ("string",)), False),
+        ("leak_count", ("int",), False),
+        ("leak_event_count", ("int",), False),
+        ("events", ("list", ("struct", "Event")), False),
+        ("plugins", ("list", ("string",)), False),
+        ("geoip", ("struct", "GeoIP"), False),
+        ("network", ("struct", "Network"), False),
+        ("creation_date", ("string",), False),
+        ("update_date", ("string",), False),
+        ("fresh", ("bool",), False),
+    )
+
+    # The `summary` of the resource’s newest event (latest `time`).
+    summary: str = ""
+    # The resource’s address in canonical form; empty for a resource known by host name only.
+    ip: str = ""
+    # What the resource is: its canonical address, or its canonical host name when its events
+    # carry no address. Stable: the same events give the same id.
+    resource_id: str = ""
+    # The distinct non-empty `port`s of its events, in numeric order.
+    open_ports: List[str] = field(default_factory=list)
+    # Distinct leaks among its leak events: one per (`event_source`, `host`, `port`), however
+    # many events observed it.
+    leak_count: int = 0
+    # Its leak events (`event_type` `leak`), each stored event once; at least `leak_count`.
+    leak_event_count: int = 0
+    # The resource’s events, newest first (by `time`, ties by fingerprint).
+    events: List["Event"] = field(default_factory=list)
+    # The distinct `event_source`s of its events, in byte order.
+    plugins: List[str] = field(default_factory=list)
+    geoip: "GeoIP" = field(default_factory=lambda: GeoIP())
+    network: "Network" = field(default_factory=lambda: Network())
+    # When the resource was first seen: the earliest first-seen time of its events, canonical
+    # UTC.
+    creation_date: str = ""
+    # When the resource was last seen: the latest last-seen time of its events, canonical UTC.
+    update_date: str = ""
+    # Whether it was seen recently: `update_date` is at most 7 days before the time the
+    # aggregation was made.
+    fresh: bool = False
+    # Members the schema does not list, in the order they came; written back after the others.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
 class ErrorBody(_Document):
     """Body of the reference service for every status but 200."""
 
@@ -1176,8 +1230,8 @@ class ConformReportSummary(_Document):
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
-_CLASSES = {"Event": Event, "HTTP": HTTP, "SSL": SSL, "Certificate": Certificate, "SSH": SSH, "Service": Service, "Credentials": Credentials, "Software": Software, "Module": Module, "Leak": Leak, "Dataset": Dataset, "GeoIP": GeoIP, "Location": Location, "Network": Network, "VNC": VNC, "FTP": FTP, "SMTP": SMTP, "Telnet": Telnet, "Redis": Redis, "MySQL": MySQL, "PostgreSQL": PostgreSQL, "MongoDB": MongoDB, "Memcached": Memcached, "AMQP": AMQP, "LDAP": LDAP, "SIP": SIP, "RDP": RDP, "DNS": DNS, "RTSP": RTSP, "LookupResult": LookupResult, "Subdomain": Subdomain, "ErrorBody": ErrorBody, "ConformReport": ConformReport, "ConformCheck": ConformCheck, "ConformExample": ConformExample, "ConformReportSummary": ConformReportSummary}
+_CLASSES = {"Event": Event, "HTTP": HTTP, "SSL": SSL, "Certificate": Certificate, "SSH": SSH, "Service": Service, "Credentials": Credentials, "Software": Software, "Module": Module, "Leak": Leak, "Dataset": Dataset, "GeoIP": GeoIP, "Location": Location, "Network": Network, "VNC": VNC, "FTP": FTP, "SMTP": SMTP, "Telnet": Telnet, "Redis": Redis, "MySQL": MySQL, "PostgreSQL": PostgreSQL, "MongoDB": MongoDB, "Memcached": Memcached, "AMQP": AMQP, "LDAP": LDAP, "SIP": SIP, "RDP": RDP, "DNS": DNS, "RTSP": RTSP, "LookupResult": LookupResult, "Subdomain": Subdomain, "Aggregation": Aggregation, "ErrorBody": ErrorBody, "ConformReport": ConformReport, "ConformCheck": ConformCheck, "ConformExample": ConformExample, "ConformReportSummary": ConformReportSummary}
 for _cls in _CLASSES.values():
     _cls._NAMES = frozenset(name for name, _, _ in _cls._MEMBERS)
 
-__all__ = ["DecodeError", "SCHEMA_VERSION", "Event", "HTTP", "SSL", "Certificate", "SSH", "Service", "Credentials", "Software", "Module", "Leak", "Dataset", "GeoIP", "Location", "Network", "VNC", "FTP", "SMTP", "Telnet", "Redis", "MySQL", "PostgreSQL", "MongoDB", "Memcached", "AMQP", "LDAP", "SIP", "RDP", "DNS", "RTSP", "LookupResult", "Subdomain", "ErrorBody", "ConformReport", "ConformCheck", "ConformExample", "ConformReportSummary"]
+__all__ = ["DecodeError", "SCHEMA_VERSION", "Event", "HTTP", "SSL", "Certificate", "SSH", "Service", "Credentials", "Software", "Module", "Leak", "Dataset", "GeoIP", "Location", "Network", "VNC", "FTP", "SMTP", "Telnet", "Redis", "MySQL", "PostgreSQL", "MongoDB", "Memcached", "AMQP", "LDAP", "SIP", "RDP", "DNS", "RTSP", "LookupResult", "Subdomain", "Aggregation", "ErrorBody", "ConformReport", "ConformCheck", "ConformExample", "ConformReportSummary"]

@@ -732,6 +732,43 @@ pub struct Subdomain {
     pub extra: BTreeMap<String, serde_json::Value>,
 }
 
+/// One resource (an address, or a host name when its events carry no address) with its events
+/// nested: one line of GET /bulk/search. Strict profile: every member present with its exact type,
+/// events in the strict profile.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Aggregation {
+    /// The `summary` of the resource’s newest event (latest `time`).
+    pub summary: String,
+    /// The resource’s address in canonical form; empty for a resource known by host name only.
+    pub ip: String,
+    /// What the resource is: its canonical address, or its canonical host name when its events
+    /// carry no address. Stable: the same events give the same id.
+    pub resource_id: String,
+    /// The distinct non-empty `port`s of its events, in numeric order.
+    pub open_ports: Vec<String>,
+    /// Distinct leaks among its leak events: one per (`event_source`, `host`, `port`), however many
+    /// events observed it.
+    pub leak_count: i64,
+    /// Its leak events (`event_type` `leak`), each stored event once; at least `leak_count`.
+    pub leak_event_count: i64,
+    /// The resource’s events, newest first (by `time`, ties by fingerprint).
+    pub events: Vec<Event>,
+    /// The distinct `event_source`s of its events, in byte order.
+    pub plugins: Vec<String>,
+    pub geoip: GeoIP,
+    pub network: Network,
+    /// When the resource was first seen: the earliest first-seen time of its events, canonical UTC.
+    pub creation_date: String,
+    /// When the resource was last seen: the latest last-seen time of its events, canonical UTC.
+    pub update_date: String,
+    /// Whether it was seen recently: `update_date` is at most 7 days before the time the
+    /// aggregation was made.
+    pub fresh: bool,
+    /// Members the schema does not list, kept as they came and written after the others.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_json::Value>,
+}
+
 /// Body of the reference service for every status but 200.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ErrorBody {

@@ -26,4 +26,5 @@ export const commands: CommandEntry[] = [
   { name: 'db', summary: "Apply or show the PostgreSQL store's schema migrations", load: async () => (await import('./db.js')).db },
   { name: 'conform', summary: 'Check a lookup API server against the specification', load: async () => (await import('./conform.js')).conform },
   { name: 'hooks', summary: 'Receive hook deliveries; manage hooks and watched resources', load: async () => (await import('./hooks.js')).hooks },
+  { name: 'watch', summary: "Print a server's live stream of new events as JSON Lines", load: async () => (await import('./watch.js')).watch },
 ]

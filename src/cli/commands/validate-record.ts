@@ -3,7 +3,9 @@
  * worker threads (`--jobs`), so both write the same bytes.
  */
 import { guarded, isRecordError, type JsonRecord } from '../../jsonl/index.js'
+import { DOCUMENT_NAMES, type DocumentName } from '../../schema/documents.js'
 import type { Profile } from '../../schema/json-schema.js'
+import { validateDocument } from '../../validate/index.js'
 import { validate as validateDoc } from '../../validate/event.js'
 import { integerSpellingIssues } from '../../validate/number-spelling.js'
 import type { Report } from '../../validate/issue.js'
@@ -17,6 +19,25 @@ export interface ValidateSettings {
   arrays: boolean
   /** json format: also an object for a valid record with warnings (for the junit and sarif reports). */
   warningRecords?: boolean
+  /** `--document`: the published document each record is judged as (default `event`). */
+  document?: DocumentName
+}
+
+/** The documents `--document` names: each published one, its lenient twin chosen by `--profile`. */
+export const VALIDATED_DOCUMENTS = DOCUMENT_NAMES.filter((name) => !name.endsWith('.lenient'))
+
+/** The schema document a record is judged against: `NAME.lenient` under the lenient profile when there is one. */
+export function documentFor(settings: ValidateSettings): DocumentName {
+  const name = settings.document ?? 'event'
+  const lenient = `${name}.lenient` as DocumentName
+  return settings.profile === 'lenient' && DOCUMENT_NAMES.includes(lenient) ? lenient : name
+}
+
+/** The report on one parsed record: an event through the profiles (with warnings), any other document through its schema. */
+function judge(value: unknown, settings: ValidateSettings): Report {
+  const name = documentFor(settings)
+  if (name === 'event' || name === 'event.lenient') return validateDoc(value, { profile: settings.profile })
+  return validateDocument(name, value)
 }
 
 /**
@@ -35,7 +56,7 @@ const ARRAY_HINT = ' (a JSON array: --array judges each element as a document)'
 export function validateRecord(record: JsonRecord, file: string, settings: ValidateSettings): { ok: boolean; lines: string[] } {
   let report: Report = isRecordError(record)
     ? { ok: false, errors: [record.error], warnings: [] }
-    : guarded(() => validateDoc(record.value, { profile: settings.profile }), (issue) => ({ ok: false, errors: [issue], warnings: [] }))
+    : guarded(() => judge(record.value, settings), (issue) => ({ ok: false, errors: [issue], warnings: [] }))
   // What JSON.parse hides: an integer member written 200.0 or 2e2 (the record's text is needed).
   if (settings.profile === 'strict' && !isRecordError(record) && record.text !== '') {
     const spelled = integerSpellingIssues(record.text)

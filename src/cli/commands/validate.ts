@@ -9,11 +9,11 @@ import { defaultJobs, runJobs } from '../parallel/run.js'
 import { ProblemLimit } from '../problem-limit.js'
 import { Progress } from '../progress.js'
 import { type Counts, junitReport, ReportCollector, sarifReport } from './validate-report.js'
-import { documentsOf, type ValidateSettings, validateRecord } from './validate-record.js'
+import { documentsOf, VALIDATED_DOCUMENTS, type ValidateSettings, validateRecord } from './validate-record.js'
 
 const HELP = `Usage: l9kit validate [FILE...] [options]
 
-Checks each event document against a profile: JSON Lines (one document per line), or one JSON
+Checks each event document (or, with --document, each document of another published kind) against a profile: JSON Lines (one document per line), or one JSON
 document spread over lines. Each JSON text is one document, as JSON Schema validators judge a
 file: an array is not an event document (not_object) unless --array is given.
 No FILE, or '-', reads standard input; gzip-compressed input is decompressed.
@@ -25,6 +25,10 @@ Options:
   --profile strict|lenient  strict: the canonical form, every member present with its exact type
                             (default); lenient: what real tools emit (missing members, nulls,
                             numbers as strings, any time offset)
+  --document NAME           what each record is: ${VALIDATED_DOCUMENTS.join(', ')}
+                            (default event); the profile picks NAME.lenient where one
+                            exists (event, aggregation); others have one schema. Warnings
+                            (unknown members, unlisted values) are given for events only
   --format FORMAT           text: one line per problem 'file:line: pointer: message', then
                             'N valid, M invalid' (default); json: one object per invalid record
                             {file, line, errors, warnings}, then {"valid":N,"invalid":M};
@@ -55,6 +59,7 @@ export const validate: Command = {
     const { values, positionals } = parse('validate', argv, {
       profile: { type: 'string' },
       format: { type: 'string' },
+      document: { type: 'string' },
       'no-warnings': { type: 'boolean' },
       array: { type: 'boolean' },
       'max-line-bytes': { type: 'string' },
@@ -62,17 +67,18 @@ export const validate: Command = {
     })
     const profile = oneOf('validate', 'profile', values.profile, ['strict', 'lenient'] as const, 'strict')
     const format = oneOf('validate', 'format', values.format, FORMATS, 'text')
+    const document = oneOf('validate', 'document', values.document, VALIDATED_DOCUMENTS, 'event')
     const maxLineBytes = positiveInt('validate', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024)
     // Warnings are informational: --quiet leaves them out of the text and json reports.
     const showWarnings = !values['no-warnings'] && !(io.quiet && (format === 'text' || format === 'json'))
     const jobs = jobsOption('validate', values.jobs, defaultJobs())
     // junit and sarif are built from the json format's records.
-    const document = format === 'junit' || format === 'sarif'
-    const settings: ValidateSettings = { profile, format: format === 'text' ? 'text' : 'json', showWarnings, arrays: values.array ?? false, warningRecords: document }
+    const reportDocument = format === 'junit' || format === 'sarif'
+    const settings: ValidateSettings = { profile, format: format === 'text' ? 'text' : 'json', showWarnings, arrays: values.array ?? false, warningRecords: reportDocument, document }
     const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
     const progress = new Progress(io)
     const out = new JsonlWriter(progress.stdout)
-    const collector = document ? new ReportCollector() : undefined
+    const collector = reportDocument ? new ReportCollector() : undefined
     const problems = new ProblemLimit(collector ?? out, io.maxErrors)
     const perFile = new Map<string, Counts>()
     let valid = 0

@@ -14,8 +14,13 @@ import { hookEventTypes, hookLookAlikes, hookSeverityFloor, hookUnwatched } from
 import { hookOrder } from './hook-order.js'
 import { hookSignatureHeaders, hookSignatureValid } from './hook-signature.js'
 import { hostEventsMatchIp } from './host-events-match-ip.js'
+import { liveDelivers } from './live-delivers.js'
 import { lookupShape } from './lookup-shape.js'
 import { no5xx } from './no-5xx.js'
+import { pluginCounts } from './plugin-counts.js'
+import { pluginFound } from './plugin-found.js'
+import { pluginUnknown } from './plugin-unknown.js'
+import { pluginsShape } from './plugins-shape.js'
 import { rateLimitHeader, rateLimitReason, rateLimitWait } from './rate-limit.js'
 import { subdomainDistinctIps } from './subdomain-distinct-ips.js'
 import { subdomainLastSeen } from './subdomain-last-seen.js'
@@ -39,6 +44,11 @@ export const CHECKS: readonly Check[] = [
   subdomainsHaveEvents,
   unknownResourceEmpty,
   unknownResource404,
+  // Plugins (spec/leakix-api.md): the list shares one request.
+  pluginsShape,
+  pluginFound,
+  pluginUnknown,
+  pluginCounts,
   wrongKeyRefused,
   wrongKeyNotElevated,
   no5xx,
@@ -56,4 +66,6 @@ export const CHECKS: readonly Check[] = [
   hookBody,
   hookSignatureHeaders,
   hookSignatureValid,
+  // The live stream (WebSocket): ingests one event of its own.
+  liveDelivers,
 ]

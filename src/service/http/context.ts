@@ -4,6 +4,7 @@ import type { ServiceConfig } from '../config.js'
 import { type LimiterOptions, RateLimiter } from '../ratelimit/index.js'
 import type { Store } from '../store/index.js'
 import type { Dispatcher, HookStore, Resolver } from '../hooks/index.js'
+import { LiveHub } from '../live/hub.js'
 import { ANSWER_CACHE_LIMITS, AnswerCache } from './answer-cache.js'
 
 export interface ServiceContext {
@@ -15,6 +16,8 @@ export interface ServiceContext {
   answers: { host: AnswerCache; domain: AnswerCache }
   /** The hook registry and queue, its dispatcher, and how hook URLs are resolved (set by startService; absent = hook routes answer 404). */
   hooks?: HookApi
+  /** The live stream's subscribers (/ws/service, /ws/leak). */
+  live: LiveHub
 }
 
 export interface HookApi {
@@ -28,7 +31,8 @@ export function createContext(store: Store, config: ServiceConfig, limiter: Limi
   const hostVersion = store.hostVersion?.bind(store)
   const stillRight = hostVersion && ((ip: string, builtAt: number) => hostVersion(ip) <= builtAt)
   const answers = { host: new AnswerCache(ANSWER_CACHE_LIMITS, stillRight), domain: new AnswerCache() }
-  return { store, config, keys: new KeyRing(config.keys), limiter: new RateLimiter(limiter), answers }
+  const live = new LiveHub(store, { maxBufferedBytes: config.liveBufferBytes })
+  return { store, config, keys: new KeyRing(config.keys), limiter: new RateLimiter(limiter), answers, live }
 }
 
 /** Who is asking: the plan to apply and the rate-limit bucket to charge. */

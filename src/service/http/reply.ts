@@ -36,9 +36,11 @@ export const TITLES: Record<number, string> = {
   409: 'Conflict',
   408: 'Request Timeout',
   413: 'Payload Too Large',
+  426: 'Upgrade Required',
   429: 'Rate-limited',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 }
 
 /** The error body for a status. */
@@ -54,12 +56,16 @@ export function sendError(res: ServerResponse, status: number, description: stri
   sendJson(res, status, body, headers)
 }
 
-/** A whole HTTP/1.1 error answer as raw text, for sockets the HTTP parser gave up on. */
-export function rawError(status: number, description: string): string {
+/**
+ * A whole HTTP/1.1 error answer as raw text, for sockets the HTTP parser gave up on and for
+ * refused WebSocket upgrades (`headers` then carry `x-limited-for` and the like).
+ */
+export function rawError(status: number, description: string, headers: Readonly<Record<string, string>> = {}): string {
   const body = errorBody(status, description)
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')
   return (
     `HTTP/1.1 ${status} ${TITLES[status] ?? 'Error'}\r\n` +
-    `content-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+    `content-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`
   )
 }
 

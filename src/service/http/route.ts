@@ -4,11 +4,14 @@
  */
 import { shown } from './reply.js'
 
-export type RouteName = 'host' | 'domain' | 'subdomains' | 'ingest' | 'resources' | 'hooks'
+export type RouteName = 'host' | 'domain' | 'subdomains' | 'ingest' | 'resources' | 'hooks' | 'plugins' | 'live'
 
 export interface Target {
   route: RouteName
-  /** The raw (still percent-encoded) parameter; '' for ingest; the rest of the path (`''` or `/…`) for resources and hooks. */
+  /**
+   * The raw (still percent-encoded) parameter; '' for ingest; the rest of the path (`''` or `/…`)
+   * for resources and hooks; the plugin's name for plugins ('' for the list); the scope for live.
+   */
   param: string
 }
 
@@ -34,6 +37,9 @@ export function matchRoute(url: string): Target | null {
   // The hook API (docs/hooks.md): its handler splits the rest of the path.
   if (path.startsWith('/api/hooks') && (path.length === 10 || path.charCodeAt(10) === 47)) return { route: 'hooks', param: path.slice(10) }
   if (path.startsWith('/api/resources') && (path.length === 14 || path.charCodeAt(14) === 47)) return { route: 'resources', param: path.slice(14) }
+  if (path === '/api/plugins') return { route: 'plugins', param: '' }
+  if (path.startsWith('/api/plugins/') && path.indexOf('/', 13) === -1 && path.length > 13) return { route: 'plugins', param: path.slice(13) }
+  if (path === '/ws/service' || path === '/ws/leak') return { route: 'live', param: path.slice(4) }
   return null
 }
 
@@ -50,7 +56,8 @@ export function decodeParam(raw: string): string | null {
 export const ROUTES_TEXT =
   'GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain, POST|DELETE /admin/events, ' +
   'GET|POST /api/resources, DELETE /api/resources/:id, GET|POST /api/hooks, GET|DELETE /api/hooks/:id, POST /api/hooks/:id/enable, POST /api/hooks/:id/test, ' +
-  'GET /api/hooks/:id/deliveries, POST /api/hooks/:id/deliveries/:delivery/retry, POST /api/hooks/:id/retry-failed'
+  'GET /api/hooks/:id/deliveries, POST /api/hooks/:id/deliveries/:delivery/retry, POST /api/hooks/:id/retry-failed, ' +
+  'GET /api/plugins, GET /api/plugins/:name, GET /ws/service and /ws/leak (WebSocket)'
 
 /** The 400 messages for a path parameter: bad percent-encoding, not an IP address, not a domain name. */
 export const badEncoding = (raw: string) => `The path parameter ${shown(raw)} has malformed percent-encoding.`

@@ -8,6 +8,8 @@ import type { ServiceContext } from './context.js'
 import { handleIngest } from './ingest.js'
 import { handleLookup } from './lookups.js'
 import { handleHookApi } from './hook-api.js'
+import { handleLivePlain, upgradeHandler } from './live.js'
+import { handlePlugins } from './plugins.js'
 import { rawError, sendError, shown, VARY_ACCEPT } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
 import { handlePage, handleWeb, wantsPage } from './pages.js'
@@ -28,6 +30,8 @@ export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: 
       }
       if (target.route === 'ingest') return handleIngest(ctx, req, res)
       if (target.route === 'resources' || target.route === 'hooks') return handleHookApi(ctx, req, res, target.route, target.param)
+      if (target.route === 'plugins') return handlePlugins(ctx, req, res, target.param)
+      if (target.route === 'live') return handleLivePlain(req, res)
       if ((target.route === 'host' || target.route === 'domain') && wantsPage(req)) return handlePage(ctx, req, res, target.route, target.param)
       handleLookup(ctx, req, res, target.route, target.param)
     } catch (error) {
@@ -46,6 +50,8 @@ function varies(url: string | undefined): boolean {
 /** A node:http server for the service; requests the HTTP parser rejects still get a JSON answer. */
 export function createServiceServer(ctx: ServiceContext): Server {
   const server = createServer({ keepAliveTimeout: 5_000 }, createHandler(ctx))
+  // The live stream (WebSocket): every upgrade request comes here, the others' answered 404.
+  server.on('upgrade', upgradeHandler(ctx))
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
     const [status, description] =

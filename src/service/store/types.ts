@@ -5,6 +5,7 @@
  * by concatenation (see body.ts), never by re-serialising.
  */
 import type { Event, SubdomainEntry } from '../../schema/index.js'
+import type { Instant } from '../../time/index.js'
 import type { Issue } from '../../validate/index.js'
 import type { Query } from '../../query/index.js'
 import type { PrepareResult } from './prepare.js'
@@ -58,6 +59,40 @@ export interface IngestedEvent {
 }
 
 export type IngestListener = (item: IngestedEvent) => void
+
+/**
+ * One plugin (an `event_source` seen in stored events) with its distinct events counted by their
+ * `time` (plugin-windows.ts): each event once, when it is first stored, by the time of the copy
+ * stored then; duplicates add nothing, so loading the same data twice changes no count.
+ */
+export interface PluginCount {
+  name: string
+  /** Events whose time is in the current minute or the 59 before it (UTC). */
+  count1h: number
+  /** In the current hour or the 23 before it. */
+  count24h: number
+  /** In the current hour or the 167 before it. */
+  count7d: number
+}
+
+/** An event stored as new, as a live-stream listener hears it (Store.onNewEvent). */
+export interface NewEvent {
+  /** Its canonical JSON as UTF-8 (may be a view of the store's memory: copy it to keep it). */
+  bytes: Uint8Array
+  /** `event_type` is `leak` (else `service`). */
+  leak: boolean
+  /** The event as an object, parsed on first call (only a query filter needs it). */
+  event(): Event
+}
+
+export type NewEventListener = (item: NewEvent) => void
+
+/** A listener's subscription to new events. */
+export interface NewEventFeed {
+  /** Resolves once every event stored from then on reaches the listener (PostgreSQL: LISTEN is in place). */
+  ready: Promise<void>
+  stop(): void
+}
 
 export interface Store {
   /**
@@ -122,6 +157,20 @@ export interface Store {
   deleteTagged(tag: string): Awaitable<number>
   /** Calls `listener` after each valid ingested event; returns the function that stops it. */
   onIngest(listener: IngestListener): () => void
+  /**
+   * Calls `listener` with every event stored as new, in the order stored: by this process, and,
+   * for a store other processes write to (PostgreSQL), by those too. A store does the work this
+   * needs (PostgreSQL: LISTEN, and reading the new rows) only while a listener is attached.
+   */
+  onNewEvent(listener: NewEventListener): NewEventFeed
+  /**
+   * Every plugin seen (an `event_source` of a stored event; '' is none), by name in byte order,
+   * with its counts for the windows ending at `now` (nanoseconds since the Unix epoch, not earlier
+   * than the last ingest: counts are kept for windows that end now, see plugin-windows.ts).
+   */
+  plugins(now: Instant): Awaitable<PluginCount[]>
+  /** One plugin's counts, as plugins() gives them; null when no stored event has that source. */
+  plugin(name: string, now: Instant): Awaitable<PluginCount | null>
 }
 
 /** Makes a fresh, empty store (for the shared case suite). */

@@ -3,8 +3,12 @@ import validate0 from './event.js'
 import validate1 from './event.lenient.js'
 import validate2 from './lookup-result.js'
 import validate3 from './subdomains.js'
-import validate4 from './error.js'
-import validate5 from './conform-report.js'
+import validate4 from './aggregation.js'
+import validate5 from './aggregation.lenient.js'
+import validate6 from './plugins.js'
+import validate7 from './plugin.js'
+import validate8 from './error.js'
+import validate9 from './conform-report.js'
 
 /** The validator of each document, by name. */
 export const validators = {
@@ -12,6 +16,10 @@ export const validators = {
   "event.lenient": validate1,
   "lookup-result": validate2,
   "subdomains": validate3,
-  "error": validate4,
-  "conform-report": validate5,
+  "aggregation": validate4,
+  "aggregation.lenient": validate5,
+  "plugins": validate6,
+  "plugin": validate7,
+  "error": validate8,
+  "conform-report": validate9,
 }

@@ -76,7 +76,7 @@ interface Queued {
 }
 
 /** The hook API's state and routes, for one fake server; `events` is the fake's event list (lookups see what is ingested). */
-export function hookApi(b: HookBehaviour, events: Event[]) {
+export function hookApi(b: HookBehaviour, events: Event[], onFresh: (fresh: Event[]) => void = () => undefined) {
   const resources: FakeResource[] = []
   const hooks: FakeHook[] = []
   const queues = new Map<string, Queued[]>()
@@ -136,6 +136,7 @@ export function hookApi(b: HookBehaviour, events: Event[]) {
       fresh.push(event)
       result.accepted++
     })
+    onFresh(fresh)
     for (const hook of hooks) {
       const matching = fresh.filter((e) => resources.some((r) => b.covers(r, e)) && b.wants(hook, e))
       const queue = queues.get(hook.id)!

@@ -4,6 +4,7 @@
  */
 import { createServer, type ServerResponse } from 'node:http'
 import { type AddressInfo, isIP } from 'node:net'
+import { type WebSocket, WebSocketServer } from 'ws'
 import type { Event, SubdomainEntry } from '../../../src/schema/index.js'
 import { fakeEvents } from './data.js'
 import { CORRECT_HOOKS, FAKE_PRO_KEY, hookApi, type HookBehaviour } from './hooks.js'
@@ -35,6 +36,10 @@ export interface Behaviour {
   intercept(res: ServerResponse, route: Route, param: string): boolean
   /** The hook API and its deliveries (./hooks.ts). */
   hooks: HookBehaviour
+  /** GET /api/plugins: the list (from the events' sources: all counted in every window). */
+  plugins(events: Event[]): { name: string; description: string; event_count1h: number; event_count24h: number; event_count7d: number }[]
+  /** GET /api/plugins/:name of a name the list does not hold. */
+  pluginNotFound(res: ServerResponse): void
 }
 
 export const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, reason?: string) => {
@@ -78,6 +83,14 @@ export const CORRECT: Behaviour = {
   error: (res, status, description) => send(res, status, { title: TITLES[status] ?? 'Error', description }),
   intercept: () => false,
   hooks: CORRECT_HOOKS,
+  plugins(events) {
+    const names = [...new Set(events.map((e) => e.event_source))].filter((n) => n !== '').sort()
+    return names.map((name) => {
+      const n = events.filter((e) => e.event_source === name).length
+      return { name, description: `The ${name} plugin.`, event_count1h: 0, event_count24h: n, event_count7d: n }
+    })
+  },
+  pluginNotFound: (res) => send(res, 404, 'Plugin not found'),
 }
 
 export interface Fake {
@@ -104,9 +117,18 @@ export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> 
     return (1 - bucket.tokens) * REFILL_MS
   }
 
-  const api = hookApi(b.hooks, events)
+  const subscribers = new Set<{ ws: WebSocket; leak: boolean }>()
+  const api = hookApi(b.hooks, events, (fresh) => {
+    for (const e of fresh) for (const s of subscribers) if ((e.event_type === 'leak') === s.leak) s.ws.send(JSON.stringify(e))
+  })
   const server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0]!
+    if (path === '/api/plugins' || path.startsWith('/api/plugins/')) {
+      const list = b.plugins(events)
+      if (path === '/api/plugins') return send(res, 200, list)
+      const found = list.find((p) => p.name === decodeURIComponent(path.slice(13)))
+      return found ? send(res, 200, { name: found.name, description: found.description }) : b.pluginNotFound(res)
+    }
     if (path === '/admin/events' || path.startsWith('/api/resources') || path.startsWith('/api/hooks')) {
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
@@ -148,6 +170,20 @@ export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> 
     if (entries.length === 0) return b.unknown(res, route)
     send(res, 200, plan === 'anonymous' ? entries.slice(0, ANONYMOUS_SUBDOMAINS) : entries)
   })
+  // The live stream: /ws/leak and /ws/service for either key, every new event of the scope.
+  const wss = new WebSocketServer({ noServer: true })
+  server.on('upgrade', (req, socket, head) => {
+    const path = (req.url ?? '').split('?')[0]!
+    const key = req.headers['api-key']
+    if ((path !== '/ws/leak' && path !== '/ws/service') || (key !== FAKE_KEY && key !== FAKE_PRO_KEY)) {
+      return void socket.end('HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}')
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const subscriber = { ws, leak: path === '/ws/leak' }
+      subscribers.add(subscriber)
+      ws.on('close', () => subscribers.delete(subscriber))
+    })
+  })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
@@ -155,6 +191,7 @@ export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> 
     close: () =>
       new Promise((resolve) => {
         api.close()
+        for (const s of subscribers) s.ws.terminate()
         server.closeAllConnections()
         server.close(() => resolve())
       }),

@@ -2,7 +2,7 @@
 """The Python side of test/languages/python.test.ts, with the generated module
 schema/types/python/l9kit_types.py (standard library only).
 
-    roundtrip.py event|lookup|subdomains|error|report   each line of stdin a JSON document: from_dict, then
+    roundtrip.py event|lookup|subdomains|aggregation|error|report   each line of stdin a JSON document: from_dict, then
                                            to_dict, written as one JSON line; a document that
                                            does not decode prints "error: ..." instead
     roundtrip.py patterns                  the pattern matrix (test/languages/support.ts) with
@@ -25,6 +25,8 @@ def round_trip(kind, line):
         return l9kit_types.Event.from_dict(data).to_dict()
     if kind == "lookup":
         return l9kit_types.LookupResult.from_dict(data).to_dict()
+    if kind == "aggregation":
+        return l9kit_types.Aggregation.from_dict(data).to_dict()
     if kind == "error":
         return l9kit_types.ErrorBody.from_dict(data).to_dict()
     if kind == "report":

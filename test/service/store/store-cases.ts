@@ -13,6 +13,7 @@ import { formatTime, parseTime } from '../../../src/time/index.js'
 import { isStrictValid } from '../../../src/validate/index.js'
 import { makeEvent } from '../support.js'
 import { searchCases } from './search-cases.js'
+import { pluginAndFeedCases } from './plugin-feed-cases.js'
 
 /** The stored bytes of an event as text. */
 const text = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
@@ -520,6 +521,8 @@ export function storeCases(name: string, makeStore: StoreFactory): void {
         { numRuns: 100 },
       )
     })
+
+    describe('plugins and new events', () => pluginAndFeedCases(makeStore))
   })
   searchCases(name, makeStore)
 }

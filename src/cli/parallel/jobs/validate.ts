@@ -20,7 +20,7 @@ export const create: JobFactory = (setup) => {
     elements: settings.arrays,
     line(item, out) {
       // A canonical line is valid with nothing to say: no parse, no validator (validate-canonical.ts).
-      if (!('error' in item) && quietCanonical(item.text, settings)) {
+      if ((settings.document ?? 'event') === 'event' && !('error' in item) && quietCanonical(item.text, settings)) {
         out.counts[0]!++
         return
       }

@@ -5,9 +5,9 @@
  * - by host name (name-index.ts): label-reversed names in sorted order, so all names under a
  *   domain form one contiguous range.
  */
-import type { Event, SubdomainEntry } from '../../../schema/index.js'
+import type { SubdomainEntry } from '../../../schema/index.js'
 import type { Query } from '../../../query/index.js'
-import { formatTime } from '../../../time/index.js'
+import { formatTime, type Instant } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { ByteArena } from './arena.js'
@@ -21,8 +21,11 @@ import { subdomainEntries } from './subdomains.js'
 import { forEachTagged } from './tag-scan.js'
 import { DEFAULT_SCAN_LIMIT, type SearchAllOptions, type SearchPage } from '../search.js'
 import { detach, hash30 } from './strings.js'
-import { identityOf, jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
-import type { IngestListener, IngestResult, Lookup, SeenEvent, SeenLookup, Store } from '../types.js'
+import { Feeds } from './feeds.js'
+import { PluginCounter } from './plugin-counts.js'
+import { nowInstant } from '../plugin-windows.js'
+import { identityOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
+import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenEvent, SeenLookup, Store } from '../types.js'
 
 export interface MemoryStoreOptions {
   /** Events a search may evaluate for one page before it gives up (SearchLimitError); default DEFAULT_SCAN_LIMIT. */
@@ -56,7 +59,10 @@ export class MemoryStore implements Store {
 
   /** 30-bit hash of an event's identity → ids with that hash (checked exactly on a hit). */
   private readonly identities = new Map<number, Ids>()
-  private readonly listeners = new Set<IngestListener>()
+  private readonly feeds = new Feeds()
+  private readonly pluginCounts = new PluginCounter()
+  /** The clock of the ingest in progress (plugin counts keep the buckets that can still count from it on). */
+  private clock: Instant = 0n
   private readonly searchIndex: SearchIndex
   private readonly searchView: SearchView
 
@@ -103,6 +109,7 @@ export class MemoryStore implements Store {
 
   ingest(docs: Iterable<unknown>): IngestResult {
     const result: IngestResult = { accepted: 0, duplicates: 0, rejected: [] }
+    this.clock = nowInstant()
     let index = 0
     for (const doc of docs) this.take(prepare(doc), index++, result)
     this.compactIfWasteful()
@@ -115,6 +122,7 @@ export class MemoryStore implements Store {
    */
   ingestPrepared(items: readonly PrepareResult[]): IngestResult {
     const result: IngestResult = { accepted: 0, duplicates: 0, rejected: [] }
+    this.clock = nowInstant()
     for (let index = 0; index < items.length; index++) this.take(items[index]!, index, result)
     this.compactIfWasteful()
     return result
@@ -123,14 +131,15 @@ export class MemoryStore implements Store {
   /** Stores (or counts as refused) the `index`th prepared document of a batch. */
   private take(prepared: PrepareResult, index: number, result: IngestResult): void {
     if (!prepared.ok) return void result.rejected.push({ index, errors: prepared.errors })
-    const duplicate = this.add(prepared)
+    const id = this.add(prepared)
+    const duplicate = id === -1
     this.stored++
-    result[duplicate ? 'duplicates' : 'accepted']++
-    if (this.listeners.size > 0) {
-      const json = jsonOf(prepared)
-      const event = prepared.event ?? (JSON.parse(json) as Event)
-      for (const listener of this.listeners) listener({ event, json, duplicate })
+    if (duplicate) result.duplicates++
+    else {
+      result.accepted++
+      this.pluginCounts.add(prepared.source, prepared.time, this.clock)
     }
+    this.feeds.stored(prepared, duplicate, () => this.arena.bytes(id))
   }
 
   /** Duplicates with later times leave their old bytes behind: reclaim them once they add up. */
@@ -232,12 +241,23 @@ export class MemoryStore implements Store {
   }
 
   onIngest(listener: IngestListener): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    return this.feeds.onIngest(listener)
   }
 
-  /** Stores a prepared event; true when it was a duplicate (then only the newer copy is kept). */
-  private add(p: Prepared): boolean {
+  onNewEvent(listener: NewEventListener): NewEventFeed {
+    return this.feeds.onNewEvent(listener)
+  }
+
+  plugins(now: Instant): PluginCount[] {
+    return this.pluginCounts.all(now)
+  }
+
+  plugin(name: string, now: Instant): PluginCount | null {
+    return this.pluginCounts.count(name, now)
+  }
+
+  /** Stores a prepared event: its new id, or -1 for a duplicate (then only the newer copy is kept). */
+  private add(p: Prepared): number {
     const [ms, ns] = split(p.time)
     const hash = hash30(p.identity)
     const existing = this.findIdentity(this.identities.get(hash), p.identity)
@@ -257,7 +277,7 @@ export class MemoryStore implements Store {
           this.firstSubMs.data[existing] = ns
         }
       }
-      return true
+      return -1
     }
     const id = this.next++
     this.count++
@@ -272,7 +292,7 @@ export class MemoryStore implements Store {
     this.changed((this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)))
     this.nameOf.data[id] = p.name === '' ? -1 : this.names.add(p.name, id)
     this.searchIndex.add(id, p)
-    return false
+    return id
   }
 
   /** Puts the event's bytes in the arena (`json` may be KEPT_AS_SENT: then `utf8` is set). */

@@ -79,9 +79,9 @@ WITH merged AS (
     last_seen = greatest(e.last_seen, excluded.last_seen),
     first_seen = least(e.first_seen, excluded.first_seen)
   WHERE excluded.last_seen > e.last_seen OR excluded.first_seen < e.first_seen
-  RETURNING identity, xmax = 0 AS inserted
+  RETURNING id, identity, xmax = 0 AS inserted
 )
-SELECT identity AS k FROM merged WHERE inserted`
+SELECT id::text, identity AS k FROM merged WHERE inserted`
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1')
 const FIELDS = 15

@@ -6,17 +6,22 @@
  */
 import type { Sql, TransactionSql } from 'postgres'
 import type { Event, SubdomainEntry } from '../../../schema/index.js'
-import { formatTimeMillis } from '../../../time/index.js'
+import type { Instant } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
-import type { IngestListener, IngestResult, Lookup, SeenLookup, Store } from '../types.js'
+import { nowInstant } from '../plugin-windows.js'
+import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenLookup, Store } from '../types.js'
 import type { Query } from '../../../query/index.js'
 import { DEFAULT_SEARCH_TIMEOUT_MS, type SearchAllOptions, type SearchPage } from '../search.js'
 import { connect } from './connect.js'
 import { searchAll, searchPage } from './search.js'
 import { migrate } from './migrations.js'
 import { type Row, split, splitSeen } from './lookup-rows.js'
+import { NewEventFeeds, newEventsChannel, notifyAdded } from './new-events.js'
+import { countAdded, pruneCounts, readPlugins } from './plugin-counts.js'
+import { withRetry } from './retry.js'
+import { severityCountsOf, subdomainsOf } from './summaries.js'
 import { copyBinary, foldBatch, MERGE_STAGED, STAGE_TABLE, writeAll } from './rows.js'
 
 export interface PostgresStoreOptions {
@@ -39,8 +44,8 @@ export type IngestHook = (tx: TransactionSql, added: readonly Prepared[]) => Pro
  * one merges were measured too: slower, as the two cores were busy either way.)
  */
 const MAX_BATCH = 5_000
-/** Deadlock and serialisation failures: the batch is tried again. */
-const RETRYABLE = new Set(['40P01', '40001'])
+/** How often (at most) a process drops plugin count buckets that can no longer count. */
+const PRUNE_MS = 10 * 60_000
 
 export class PostgresStore implements Store {
   readonly sql: Sql
@@ -50,6 +55,10 @@ export class PostgresStore implements Store {
   private readonly listeners = new Set<IngestListener>()
   private readonly ingestHooks = new Set<IngestHook>()
   private readonly searchTimeoutMs: number
+  /** The NOTIFY channel of new events, and this process's listeners of it. */
+  private readonly channel: string
+  private readonly newEvents: NewEventFeeds
+  private prunedAt = 0
 
   /**
    * Connects lazily and applies pending migrations; every method waits for that. Use
@@ -61,6 +70,8 @@ export class PostgresStore implements Store {
     this.sql = connect(url, { schema: this.schema, max: options.max })
     this.opening = this.open()
     this.opening.catch(() => {}) // reported by the first call that waits for it
+    this.channel = newEventsChannel(this.schema)
+    this.newEvents = new NewEventFeeds(this.sql, this.channel, this.opening)
   }
 
   /** A store whose schema is migrated and whose size is known. */
@@ -88,6 +99,7 @@ export class PostgresStore implements Store {
 
   /** Closes the pool (queries in flight finish first, for at most `timeoutSeconds`). */
   async close(timeoutSeconds = 5): Promise<void> {
+    await this.newEvents.close()
     await this.sql.end({ timeout: timeoutSeconds })
   }
 
@@ -163,19 +175,22 @@ export class PostgresStore implements Store {
   /** Stores one batch in one transaction, then tells the listeners. */
   private async store(batch: Prepared[], result: IngestResult): Promise<void> {
     const { rows, keys } = foldBatch(batch)
-    const fresh = await this.withRetry(() =>
+    const now = nowInstant()
+    const fresh = await withRetry(() =>
       this.sql.begin(async (tx) => {
         // Made once per connection and emptied at each commit: cheaper than a table per batch.
         // Rows up to a page stay uncompressed: the JSON is compressed once, in events.
         await tx`CREATE TEMP TABLE IF NOT EXISTS l9kit_stage ${tx.unsafe(STAGE_TABLE)} WITH (toast_tuple_target = 8160) ON COMMIT DELETE ROWS`
         const copy = await tx`COPY l9kit_stage FROM STDIN (FORMAT binary)`.writable()
         await writeAll(copy, copyBinary(rows))
-        const added = (await tx.unsafe(MERGE_STAGED)) as unknown as { k: Buffer }[]
+        const added = (await tx.unsafe(MERGE_STAGED)) as unknown as { id: string; k: Buffer }[]
         const fresh = new Set(added.map((r) => r.k.toString('latin1')))
-        if (this.ingestHooks.size > 0 && fresh.size > 0) {
-          const addedEvents = rows.filter((r) => fresh.has(r.identity)).map((r) => batch[r.firstAt]!)
-          for (const hook of this.ingestHooks) await hook(tx, addedEvents)
-        }
+        if (fresh.size === 0) return fresh
+        const addedEvents = rows.filter((r) => fresh.has(r.identity)).map((r) => batch[r.firstAt]!)
+        for (const hook of this.ingestHooks) await hook(tx, addedEvents)
+        await notifyAdded(tx, this.channel, added.map((r) => r.id).sort((a, b) => a.length - b.length || (a < b ? -1 : 1)))
+        // Last: a bucket's row is then held only until the commit (plugin-counts.ts).
+        await countAdded(tx, addedEvents, now)
         return fresh
       }),
     )
@@ -194,13 +209,9 @@ export class PostgresStore implements Store {
       }
     }
     this.count += fresh.size
-  }
-
-  private async withRetry<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const outcome = await work().then((value) => ({ value }), (error: { code?: string }) => ({ error }))
-      if ('value' in outcome) return outcome.value
-      if (attempt >= 5 || !RETRYABLE.has(outcome.error.code ?? '')) throw outcome.error
+    if (Date.now() - this.prunedAt > PRUNE_MS) {
+      this.prunedAt = Date.now()
+      pruneCounts(this.sql, now).catch(() => undefined) // best effort: kept buckets are never counted wrong
     }
   }
 
@@ -228,13 +239,7 @@ export class PostgresStore implements Store {
     const canonical = canonicalDomain(name)
     if (canonical === null) return null
     await this.opening
-    const rev = reverseLabels(canonical)
-    // Most recently seen first, so a plan's cap keeps the freshest names; then by name.
-    const rows = await this.sql<{ host_rev: string; ips: number; last: string }[]>`
-      SELECT host_rev, count(DISTINCT ip)::integer AS ips, max(last_seen)::text AS last FROM events
-      WHERE host_rev > ${rev + '.'} AND host_rev < ${rev + '/'}
-      GROUP BY host_rev ORDER BY max(last_seen) DESC, host_rev LIMIT ${limit ?? null}`
-    return rows.map((r) => ({ subdomain: reverseLabels(r.host_rev), distinct_ips: r.ips, last_seen: formatTimeMillis(BigInt(r.last)) }))
+    return subdomainsOf(this.sql, reverseLabels(canonical), limit)
   }
 
   async hostSeen(ip: string): Promise<SeenLookup | null> {
@@ -273,10 +278,7 @@ export class PostgresStore implements Store {
 
   async severityCounts(): Promise<Record<string, number>> {
     await this.opening
-    const rows = await this.sql<{ severity: string; n: number }[]>`
-      SELECT severity, count(*)::integer AS n FROM events WHERE event_type = 'leak' GROUP BY severity`
-    // fromEntries defines own members, so a severity such as `__proto__` stays plain data.
-    return Object.fromEntries(rows.map((r) => [r.severity, r.n] as const))
+    return severityCountsOf(this.sql)
   }
 
   /**
@@ -298,5 +300,20 @@ export class PostgresStore implements Store {
   onIngest(listener: IngestListener): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)
+  }
+
+  /** New events of every process on the database, through LISTEN/NOTIFY (new-events.ts). */
+  onNewEvent(listener: NewEventListener): NewEventFeed {
+    return this.newEvents.add(listener)
+  }
+
+  async plugins(now: Instant): Promise<PluginCount[]> {
+    await this.opening
+    return readPlugins(this.sql, now)
+  }
+
+  async plugin(name: string, now: Instant): Promise<PluginCount | null> {
+    await this.opening
+    return (await readPlugins(this.sql, now, name))[0] ?? null
   }
 }

@@ -1,0 +1,100 @@
+/**
+ * The live stream over WebSocket: GET /ws/service and /ws/leak with `Upgrade: websocket` (LeakIX's
+ * Go client's GetChannel), the `ws` package on node:http's `upgrade` event. Checks in the lookups'
+ * order, each refusal a whole HTTP answer with a JSON error body before the socket is closed:
+ * route (404), method, key (401), rate limit (429, charged once per connection), plan (403, the
+ * plan's `live` member), query (400), the store's feed (503); then the 101. Any `Origin` is
+ * accepted (the Go client sends `HOST:PORT`, not an origin): the key travels in a header that a
+ * browser's WebSocket cannot set, so a page on another site cannot use a visitor's key.
+ * A plain GET of those paths (no upgrade) is answered 426.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer } from 'ws'
+import { formatMillis } from '../ratelimit/index.js'
+import { liveFilter } from '../live/filter.js'
+import type { LiveScope } from '../live/hub.js'
+import type { Caller, ServiceContext } from './context.js'
+import { rawError, sendError } from './reply.js'
+import { matchRoute, ROUTES_TEXT } from './route.js'
+
+/** Largest frame a subscriber may send (it sends none but control frames). */
+const MAX_CLIENT_PAYLOAD = 4096
+
+const servers = new WeakMap<ServiceContext, WebSocketServer>()
+
+/** node:http's `upgrade` listener of a service. */
+export function upgradeHandler(ctx: ServiceContext): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (req, socket, head) => {
+    socket.on('error', () => socket.destroy())
+    upgrade(ctx, req, socket, head).catch((error: unknown) => refuse(socket, 500, `Unexpected failure: ${(error as Error).message}`))
+  }
+}
+
+/** GET /ws/… without an upgrade: 426, saying how to connect. */
+export function handleLivePlain(req: IncomingMessage, res: ServerResponse): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`)
+  sendError(res, 426, 'This is a WebSocket endpoint: connect with `Upgrade: websocket` (one event document per text message).', { upgrade: 'websocket', connection: 'Upgrade' })
+}
+
+async function upgrade(ctx: ServiceContext, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+  const target = matchRoute(req.url ?? '/')
+  if (target === null || target.route !== 'live') return refuse(socket, 404, `No WebSocket endpoint here; the live stream is at /ws/service and /ws/leak.`)
+  if (req.method !== 'GET') return refuse(socket, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`)
+  const caller = callerOf(ctx, req)
+  if (caller === undefined) return refuse(socket, 401, 'The api-key header holds no known key. Send a valid key, or no key for the anonymous plan.')
+  const rule = caller.plan.rate
+  const waitMs = rule === null ? 0 : ctx.limiter.take(caller.bucket, rule)
+  if (waitMs > 0) {
+    const wait = formatMillis(waitMs)
+    return refuse(socket, 429, `Rate limit of the ${caller.plan.name} plan reached: wait ${wait} (the x-limited-for header) before connecting again.`, {
+      'x-limited-for': wait,
+      'retry-after': String(Math.ceil(waitMs / 1000)),
+    })
+  }
+  if (!caller.plan.live) {
+    const which = Object.values(ctx.config.plans).filter((p) => p.live).map((p) => p.name)
+    return refuse(socket, 403, `The live stream is for ${which.length > 0 ? which.join(' and ') + ' keys' : 'no plan here'}; this caller's plan is ${caller.plan.name}.`)
+  }
+  const query = new URL(req.url ?? '/', 'http://x').searchParams.get('q')
+  const filter = liveFilter(query)
+  if (!filter.ok) return refuse(socket, 400, filter.message)
+  let hold
+  try {
+    hold = await ctx.live.reserve()
+  } catch (error) {
+    return refuse(socket, 503, `The live stream cannot follow the store now: ${(error as Error).message}`)
+  }
+  // The client may have gone while the feed got ready.
+  if (socket.destroyed) return hold.release()
+  let added = false
+  // `ws` answers a malformed handshake itself (400) without calling back: the hold goes with the socket.
+  socket.once('close', () => added || hold.release())
+  serverOf(ctx).handleUpgrade(req, socket, head, (ws) => {
+    added = true
+    ctx.live.add(target.param as LiveScope, filter.filter, ws, socket)
+  })
+}
+
+/** The caller as the lookups identify it: no key (or an empty one) is anonymous; an unknown key, undefined. */
+function callerOf(ctx: ServiceContext, req: IncomingMessage): Caller | undefined {
+  const header = req.headers['api-key']
+  if (header === undefined || header === '') return { plan: ctx.config.plans.anonymous, bucket: `address:${req.socket.remoteAddress ?? 'unknown'}` }
+  const key = ctx.keys.identify(Array.isArray(header) ? header.join(',') : header)
+  return key === undefined ? undefined : { plan: ctx.config.plans[key.plan], bucket: `key:${key.name}` }
+}
+
+function serverOf(ctx: ServiceContext): WebSocketServer {
+  let wss = servers.get(ctx)
+  if (wss === undefined) {
+    wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_CLIENT_PAYLOAD, clientTracking: false })
+    servers.set(ctx, wss)
+  }
+  return wss
+}
+
+/** A refused upgrade: a whole HTTP answer with a JSON error body, then the end of the connection. */
+function refuse(socket: Duplex, status: number, description: string, headers?: Record<string, string>): void {
+  if (!socket.writable) return void socket.destroy()
+  socket.end(rawError(status, description, headers))
+}

@@ -1,0 +1,135 @@
+/**
+ * The live stream (/ws/service, /ws/leak) on the memory store, over real WebSockets on 127.0.0.1:
+ * one message per new event of the scope, its stored bytes; LeakIX's Go client's Origin accepted;
+ * every refusal a proper HTTP answer; a subscriber that stops reading is cut off with 1013 while
+ * the others go on; the service's stop closes subscribers.
+ */
+import { describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { MemoryStore, parseConfig } from '../../src/service/index.js'
+import { jsonl, KEYS, makeEvent, request, serveForTest, unlimitedConfig } from './support.js'
+
+interface Refusal {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+/** Opens a subscription; resolves with the socket once open, or with the HTTP refusal. */
+function connect(base: string, path: string, headers: Record<string, string>): Promise<WebSocket | Refusal> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(base.replace(/^http/, 'ws') + path, { headers })
+    ws.once('open', () => resolve(ws))
+    ws.once('unexpected-response', (_req, res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
+    })
+    ws.once('error', reject)
+  })
+}
+
+/** Collects text messages of a socket. */
+function messages(ws: WebSocket): string[] {
+  const got: string[] = []
+  ws.on('message', (data, binary) => {
+    if (!binary) got.push(data.toString())
+  })
+  return got
+}
+
+async function until(done: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
+}
+
+const ingest = (base: string, docs: unknown[]) =>
+  request(base, '/admin/events', { method: 'POST', headers: { authorization: `Bearer ${KEYS.admin}` }, body: jsonl(docs) })
+
+describe('live stream', async () => {
+  const store = new MemoryStore()
+  const service = await serveForTest({ store, config: unlimitedConfig({ live_buffer_bytes: 65_536 }) })
+  const host = new URL(service.url).host
+
+  it('sends each new event of its scope once, as its stored bytes; Origin HOST:PORT is accepted', async () => {
+    const leaks = (await connect(service.url, '/ws/leak', { 'api-key': KEYS.pro, origin: host })) as WebSocket
+    const services = (await connect(service.url, '/ws/service?q=*', { 'api-key': KEYS.pro })) as WebSocket
+    const [gotLeaks, gotServices] = [messages(leaks), messages(services)]
+    const leak = makeEvent({ event_type: 'leak', ip: '192.0.2.30', summary: 'a leak', leak: { ...makeEvent({}).leak, severity: 'high' } })
+    const svc = makeEvent({ ip: '192.0.2.31', summary: 'a service' })
+    expect((await ingest(service.url, [leak, svc, leak])).json).toMatchObject({ accepted: 2, duplicates: 1 })
+    await until(() => gotLeaks.length >= 1 && gotServices.length >= 1)
+    await new Promise((r) => setTimeout(r, 50))
+    const stored = await request(service.url, '/host/192.0.2.30')
+    expect(gotLeaks).toEqual([JSON.stringify((stored.json as { Leaks: unknown[] }).Leaks[0])])
+    expect(gotServices.map((m) => JSON.parse(m).summary)).toEqual(['a service'])
+    leaks.close()
+    services.close()
+  })
+
+  it('refuses with whole HTTP answers: 401, 403 by plan, 400 for a query, 404 elsewhere; a plain GET is 426', async () => {
+    const unknown = (await connect(service.url, '/ws/leak', { 'api-key': 'not-a-known-key' })) as Refusal
+    expect([unknown.status, JSON.parse(unknown.body).title]).toEqual([401, 'Unauthorized'])
+    const registered = (await connect(service.url, '/ws/leak', { 'api-key': KEYS.registered })) as Refusal
+    expect(registered.status).toBe(403)
+    expect(JSON.parse(registered.body).description).toMatch(/live stream is for pro keys; this caller's plan is registered/)
+    const anonymous = (await connect(service.url, '/ws/service', {})) as Refusal
+    expect(anonymous.status).toBe(403)
+    const query = (await connect(service.url, '/ws/leak?q=%2Bplugin%3AGitConfigHttpPlugin', { 'api-key': KEYS.pro })) as Refusal
+    expect(query.status).toBe(400)
+    expect(query.headers['content-type']).toBe('application/json')
+    const elsewhere = (await connect(service.url, '/ws/other', { 'api-key': KEYS.pro })) as Refusal
+    expect(elsewhere.status).toBe(404)
+    const plain = await request(service.url, '/ws/leak', { headers: { 'api-key': KEYS.pro } })
+    expect([plain.status, plain.headers.upgrade]).toEqual([426, 'websocket'])
+    expect(service.context.live.size).toBe(0)
+  })
+
+  it('cuts off a subscriber that stops reading (1013) without holding up the others', async () => {
+    const slow = (await connect(service.url, '/ws/leak', { 'api-key': KEYS.pro })) as WebSocket
+    const fine = (await connect(service.url, '/ws/leak', { 'api-key': KEYS.pro })) as WebSocket
+    const got = messages(fine)
+    const closed = new Promise<number>((resolve) => slow.once('close', (code) => resolve(code)))
+    slow.pause()
+    const before = service.context.live.slowDisconnects
+    const big = 'x'.repeat(8_000)
+    let sent = 0
+    for (let batch = 0; batch < 40 && service.context.live.slowDisconnects === before; batch++) {
+      const docs = Array.from({ length: 200 }, (_, i) => makeEvent({ event_type: 'leak', ip: `10.9.${batch}.${i}`, summary: `${batch}/${i} ${big}` }))
+      await ingest(service.url, docs)
+      sent += docs.length
+      await until(() => got.length >= sent, 5_000)
+    }
+    expect(service.context.live.slowDisconnects).toBe(before + 1)
+    slow.resume()
+    expect(await closed).toBe(1013)
+    expect(got.length).toBe(sent) // the reader kept up and got everything
+    fine.close()
+    await until(() => service.context.live.size === 0)
+    expect(service.context.live.size).toBe(0)
+  })
+})
+
+describe('live stream: limits', async () => {
+  const config = parseConfig(
+    JSON.stringify({ keys: [{ name: 'p', key: 'pro-key-limits-1', plan: 'pro' }], plans: { pro: { rate: 1, burst: 1 }, registered: { live: true } } }),
+    'c.json',
+  )
+  const service = await serveForTest({ store: new MemoryStore(), config })
+
+  it('charges one request per connection: the second at once is 429 with x-limited-for', async () => {
+    const first = (await connect(service.url, '/ws/leak', { 'api-key': 'pro-key-limits-1' })) as WebSocket
+    const second = (await connect(service.url, '/ws/leak', { 'api-key': 'pro-key-limits-1' })) as Refusal
+    expect(second.status).toBe(429)
+    expect(second.headers['x-limited-for']).toMatch(/^\d+(\.\d+)?(ms|s)$/)
+    first.close()
+  })
+
+  it('closes subscribers with 1001 when the service stops', async () => {
+    await new Promise((r) => setTimeout(r, 1_100))
+    const ws = (await connect(service.url, '/ws/service', { 'api-key': 'pro-key-limits-1' })) as WebSocket
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)))
+    await service.close(500)
+    expect(await closed).toBe(1001)
+  })
+})
