@@ -59,7 +59,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (error) {
     await finish?.().catch(() => undefined)
     if (error instanceof UsageError) {
-      io.stderr.write(`l9kit ${printable(error.message)}\n`)
+      // Line by line: a message may list several problems (a configuration file's), one per line.
+      io.stderr.write(`${error.message.split('\n').map((line, i) => (i === 0 ? 'l9kit ' : '') + printable(line)).join('\n')}\n`)
       return EXIT.usage
     }
     const code = (error as NodeJS.ErrnoException).code

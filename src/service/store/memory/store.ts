@@ -7,11 +7,12 @@
  */
 import type { SubdomainEntry } from '../../../schema/index.js'
 import type { Query } from '../../../query/index.js'
-import { formatTime, type Instant } from '../../../time/index.js'
+import type { Instant } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { ByteArena } from './arena.js'
-import { addId, Column, forEachId, type Ids, removeId } from './columns.js'
+import { Column } from './columns.js'
+import { type EventReader, lookupOf, seenLookupOf } from './lookups.js'
 import { NameIndex } from './name-index.js'
 import { instant, split } from './instants.js'
 import { SearchIndex } from './search-index.js'
@@ -20,12 +21,13 @@ import { searchAll, searchPage, type SearchView } from './search.js'
 import { subdomainEntries } from './subdomains.js'
 import { forEachTagged } from './tag-scan.js'
 import { DEFAULT_SCAN_LIMIT, type SearchAllOptions, type SearchPage } from '../search.js'
-import { detach, hash30 } from './strings.js'
+import { Addresses } from './addresses.js'
+import { Identities } from './identities.js'
 import { Feeds } from './feeds.js'
 import { PluginCounter } from './plugin-counts.js'
 import { nowInstant } from '../plugin-windows.js'
 import { identityOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
-import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenEvent, SeenLookup, Store } from '../types.js'
+import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenLookup, Store } from '../types.js'
 
 export interface MemoryStoreOptions {
   /** Events a search may evaluate for one page before it gives up (SearchLimitError); default DEFAULT_SCAN_LIMIT. */
@@ -50,29 +52,31 @@ export class MemoryStore implements Store {
   /** Each event's type and `leak.severity` (of the kept bytes), and leaks counted by severity. */
   private readonly severities = new Severities()
 
-  private readonly ips = new Map<string, number>()
-  private readonly ipIds: (Ids | undefined)[] = []
-  /** By address number (as ipIds): the version at which something was last stored for it. */
-  private readonly ipChanged = new Column((n) => new Float64Array(n))
+  private readonly addresses = new Addresses((n, ip) => this.searchIndex.addresses.add(n, ip))
 
   private readonly names = new NameIndex()
 
-  /** 30-bit hash of an event's identity → ids with that hash (checked exactly on a hit). */
-  private readonly identities = new Map<number, Ids>()
+  private readonly identities = new Identities((id) => identityOf(JSON.parse(this.arena.text(id))))
   private readonly feeds = new Feeds()
   private readonly pluginCounts = new PluginCounter()
   /** The clock of the ingest in progress (plugin counts keep the buckets that can still count from it on). */
   private clock: Instant = 0n
   private readonly searchIndex: SearchIndex
   private readonly searchView: SearchView
+  private readonly reader: EventReader = {
+    leak: () => this.severities.leak.data,
+    bytes: (id) => this.arena.bytes(id),
+    first: (id) => instant(this.firstMs.data[id]!, this.firstSubMs.data[id]!),
+    last: (id) => instant(this.ms.data[id]!, this.subMs.data[id]!),
+  }
 
   constructor(options: MemoryStoreOptions = {}) {
     this.scanLimit = options.scanLimit ?? DEFAULT_SCAN_LIMIT
     const ms = (id: number) => this.ms.data[id]!
     const ns = (id: number) => this.subMs.data[id]!
     this.searchIndex = new SearchIndex({
-      addressIds: (n) => this.ipIds[n],
-      addressNumber: (canonical) => this.ips.get(canonical),
+      addressIds: (n) => this.addresses.ids[n],
+      addressNumber: (canonical) => this.addresses.numberOf(canonical),
       nameIds: (rev, under, visit) => (under ? this.names.forEachUnder(rev, visit) : visit(this.names.ids[this.names.numberOf(rev)])),
       severityOf: (id) => this.severities.of.data[id]!,
       severityNames: this.severities.names,
@@ -103,8 +107,7 @@ export class MemoryStore implements Store {
 
   /** The version at which something was last stored for address `ip` (canonical), 0 if never (see Store.hostVersion). */
   hostVersion(ip: string): number {
-    const n = this.ips.get(ip)
-    return n === undefined ? 0 : this.ipChanged.data[n]!
+    return this.addresses.versionOf(ip)
   }
 
   ingest(docs: Iterable<unknown>): IngestResult {
@@ -155,18 +158,13 @@ export class MemoryStore implements Store {
   host(ip: string): Lookup | null {
     const canonical = canonicalIp(ip)
     if (canonical === null) return null
-    const lookup = newLookup()
-    this.collect(this.ipIds[this.ips.get(canonical) ?? -1], lookup)
-    return lookup
+    return lookupOf(this.reader, (each) => each(this.addresses.idsOf(canonical)))
   }
 
   domain(name: string): Lookup | null {
     const canonical = canonicalDomain(name)
     if (canonical === null) return null
-    const rev = reverseLabels(canonical)
-    const lookup = newLookup()
-    this.names.forEachUnder(rev, (ids) => this.collect(ids, lookup))
-    return lookup
+    return lookupOf(this.reader, (each) => this.names.forEachUnder(reverseLabels(canonical), each))
   }
 
   subdomains(name: string, limit?: number): SubdomainEntry[] | null {
@@ -188,18 +186,13 @@ export class MemoryStore implements Store {
   hostSeen(ip: string): SeenLookup | null {
     const canonical = canonicalIp(ip)
     if (canonical === null) return null
-    const lookup = newSeenLookup()
-    this.collectSeen(this.ipIds[this.ips.get(canonical) ?? -1], lookup)
-    return lookup
+    return seenLookupOf(this.reader, (each) => each(this.addresses.idsOf(canonical)))
   }
 
   domainSeen(name: string): SeenLookup | null {
     const canonical = canonicalDomain(name)
     if (canonical === null) return null
-    const rev = reverseLabels(canonical)
-    const lookup = newSeenLookup()
-    this.names.forEachUnder(rev, (ids) => this.collectSeen(ids, lookup))
-    return lookup
+    return seenLookupOf(this.reader, (each) => this.names.forEachUnder(reverseLabels(canonical), each))
   }
 
   severityCounts(): Record<string, number> {
@@ -225,12 +218,9 @@ export class MemoryStore implements Store {
    * posting lists keep the id (searches skip `gone` ids); the time order drops it.
    */
   private remove(id: number, identity: string): void {
-    const hash = hash30(identity)
-    const bucket = removeId(this.identities.get(hash), id)
-    if (bucket !== undefined) this.identities.set(hash, bucket)
-    else this.identities.delete(hash)
+    this.identities.remove(identity, id)
     const n = this.ipOf.data[id]!
-    if (n >= 0) this.ipIds[n] = removeId(this.ipIds[n], id)
+    if (n >= 0) this.addresses.remove(n, id)
     this.changed(n)
     if (this.nameOf.data[id]! >= 0) this.names.remove(this.nameOf.data[id]!, id)
     this.severities.remove(id)
@@ -259,8 +249,7 @@ export class MemoryStore implements Store {
   /** Stores a prepared event: its new id, or -1 for a duplicate (then only the newer copy is kept). */
   private add(p: Prepared): number {
     const [ms, ns] = split(p.time)
-    const hash = hash30(p.identity)
-    const existing = this.findIdentity(this.identities.get(hash), p.identity)
+    const existing = this.identities.find(p.identity)
     if (existing !== -1) {
       this.changed(this.ipOf.data[existing]!)
       const oldMs = this.ms.data[existing]!
@@ -288,8 +277,8 @@ export class MemoryStore implements Store {
     this.firstMs.data[id] = ms
     this.firstSubMs.data[id] = ns
     this.severities.set(id, p.leak, p.severity, false)
-    this.identities.set(hash, addId(this.identities.get(hash), id))
-    this.changed((this.ipOf.data[id] = p.ip === '' ? -1 : this.addIp(p.ip, id)))
+    this.identities.add(p.identity, id)
+    this.changed((this.ipOf.data[id] = p.ip === '' ? -1 : this.addresses.add(p.ip, id)))
     this.nameOf.data[id] = p.name === '' ? -1 : this.names.add(p.name, id)
     this.searchIndex.add(id, p)
     return id
@@ -303,49 +292,9 @@ export class MemoryStore implements Store {
 
   /** Notes that address number `n` (-1: none) changes with the next version (take() or deleteTagged() counts it). */
   private changed(n: number): void {
-    if (n < 0) return
-    this.ipChanged.ensure(n)
-    this.ipChanged.data[n] = this.stored + 1
-  }
-
-  private addIp(ip: string, id: number): number {
-    let n = this.ips.get(ip)
-    if (n === undefined) {
-      n = this.ipIds.length
-      this.ips.set(detach(ip), n)
-      this.ipIds.push(id)
-      this.searchIndex.addresses.add(n, ip)
-    } else this.ipIds[n] = addId(this.ipIds[n], id)
-    return n
-  }
-
-  /** The stored event with this identity among the hash's candidates, or -1. */
-  private findIdentity(candidates: Ids | undefined, identity: string): number {
-    let found = -1
-    forEachId(candidates, (id) => {
-      if (found === -1 && identityOf(JSON.parse(this.arena.text(id))) === identity) found = id
-    })
-    return found
-  }
-
-  private collect(ids: Ids | undefined, into: { services: Buffer[]; leaks: Buffer[] }): void {
-    const leak = this.severities.leak.data
-    forEachId(ids, (id) => (leak[id] ? into.leaks : into.services).push(this.arena.bytes(id)))
-  }
-
-  private collectSeen(ids: Ids | undefined, into: { services: SeenEvent[]; leaks: SeenEvent[] }): void {
-    const leak = this.severities.leak.data
-    forEachId(ids, (id) =>
-      (leak[id] ? into.leaks : into.services).push({
-        json: this.arena.bytes(id),
-        firstSeen: formatTime(instant(this.firstMs.data[id]!, this.firstSubMs.data[id]!)),
-        lastSeen: formatTime(instant(this.ms.data[id]!, this.subMs.data[id]!)),
-      }),
-    )
+    this.addresses.changed(n, this.stored + 1)
   }
 }
 
 const COMPACT_AFTER = 64 * 1024 * 1024
 
-const newLookup = (): { services: Buffer[]; leaks: Buffer[] } => ({ services: [], leaks: [] })
-const newSeenLookup = (): { services: SeenEvent[]; leaks: SeenEvent[] } => ({ services: [], leaks: [] })

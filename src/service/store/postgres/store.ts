@@ -17,7 +17,8 @@ import { DEFAULT_SEARCH_TIMEOUT_MS, type SearchAllOptions, type SearchPage } fro
 import { connect } from './connect.js'
 import { searchAll, searchPage } from './search.js'
 import { migrate } from './migrations.js'
-import { type Row, split, splitSeen } from './lookup-rows.js'
+import { rowsAtAddress, rowsUnderName, split, splitSeen } from './lookup-rows.js'
+import { deleteTagged } from './tagged.js'
 import { NewEventFeeds, newEventsChannel, notifyAdded } from './new-events.js'
 import { countAdded, pruneCounts, readPlugins } from './plugin-counts.js'
 import { withRetry } from './retry.js'
@@ -219,20 +220,14 @@ export class PostgresStore implements Store {
     const canonical = canonicalIp(ip)
     if (canonical === null) return null
     await this.opening
-    const rows = await this.sql`SELECT json, event_type = 'leak' FROM events WHERE ip = ${canonical}::inet ORDER BY id`.raw()
-    return split(rows as unknown as Row[])
+    return split(await rowsAtAddress(this.sql, canonical, false))
   }
 
   async domain(name: string): Promise<Lookup | null> {
     const canonical = canonicalDomain(name)
     if (canonical === null) return null
     await this.opening
-    const rev = reverseLabels(canonical)
-    const rows = await this.sql`
-      SELECT json, event_type = 'leak' FROM events
-      WHERE host_rev >= ${rev} AND host_rev < ${rev + '/'} AND (host_rev = ${rev} OR host_rev > ${rev + '.'})
-      ORDER BY host_rev, id`.raw()
-    return split(rows as unknown as Row[])
+    return split(await rowsUnderName(this.sql, reverseLabels(canonical), false))
   }
 
   async subdomains(name: string, limit?: number): Promise<SubdomainEntry[] | null> {
@@ -246,22 +241,14 @@ export class PostgresStore implements Store {
     const canonical = canonicalIp(ip)
     if (canonical === null) return null
     await this.opening
-    const rows = await this.sql`
-      SELECT json, event_type = 'leak', first_seen::text, last_seen::text FROM events
-      WHERE ip = ${canonical}::inet ORDER BY id`.raw()
-    return splitSeen(rows as unknown as Row[])
+    return splitSeen(await rowsAtAddress(this.sql, canonical, true))
   }
 
   async domainSeen(name: string): Promise<SeenLookup | null> {
     const canonical = canonicalDomain(name)
     if (canonical === null) return null
     await this.opening
-    const rev = reverseLabels(canonical)
-    const rows = await this.sql`
-      SELECT json, event_type = 'leak', first_seen::text, last_seen::text FROM events
-      WHERE host_rev >= ${rev} AND host_rev < ${rev + '/'} AND (host_rev = ${rev} OR host_rev > ${rev + '.'})
-      ORDER BY host_rev, id`.raw()
-    return splitSeen(rows as unknown as Row[])
+    return splitSeen(await rowsUnderName(this.sql, reverseLabels(canonical), true))
   }
 
   /** One page of the events matching `query`, newest first (postgres/search.ts). */
@@ -281,20 +268,12 @@ export class PostgresStore implements Store {
     return severityCountsOf(this.sql)
   }
 
-  /**
-   * Deletes the events whose `tags` hold `tag`: a scan in which only rows holding the tag's plain
-   * start have their tags read (as `json`, which takes any stored text: jsonb could refuse a row).
-   */
+  /** Deletes the events whose `tags` hold `tag` (tagged.ts); how many. */
   async deleteTagged(tag: string): Promise<number> {
     await this.opening
-    const plain = /^[^"\\<>&'\u0000-\u001f\u007f-\uffff]*/.exec(tag)![0]
-    const result = await this.sql`
-      DELETE FROM events
-      WHERE CASE WHEN strpos(json, ${plain}) > 0
-        THEN EXISTS (SELECT 1 FROM json_array_elements_text(json::json -> 'tags') t WHERE t = ${tag})
-        ELSE false END`
-    this.count = Math.max(0, this.count - result.count)
-    return result.count
+    const deleted = await deleteTagged(this.sql, tag)
+    this.count = Math.max(0, this.count - deleted)
+    return deleted
   }
 
   onIngest(listener: IngestListener): () => void {
