@@ -4,6 +4,8 @@
  * API; and the whole loop: watch, add a hook on the receiver, ingest, see it arrive.
  */
 import { readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import { emptyEvent, type Event } from '../../src/schema/index.js'
@@ -142,6 +144,18 @@ describe('l9kit hooks: the API actions', () => {
     const rid = resources[0]!.split(' ')[0]!
     expect((await api(f, 'resources', 'remove', rid)).code).toBe(0)
     expect((await api(f, 'resources', 'list')).stdout.split('\n')).toHaveLength(3)
+  })
+
+  it('escapes control characters the server sends (a disabled hook’s reason quotes its receiver) before they reach the terminal', async () => {
+    const hook = { id: 'hook_x1', url: 'http://127.0.0.1:9/\u001b]0;owned\u0007', min_severity: 'high', event_types: ['leak'], state: 'disabled', disabled_at: '2026-11-27T00:00:00Z', disabled_reason: 'receiver said \u001b[2J gone (410)' }
+    const server = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.url?.startsWith('/api/hooks') ? [hook] : [])))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const listed = await runCli(['hooks', 'list', '--base-url', url, '--api-key', FAKE_PRO_KEY])
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/)
+    expect(listed.stdout).toBe('hook_x1  high      leak          http://127.0.0.1:9/\\u001b]0;owned\\u0007  DISABLED: receiver said \\u001b[2J gone (410)\n')
   })
 
   it('prints the service’s {title, description} and exits 1 when it refuses; exit 2 for usage errors and an unreachable service', async () => {

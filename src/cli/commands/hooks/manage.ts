@@ -4,6 +4,7 @@ import { DELIVERY_STATUSES, HOOK_EVENT_TYPES, SEVERITIES } from '../../../schema
 import { secretKey } from '../../../webhooks/signature.js'
 import { oneOf, parse } from '../../args.js'
 import { type Io, UsageError } from '../../command.js'
+import { printable } from '../../../validate/printable.js'
 import { apiCall, hookClient, needIds, noPositionals, SERVICE_OPTIONS } from './shared.js'
 
 const ADD_OPTIONS = {
@@ -119,8 +120,9 @@ function eventTypes(text: string): HookEventType[] {
   return [...new Set(types)] as HookEventType[]
 }
 
+/** One hook per line; every member comes from the server (a receiver's answer is in the reason): escaped for the terminal. */
 const hookLine = (h: Hook) =>
-  `${h.id}  ${h.min_severity.padEnd(8)}  ${h.event_types.join(',').padEnd(12)}  ${h.url}${h.state === 'disabled' ? `  DISABLED: ${h.disabled_reason ?? 'no reason given'}` : ''}`
+  printable(`${h.id}  ${h.min_severity.padEnd(8)}  ${h.event_types.join(',').padEnd(12)}  ${h.url}${h.state === 'disabled' ? `  DISABLED: ${h.disabled_reason ?? 'no reason given'}` : ''}`)
 
 function createdText(h: CreatedHook): string {
   return [
@@ -136,5 +138,5 @@ function createdText(h: CreatedHook): string {
 
 function deliveryLine(d: Delivery): string {
   const last = d.last_status !== null ? String(d.last_status) : (d.last_error ?? '-')
-  return `${d.id}  ${d.status.padEnd(9)}  attempts ${d.attempts}  last ${last}  ${d.event_fingerprint}  ${d.updated_at}`
+  return printable(`${d.id}  ${d.status.padEnd(9)}  attempts ${d.attempts}  last ${last}  ${d.event_fingerprint}  ${d.updated_at}`)
 }

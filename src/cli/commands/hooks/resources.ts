@@ -8,6 +8,7 @@ import { RESOURCE_TYPES, type Resource, type ResourceType } from '../../../schem
 import { oneOf, parse } from '../../args.js'
 import { type Io, UsageError } from '../../command.js'
 import { apiCall, hookClient, needIds, noPositionals, SERVICE_OPTIONS } from './shared.js'
+import { printable } from '../../../validate/printable.js'
 
 export async function resources(argv: string[], io: Io): Promise<number> {
   const [action, ...rest] = argv
@@ -68,4 +69,5 @@ async function remove(argv: string[], io: Io): Promise<number> {
   })
 }
 
-const resourceLine = (r: Resource) => `${r.id}  ${r.type.padEnd(7)}  ${r.value}`
+/** Escaped for the terminal: the values come from the server. */
+const resourceLine = (r: Resource) => printable(`${r.id}  ${r.type.padEnd(7)}  ${r.value}`)
