@@ -27,7 +27,38 @@ export interface Misfits {
 /** The guess for an input's head, or undefined when no format recognises it. */
 export function guessFormat(head: string): Guess | undefined {
   const converter = detectFormat(head)
-  return converter ? { converter, line: firstRecordLine(head) } : undefined
+  return converter ? { converter, line: firstRecordLine(head) } : laterJsonRecord(head)
+}
+
+/** Whole lines of the head a JSON input's later records are looked for in. */
+const LATER_LINES = 200
+
+/**
+ * A JSON Lines input whose first record no format claims (a stray object, another tool's
+ * status line): the first later record of the head that a JSON format claims decides, so
+ * `auto` converts record by record and reports the unclaimed ones (counted) instead of
+ * refusing the whole input.
+ */
+function laterJsonRecord(head: string): Guess | undefined {
+  const text = jsonHead(head)
+  if (text === undefined || !text.startsWith('{')) return undefined
+  const before = head.replace(/^\uFEFF/, '').length - text.length
+  const skipped = head.replace(/^\uFEFF/, '').slice(0, before).split('\n').length - 1
+  const lines = text.split('\n')
+  lines.pop() // the last one may be cut
+  for (let i = 0; i < Math.min(lines.length, LATER_LINES); i++) {
+    const line = lines[i]!.trim()
+    if (!line.startsWith('{')) continue
+    const claimed = CONVERTERS.find((c) => {
+      try {
+        return c.records !== undefined && c.detect(line)
+      } catch {
+        return false
+      }
+    })
+    if (claimed) return { converter: claimed, line: skipped + i + 1 }
+  }
+  return undefined
 }
 
 /**

@@ -75,6 +75,17 @@ describe('convert --from auto on mixed JSON Lines', () => {
     expect(r.stderr).toContain('<stdin>:5: no format recognises this record (members foo); name its format with --from\n')
     expect(r.stderr).toMatch(/^7 converted, 1 skipped$/m)
   })
+
+  it('a first record no format recognises is reported and counted too; the records after it are converted (was: the whole input refused, exit 2)', async () => {
+    const r = await convert('auto', ['{"foo":1}', ...records('naabu/typical.jsonl')])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('<stdin>:1: no format recognises this record (members foo); name its format with --from\n')
+    expect(events(r.stdout).map((e) => e.event_source)).toEqual(records('naabu/typical.jsonl').map(() => 'naabu'))
+    // Nothing any format claims at all: still the usage error naming the formats.
+    const none = await convert('auto', ['{"foo":1}', '{"bar":2}'])
+    expect([none.code, none.stdout]).toEqual([2, ''])
+    expect(none.stderr).toMatch(/cannot tell the input format from its first bytes/)
+  })
 })
 
 describe('convert --from NAME on another format\'s records', () => {
