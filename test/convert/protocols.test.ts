@@ -52,6 +52,12 @@ describe('protocol objects: nothing made up', () => {
     expect(objects(ldap)).toEqual([])
   })
 
+  it('nmap: scripts named like Object.prototype members are unknown scripts, not a crash', async () => {
+    const e = await nmapPort('x', [['__proto__', 'a'], ['constructor', 'b'], ['toString', 'c'], ['hasOwnProperty', 'd']])
+    expect(objects(e)).toEqual([])
+    expect(e.summary).toContain('|_toString: c')
+  })
+
   it('nmap: vnc-info without its security types leaves noauth absent', async () => {
     const e = await nmapPort('vnc', [['vnc-info', '\n  Protocol version: 3.8', '<elem key="Protocol version">3.8</elem>']])
     expect(e.vnc).toEqual({ version: '3.8' })

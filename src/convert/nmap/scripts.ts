@@ -25,11 +25,10 @@ export function applyScripts(event: Event, scripts: NmapScript[]): void {
   const headers = new HeaderBuilder()
   let found: Found | undefined
   for (const script of scripts) {
-    const apply = APPLY[script.id]
-    if (apply) apply(event, script, headers)
+    // Own members only: a script named like an Object.prototype member (`__proto__`) is unknown.
+    if (Object.hasOwn(APPLY, script.id)) APPLY[script.id]!(event, script, headers)
     // The protocol objects (protocols.ts): gathered over all scripts, put on in canonical order.
-    const read = READERS[script.id]
-    if (read) read(script, (found ??= {}), event.protocol)
+    if (Object.hasOwn(READERS, script.id)) READERS[script.id]!(script, (found ??= {}), event.protocol)
   }
   if (headers.size > 0) event.http.header = headers.map
   if (found) attachProtocols(event, found)
