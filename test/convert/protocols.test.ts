@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { nmapXml } from '../../src/convert/nmap/index.js'
+import { fieldText, fieldValue, parseFields } from '../../src/convert/output/index.js'
 import { shodan } from '../../src/convert/shodan/index.js'
 import { zgrab2 } from '../../src/convert/zgrab2/index.js'
 import { PROTOCOL_NAMES } from '../../src/schema/protocols.js'
@@ -97,5 +98,14 @@ describe('protocol objects: nothing made up', () => {
     const e = await shodanBanner('http', { data: 'HTTP/1.1 200 OK\r\n\r\n', http: { status: 200 } })
     expect(objects(e)).toEqual([])
     expect(Object.keys(e.ssh)).toEqual(['fingerprint', 'version', 'banner', 'motd'])
+  })
+})
+
+describe('protocol members as --fields', () => {
+  it('are fields of csv and human output, empty for events without them', async () => {
+    const fields = parseFields(['redis.version', 'redis', 'ssh.auth_methods', 'mongodb.databases'])
+    const e = await nmapPort('redis', [['redis-info', '\n  Version            7.2.4']])
+    expect(fields.map((f) => fieldText(fieldValue(e, f)))).toEqual(['7.2.4', '{"version":"7.2.4"}', '', ''])
+    expect(() => parseFields(['redis.versoin'])).toThrow(/unknown field 'redis\.versoin'.*such as redis\.version/)
   })
 })
