@@ -5,6 +5,8 @@
  * schema has a row. Rows with a `source` are not (only) members: the stores keep them apart.
  */
 
+import { PROTOCOL_FIELDS } from './protocol-fields.js'
+
 /**
  * How values compare (docs/search.md has the rules): `text` by words, `keyword` exactly,
  * `ip` as addresses and ranges, `dns` as a name and every name under it, `integer`/`float`/
@@ -111,6 +113,8 @@ export const FIELDS: readonly Field[] = [
   leak('service.credentials.password', 'keyword'),
   leak('service.credentials.key', 'keyword'),
   leak('service.credentials.raw', 'keyword'),
+  // The protocol objects and the `ssh` extension, one row per member (protocol-fields.ts).
+  ...PROTOCOL_FIELDS,
 ]
 
 /** Short names and the fields they stand for (`dataset.X` stands for `leak.dataset.X`, see resolveField). */

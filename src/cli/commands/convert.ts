@@ -22,6 +22,7 @@ import {
   perRecord,
   FIELD_OUTPUTS,
   LEAF_PATHS,
+  PROTOCOL_PATHS,
   UnknownFieldError,
   undetectedMessage,
 } from '../../convert/index.js'
@@ -281,7 +282,7 @@ function runStart(text: string | undefined): string {
 }
 
 /** Every path `--fields` takes: the leaves and the objects above them. */
-const fieldPaths = () => [...new Set(LEAF_PATHS.flatMap((path) => path.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))))]
+const fieldPaths = () => [...new Set([...LEAF_PATHS.flatMap((path) => path.split('.').map((_, i, parts) => parts.slice(0, i + 1).join('.'))), ...PROTOCOL_PATHS])]
 
 /** An unknown field's message with the closest path named first (`unknown field 'http.stauts'; did you mean 'http.status'? (fields: …)`). */
 function withSuggestion(message: string): string {

@@ -3,7 +3,8 @@
  * canonical as built: strings, booleans, a port of 1–5 digits up to 65535 without leading
  * zeros, transport from distinct layer names, modules only when there are some, a header map
  * of strings under lower-case names, a key size and an SSH version that are safe integers, a
- * lower-case 64-hex fingerprint or '', the host's time from formatSeconds()/formatTime().
+ * lower-case 64-hex fingerprint or '', the host's time from formatSeconds()/formatTime(),
+ * protocol objects of strings, booleans, string lists and count()'s safe integers only.
  * Checked here: names looked up in plain objects (a service or key type named like an
  * Object.prototype member finds no string), certificate times, and `runStart` when the
  * time is that.

@@ -5,8 +5,10 @@
 import type { Event } from '../../schema/index.js'
 import { ZERO_TIME } from '../../schema/empty.js'
 import { HeaderBuilder } from '../common/headers.js'
+import { attachProtocols, type Found } from '../common/protocols.js'
 import { validityTime } from '../common/time.js'
 import { elem, type NmapScript, type ScriptTable, table } from './model.js'
+import { PROTOCOL_SCRIPTS, READERS } from './protocols.js'
 import { sha256 } from './sha256.js'
 
 /** A script's output as nmap's normal output prints it: `| id: first`, `| …`, `|_last`. */
@@ -21,17 +23,21 @@ export function scriptBlock(script: NmapScript): string {
 /** Applies every script this converter understands; unknown scripts only reach the summary. */
 export function applyScripts(event: Event, scripts: NmapScript[]): void {
   const headers = new HeaderBuilder()
+  let found: Found | undefined
   for (const script of scripts) {
-    const apply = APPLY[script.id]
-    if (apply) apply(event, script, headers)
+    // Own members only: a script named like an Object.prototype member (`__proto__`) is unknown.
+    if (Object.hasOwn(APPLY, script.id)) APPLY[script.id]!(event, script, headers)
+    // The protocol objects (protocols.ts): gathered over all scripts, put on in canonical order.
+    if (Object.hasOwn(READERS, script.id)) READERS[script.id]!(script, (found ??= {}), event.protocol)
   }
   if (headers.size > 0) event.http.header = headers.map
+  if (found) attachProtocols(event, found)
 }
 
 type Apply = (event: Event, script: NmapScript, headers: HeaderBuilder) => void
 
 /** Port scripts whose `<elem>`/`<table>` tree an applier below reads (a new such applier goes here too). */
-const TREE_SCRIPTS = new Set(['http-title', 'http-server-header', 'ssl-cert', 'ssh-hostkey'])
+const TREE_SCRIPTS = new Set(['http-title', 'http-server-header', 'ssl-cert', 'ssh-hostkey', ...PROTOCOL_SCRIPTS])
 
 /** Whether the reader should keep the values of a port script's `<elem>`s (see TREE_SCRIPTS). */
 export const readsTree = (id: string): boolean => TREE_SCRIPTS.has(id)

@@ -5,12 +5,22 @@
  */
 import { emptyEvent } from '../../schema/empty.js'
 import type { Event } from '../../schema/index.js'
+import { PROTOCOLS, SSH_EXTENSION } from '../../schema/protocols.js'
 
 /** Every leaf member path of the event, in canonical order (`http.header` is one leaf). */
 export const LEAF_PATHS: readonly string[] = paths(emptyEvent() as unknown as Record<string, unknown>, '', false)
 
-/** Every path a field may name: the leaves and the objects above them. */
-const ALL_PATHS: ReadonlySet<string> = new Set(paths(emptyEvent() as unknown as Record<string, unknown>, '', true))
+/**
+ * The optional members' paths (src/schema/protocols.ts): the `ssh` extension, each protocol
+ * object and its members (`redis`, `redis.version`, …). Empty in a row whose event lacks them.
+ */
+export const PROTOCOL_PATHS: readonly string[] = [
+  ...Object.keys(SSH_EXTENSION).map((member) => `ssh.${member}`),
+  ...Object.entries(PROTOCOLS).flatMap(([name, schema]) => [name, ...Object.keys(schema.properties).map((member) => `${name}.${member}`)]),
+]
+
+/** Every path a field may name: the leaves and the objects above them, and the optional members. */
+const ALL_PATHS: ReadonlySet<string> = new Set([...paths(emptyEvent() as unknown as Record<string, unknown>, '', true), ...PROTOCOL_PATHS])
 
 const HEADER_PREFIX = 'http.header.'
 
@@ -39,7 +49,9 @@ export function parseFields(names: readonly string[]): Field[] {
       return { name, path: ['http', 'header', name.slice(HEADER_PREFIX.length).toLowerCase()] }
     }
     if (!ALL_PATHS.has(name)) {
-      throw new UnknownFieldError(`unknown field '${name}' (fields: ${LEAF_PATHS.join(', ')}; an object such as ssl.certificate; ${HEADER_PREFIX}NAME for one header)`)
+      throw new UnknownFieldError(
+        `unknown field '${name}' (fields: ${LEAF_PATHS.join(', ')}; an object such as ssl.certificate; ${HEADER_PREFIX}NAME for one header; a protocol object or member such as redis.version, ssh.kex_algorithms)`,
+      )
     }
     return { name, path: name.split('.') }
   })

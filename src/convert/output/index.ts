@@ -9,7 +9,7 @@ import type { Output } from './types.js'
 import { urlOutput } from './url.js'
 
 export { CSV_COLUMNS, csvField, csvOutput, DEFAULT_COLUMNS, safeCell, UnknownColumnError } from './csv.js'
-export { type Field, fieldText, fieldValue, LEAF_PATHS, parseFields, UnknownFieldError } from './fields.js'
+export { type Field, fieldText, fieldValue, LEAF_PATHS, PROTOCOL_PATHS, parseFields, UnknownFieldError } from './fields.js'
 export { hostportOutput } from './hostport.js'
 export { humanFieldsOutput, humanOutput, humanText } from './human.js'
 export { l9Output, l9OutputWith } from './l9.js'

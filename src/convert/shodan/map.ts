@@ -6,11 +6,13 @@
 import type { Event } from '../../schema/index.js'
 import { serviceDraft } from '../common/draft.js'
 import { ipVersion, setAddress } from '../common/net.js'
+import { attachProtocols } from '../common/protocols.js'
 import type { Mapped, Unconvertible } from '../common/records.js'
 import { type Json, at, obj, pushUnique, str, strings } from '../common/values.js'
 import type { ConvertContext } from '../types.js'
 import { fillHttp, isHttpResponse } from './http.js'
 import { fillPlace } from './place.js'
+import { shodanProtocols } from './protocols.js'
 import { fillSoftware } from './software.js'
 import { fillSsh, fillSsl } from './tls.js'
 import { vulnEvents } from './vulns.js'
@@ -70,6 +72,7 @@ function banner(b: Json, host: Json | undefined, ctx: ConvertContext): Event | (
     if (problem) return problem
   }
   if (ssh) fillSsh(e, ssh, data)
+  attachProtocols(e, shodanProtocols(b, e.protocol, data))
   fillSoftware(e, b)
   fillPlace(e, b, host)
   // A host look-up's tags (`cloud`, `vpn`, …) are about the host: every banner of it gets them.

@@ -1,8 +1,10 @@
 /**
  * One ZGrab2 JSON line (one target) → one event per module that got an answer: `http`
  * (response head, title, TLS of an HTTPS request), `tls` (handshake and certificate), `ssh`
- * (identification string, host key). Modules that found nothing open (connection-refused,
- * io-timeout, …) give no event; modules of other protocols are reported.
+ * (identification string, host key, algorithm lists), and `ftp`, `smtp`, `telnet`, `mysql`,
+ * `postgres`, `mongodb`, `redis` (their protocol objects, protocols.ts). Modules that found
+ * nothing open (connection-refused, io-timeout, …) give no event; modules of other protocols
+ * are reported.
  *
  * ZGrab2 does not write the port it scanned: it comes from a `port` member when present (some
  * builds and wrappers add one), else from the request URL, else the module's default port.
@@ -12,12 +14,14 @@ import type { Event } from '../../schema/index.js'
 import { HeaderBuilder, restoreDashes } from '../common/headers.js'
 import { httpSummary, titleOf } from '../common/http.js'
 import { DEFAULT_PORTS, ipVersion, portText, setAddress, splitHostPort } from '../common/net.js'
+import { attachProtocols } from '../common/protocols.js'
 import type { Mapped, Unconvertible } from '../common/records.js'
 import { osOf, productToken, sshSoftware } from '../common/software.js'
 import { eventTime } from '../common/time.js'
 import { sshFingerprint, sshIdentification, sshMajor } from '../common/tls.js'
 import { type Json, at, int, obj, str, strings } from '../common/values.js'
 import type { ConvertContext } from '../types.js'
+import { isProtocolModule, PROTOCOL_MODULE_NAMES, protocolModule, sshExtension } from './protocols.js'
 import { fillHandshake, tlsSummary } from './tls.js'
 
 /** One ZGrab2 line → one event per answering module, and reasons for the others. */
@@ -52,7 +56,8 @@ export function mapZgrab2(r: Json, ctx: ConvertContext): Mapped {
     if (obj(result.response)) problem = http(e, obj(result.response)!, port)
     else if (obj(result.handshake_log)) problem = tls(e, obj(result.handshake_log)!, port)
     else if (obj(result.server_id) || obj(result.key_exchange)) ssh(e, result, port)
-    else if (str(module.status) === 'success') problem = { reason: `module '${str(module.protocol) || name}' is not converted (http, tls, ssh are)` }
+    else if (isProtocolModule(str(module.protocol) || name)) protocolModule(e, str(module.protocol) || name, result, port)
+    else if (str(module.status) === 'success') problem = { reason: `module '${str(module.protocol) || name}' is not converted (http, tls, ssh, ${PROTOCOL_MODULE_NAMES} are)` }
     else continue
     out.push(problem ? { reason: `data.${name}: ${problem.reason}` } : e)
   }
@@ -124,4 +129,5 @@ function ssh(e: Event, result: Json, port: string | undefined): void {
   e.service.software.version = sw.version
   e.service.software.os = osOf(comment)
   e.summary = e.ssh.banner
+  attachProtocols(e, { ssh: sshExtension(result) })
 }

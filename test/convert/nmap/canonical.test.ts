@@ -9,7 +9,7 @@ import { nmapXml } from '../../../src/convert/nmap/index.js'
 import { normalize, serializeEvent } from '../../../src/normalize/index.js'
 import { convertText } from '../../support/golden.js'
 
-const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\n/g, '&#xa;')
 
 /** Names of Object.prototype members: looked up in plain objects, they find no string. */
 const PROTO = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']
@@ -31,6 +31,19 @@ const portXml = fc
     notBefore: certTime,
     notAfter: certTime,
     cn: printable,
+    // Protocol scripts (src/convert/nmap/protocols.ts), in any order, with any values.
+    protocolScripts: fc
+      .tuple(
+        fc.tuple(printable, oneOf('10', '-1', '1e3', '99999999999999999999')).map(([v, p]) => `<script id="mysql-info" output="x"><elem key="Protocol">${esc(p)}</elem><elem key="Version">${esc(v)}</elem></script>`),
+        printable.map((v) => `<script id="redis-info" output="${esc(`\n  Version            ${v}\n  Operating System   ${v}`)}"/>`),
+        printable.map((v) => `<script id="ssh2-enum-algos" output="x"><table key="mac_algorithms"><elem>${esc(v)}</elem></table><table key="kex_algorithms"><elem>${esc(v)}</elem></table></script>`),
+        printable.map((v) => `<script id="ssh-auth-methods" output="x"><table key="Supported authentication methods"><elem>${esc(v)}</elem></table></script>`),
+        printable.map((v) => `<script id="mongodb-databases" output="${esc(`\n  databases\n    0\n      name = ${v}`)}"/>`),
+        printable.map((v) => `<script id="mongodb-info" output="${esc(`\n  version = ${v}\n  maxWireVersion = ${v}`)}"/>`),
+        printable.map((v) => `<script id="vnc-info" output="x"><elem key="Protocol version">${esc(v)}</elem><table key="Security types"><table><elem key="name">${esc(v)}</elem></table></table></script>`),
+        printable.map((v) => `<script id="smtp-commands" output="${esc(`host, ${v}, STARTTLS`)}"/>`),
+      )
+      .chain((scripts) => fc.shuffledSubarray(scripts)),
   })
   .map(
     (p) =>
@@ -38,7 +51,7 @@ const portXml = fc
       `<script id="ssl-cert" output="Subject: commonName=${esc(p.cn)}"><table key="subject"><elem key="commonName">${esc(p.cn)}</elem></table>` +
       `<table key="pubkey"><elem key="type">${esc(p.keyType)}</elem><elem key="bits">${esc(p.bits)}</elem></table>` +
       `<table key="validity"><elem key="notBefore">${esc(p.notBefore)}</elem><elem key="notAfter">${esc(p.notAfter)}</elem></table></script>` +
-      `<script id="ssh-hostkey" output="k"><table><elem key="fingerprint">7b8986d3058f8829585444d4400f6eea</elem></table></script></port>\n`,
+      `<script id="ssh-hostkey" output="k"><table><elem key="fingerprint">7b8986d3058f8829585444d4400f6eea</elem></table></script>${p.protocolScripts.join('')}</port>\n`,
   )
 
 const hostXml = fc
@@ -47,17 +60,21 @@ const hostXml = fc
 
 describe('nmap XML: events are canonical as emitted', () => {
   it('normalize() changes nothing in any event, whatever the attribute values', async () => {
+    let withProtocols = 0
     await fc.assert(
       fc.asyncProperty(seconds, fc.array(hostXml, { minLength: 1, maxLength: 3 }), printable, async (start, hosts, runStart) => {
         const xml = `<?xml version="1.0"?>\n<nmaprun scanner="nmap" start="${esc(start)}">\n${hosts.join('')}</nmaprun>\n`
         // runStart is the caller's: not checked by anyone before, so any text may come.
         const { events } = await convertText(nmapXml, xml, { runStart: runStart === '' ? '2024-01-01T00:00:00Z' : runStart })
         for (const event of events) {
+          if ('mysql' in event || 'redis' in event || 'mongodb' in event || 'vnc' in event || 'smtp' in event || 'kex_algorithms' in event.ssh) withProtocols++
           const again = normalize(structuredClone(event), { fingerprint: 'keep' })
           expect(again.ok && serializeEvent(again.event)).toBe(serializeEvent(event))
         }
       }),
       { numRuns: 150, seed: 11 },
     )
+    // The protocol scripts did reach the events (else this property would say nothing of them).
+    expect(withProtocols).toBeGreaterThan(50)
   })
 })

@@ -80,6 +80,29 @@ export function searchCases(name: string, makeStore: StoreFactory): void {
       expect(await found('a b c d e', 'any')).toEqual(['a', 'b', 'c', 'd', 'e'])
     })
 
+    it('finds by the members of protocol objects and of the ssh extension (absent objects match nothing)', async () => {
+      const store = makeStore()
+      const ssh = { ...makeEvent({}).ssh, kex_algorithms: ['curve25519-sha256', 'diffie-hellman-group14-sha256'], auth_methods: ['publickey'] }
+      await store.ingest([
+        makeEvent({ ip: '192.0.2.1', summary: 'a', redis: { version: '7.0.11', auth_required: false } }),
+        makeEvent({ ip: '192.0.2.2', summary: 'b', redis: { auth_required: true }, mongodb: { databases: ['admin', 'local'], wire_version: 17 } }),
+        makeEvent({ ip: '192.0.2.3', summary: 'c', ssh, ftp: { banner: '220 ProFTPD Server ready.', anonymous: true } }),
+        makeEvent({ ip: '192.0.2.4', summary: 'd' }),
+      ])
+      const found = async (q: string) => summaries(await allPages(store, q, 'service', 10)).sort()
+      expect(await found('redis.auth_required:true')).toEqual(['b'])
+      expect(await found('redis.auth_required:false')).toEqual(['a'])
+      expect(await found('-redis.auth_required:true')).toEqual(['a', 'c', 'd'])
+      expect(await found('redis.version:7.0.11')).toEqual(['a'])
+      expect(await found('ssh.kex_algorithms:curve25519-sha256')).toEqual(['c'])
+      expect(await found('ssh.auth_methods:password')).toEqual([])
+      expect(await found('mongodb.databases:admin')).toEqual(['b'])
+      expect(await found('mongodb.wire_version:>10')).toEqual(['b'])
+      expect(await found('ftp.banner:proftpd')).toEqual(['c'])
+      expect(await found('ftp.anonymous:true')).toEqual(['c'])
+      expect(await found('mongodb.databases:*')).toEqual(['b'])
+    })
+
     it('searches the kept observation: a later duplicate moves the event to the front with its new values', async () => {
       const store = makeStore()
       const base = makeEvent({ event_type: 'leak', ip: '192.0.2.40', port: '22', event_fingerprint: '4'.repeat(64), summary: 'old', time: '2024-01-01T00:00:00Z' })
