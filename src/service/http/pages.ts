@@ -123,11 +123,19 @@ export function handleWeb(ctx: ServiceContext, req: IncomingMessage, res: Server
     })
     return true
   }
-  if (path === '/search') {
-    handleSearchPage(ctx, req, res, { caller: pageCaller(ctx, req), within: (caller, box) => withinPageLimit(ctx, caller, req, res, box), guarded })
-    return true
-  }
+  if (path === '/search') return searchPage(ctx, req, res)
   return false
+}
+
+/**
+ * GET /search for a browser (accept prefers text/html): the search page; true when answered.
+ * The server asks this before matching API routes, so the JSON search API may have the same
+ * address: API clients never get here.
+ */
+export function searchPage(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): boolean {
+  if (apiPathOf(req) !== '/search' || !wantsPage(req)) return false
+  handleSearchPage(ctx, req, res, { caller: pageCaller(ctx, req), within: (caller, box) => withinPageLimit(ctx, caller, req, res, box), guarded })
+  return true
 }
 
 /**

@@ -69,8 +69,14 @@ const HELPERS = {
   severityClass,
   maxRows: MAX_ROWS,
   pageSize: PAGE_SIZE,
-  /** `2024-01-15T08:00:00.123Z` → `2024-01-15 08:00 UTC` (stored times are UTC; the full value is in the title). */
-  shortTime: (time: string): string => (time.length >= 16 && time.endsWith('Z') ? `${time.slice(0, 10)} ${time.slice(11, 16)} UTC` : time),
+  /** encodeURIComponent that cannot throw: a lone surrogate (possible in event text) becomes U+FFFD first. */
+  enc: (text: string): string => encodeURIComponent(text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')),
+  /**
+   * `2024-01-15T08:00:00.123Z` → [`2024-01-15`, `08:00 UTC`] (stored times are UTC; the full value
+   * is in the title): drawn as two parts that do not break inside, so a narrow column puts the
+   * clock under the date rather than breaking the date at a hyphen. [text, ''] for another form.
+   */
+  timeParts: (time: string): [string, string] => (time.length >= 16 && time.endsWith('Z') ? [time.slice(0, 10), `${time.slice(11, 16)} UTC`] : [time, '']),
   /** Whether a row's host is a host name (with a domain page), not an address or other text. */
   isName: (host: string): boolean => canonicalDomain(host) === host,
   /**

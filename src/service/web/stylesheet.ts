@@ -50,11 +50,11 @@ thead th[aria-sort]{background:#e3e8ee}
 tbody th{font-weight:400}
 .num{text-align:right;font-variant-numeric:tabular-nums}
 td code{white-space:nowrap}
-.summary{display:block;min-width:12rem;max-width:28rem;overflow-wrap:anywhere;color:var(--muted);font-size:.92em}
+.summary{display:block;min-width:10rem;max-width:28rem;overflow-wrap:anywhere;color:var(--muted);font-size:.92em}
 tr.event>*{border-bottom:0}
 tr.more td{padding:0 .5rem .4rem}
 tr.more a{font-size:.88em}
-.addr{white-space:nowrap}
+.addr,.nw{white-space:nowrap}
 tr.group>th{background:var(--soft);font-weight:600;padding-top:.6rem;border-bottom:1px solid var(--line)}
 tr.group .ips{font-weight:400;color:var(--muted)}
 tbody.group+tbody.group tr.group>th{border-top:2px solid var(--line)}

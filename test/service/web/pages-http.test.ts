@@ -135,11 +135,26 @@ describe('pages', () => {
     expect(groups).toEqual(['api.web.test', 'deep.api.web.test', 'www.web.test'])
   })
 
+  it('shows each protocol object present as a small labelled table, members in the schema order', async () => {
+    const text = html(await page(`/host/${HOST}`))
+    const tables = [...text.matchAll(/<table class="proto" id="proto-\d+-(\w+)">\n<caption><strong>([^<]+)<\/strong> on port (\d+)/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`)
+    expect(tables).toEqual(['mongodb MongoDB 27017', 'ssh SSH 22'])
+    const mongo = text.slice(text.indexOf('-mongodb">'), text.indexOf('</table>', text.indexOf('-mongodb">')))
+    const rows = [...mongo.matchAll(/<tr><th scope="row">([^<]+)<\/th><td>([^<]*)<\/td><\/tr>/g)].map((m) => `${m[1]}=${m[2]}`)
+    expect(rows).toEqual(['Version=4.4.29', 'Databases=admin, customers, local', 'Authentication required=no', 'Wire version=9'])
+    const ssh = text.slice(text.indexOf('-ssh">'), text.indexOf('</table>', text.indexOf('-ssh">')))
+    expect([...ssh.matchAll(/<th scope="row">([^<]+)<\/th>/g)].map((m) => m[1])).toEqual(['Version', 'Banner', 'Key type', 'Key exchange algorithms', 'Host key algorithms', 'Authentication methods'])
+    // A host whose events have none: no section.
+    expect(html(await page('/host/198.51.100.8'))).not.toContain('id="protocols"')
+  })
+
   it('names the host names of a host page, each linking to its domain page, and writes times with their zone', async () => {
     const text = html(await page(`/host/${HOST}`))
     expect(text).toContain('<dt>Host names</dt><dd><a href="/domain/api.web.test">api.<wbr />web.<wbr />test</a>, <a href="/domain/www.web.test">www.<wbr />web.<wbr />test</a></dd>')
-    expect(text).toContain('<time datetime="2024-01-11T12:00:00Z" title="2024-01-11T12:00:00Z">2024-01-11 12:00 UTC</time>')
-    expect(text).not.toMatch(/<time[^>]*>[^<]*\d(?<! UTC)<\/time>/)
+    expect(text).toContain('<time datetime="2024-01-11T12:00:00Z" title="2024-01-11T12:00:00Z"><span class="nw">2024-01-11</span> <span class="nw">12:00 UTC</span></time>')
+    const times = [...text.matchAll(/<time [^>]*>(.*?)<\/time>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ''))
+    expect(times.length).toBeGreaterThan(10)
+    for (const t of times) expect(t).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/)
   })
 
   it('shows the index: a labelled search box and the stored leaks by severity', async () => {

@@ -26,7 +26,7 @@ export const INDEX = `<h1>Look up a host, a domain, or search</h1>
 <thead><tr><th scope="col">Plugin</th><th scope="col" class="num">Last hour</th><th scope="col" class="num">Last 24 hours</th><th scope="col" class="num">Last 7 days</th></tr></thead>
 <tbody>
 <% for (const p of it.plugins) { %>
-<tr><th scope="row"><a href="/search?q=<%= encodeURIComponent(p.query) %>&amp;scope=<%= p.scope %>"><%~ include('@breakable', { text: p.name === '' ? '(none)' : p.name }) %></a></th><td class="num"><%= p.count1h %></td><td class="num"><%= p.count24h %></td><td class="num"><%= p.count7d %></td></tr>
+<tr><th scope="row"><a href="/search?q=<%= it.h.enc(p.query) %>&amp;scope=<%= p.scope %>"><%~ include('@breakable', { text: p.name === '' ? '(none)' : p.name }) %></a></th><td class="num"><%= p.count1h %></td><td class="num"><%= p.count24h %></td><td class="num"><%= p.count7d %></td></tr>
 <% } %>
 </tbody>
 </table>

@@ -4,7 +4,7 @@
 export const BADGE = `<% const r = it.row %><% if (r.kind === 'leak') { %><span class="sev sev-<%= it.h.severityClass(r.severityRank) %>"><%= r.severity === '' ? 'none' : r.severity %></span><% } else { %><span class="sev sev-service">service</span><% } %>`
 
 /** `it.time`: canonical time text, shown to the minute with its zone (`2024-01-15 08:00 UTC`), whole value on hover and in datetime. */
-export const TIME = `<time datetime="<%= it.time %>" title="<%= it.time %>"><%= it.h.shortTime(it.time) %></time>`
+export const TIME = `<% const [date, clock] = it.h.timeParts(it.time) %><time datetime="<%= it.time %>" title="<%= it.time %>"><span class="nw"><%= date %></span><% if (clock !== '') { %> <span class="nw"><%= clock %></span><% } %></time>`
 
 /** `it.fingerprint`: the first 12 hex digits, all 64 on hover. */
 export const FINGERPRINT = `<% if (it.fingerprint === '') { %><span class="muted">none</span><% } else { %><code title="<%= it.fingerprint %>"><%= it.fingerprint.slice(0, 12) %>…</code><% } %>`

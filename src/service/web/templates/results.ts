@@ -36,9 +36,9 @@ export const RESULTS = `<h1>Search <%= it.scope === 'leak' ? 'leaks' : 'services
 <% } %>
 <% if (it.error === null && (it.page > 0 || it.more)) { %>
 <nav class="pages" aria-label="Result pages">
-<% if (it.page > 0) { %><a rel="prev" href="/search?q=<%= encodeURIComponent(it.q) %>&amp;scope=<%= it.scope %>&amp;page=<%= it.page - 1 %>">Previous page</a><% } %>
+<% if (it.page > 0) { %><a rel="prev" href="/search?q=<%= it.h.enc(it.q) %>&amp;scope=<%= it.scope %>&amp;page=<%= it.page - 1 %>">Previous page</a><% } %>
 <span>Page <%= it.page + 1 %></span>
-<% if (it.more) { %><a rel="next" href="/search?q=<%= encodeURIComponent(it.q) %>&amp;scope=<%= it.scope %>&amp;page=<%= it.page + 1 %>">Next page</a><% } %>
+<% if (it.more) { %><a rel="next" href="/search?q=<%= it.h.enc(it.q) %>&amp;scope=<%= it.scope %>&amp;page=<%= it.page + 1 %>">Next page</a><% } %>
 </nav>
 <% } %>
 `
