@@ -15,7 +15,7 @@ a:focus-visible,button:focus-visible,input:focus-visible,.scroll:focus-visible{o
 .top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.6rem 1rem;background:var(--accent)}
 .top .brand{color:#fff;font-weight:700;font-size:1.15rem;text-decoration:none;margin-right:auto}
 .search{display:flex;gap:.4rem;flex-wrap:wrap;align-items:center}
-.search input{font:inherit;padding:.35rem .5rem;border:1px solid var(--line);border-radius:4px;min-width:0;width:14rem;max-width:100%}
+.search input{font:inherit;padding:.35rem .5rem;border:1px solid var(--line);border-radius:4px;min-width:0;width:20rem;max-width:100%}
 .search select{font:inherit;padding:.3rem;border:1px solid var(--line);border-radius:4px;background:#fff}
 .search .row{display:flex;gap:.4rem}
 .search button{font:inherit;padding:.35rem .8rem;border:1px solid #0b2e4d;border-radius:4px;background:#fff;color:var(--accent);cursor:pointer}

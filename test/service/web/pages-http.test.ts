@@ -70,6 +70,8 @@ describe('content negotiation', () => {
       expect(html(answer)).toMatch(/^<!DOCTYPE html>\n<html lang="en">/)
       expect(answer.headers.vary).toBe('accept, accept-encoding')
       expect(answer.headers['content-security-policy']).toContain("default-src 'none'")
+      // Scripts from the site's own files only: no inline script, no eval.
+      expect(answer.headers['content-security-policy']).toContain("script-src 'self';")
       expect(answer.headers['x-content-type-options']).toBe('nosniff')
     }
     expect(html(await getRaw(service.url, `/host/${HOST}`, { accept: 'text/html' }))).toContain('<h1>Host <span class="mono">198.51.100.7</span></h1>')
@@ -344,7 +346,7 @@ describe('weight and caching', () => {
     expect([again.status, again.body.length]).toEqual([304, 0])
   })
 
-  it('keeps a host with 50 findings under 100 KB in all (page and stylesheet, as a browser fetches them), and under 100 KB decoded', async () => {
+  it('keeps a host with 50 findings under 100 KB in all (page, stylesheet and script, as a browser fetches them), and under 100 KB decoded', async () => {
     const big = new MemoryStore()
     // Banners that differ from each other (400 pseudo-random characters each), so compression has work to do.
     let seed = 7
@@ -363,8 +365,10 @@ describe('weight and caching', () => {
     expect(decoded.match(/<tr class="event"/g)).toHaveLength(50)
     const href = /<link rel="stylesheet" href="([^"]+)"/.exec(decoded)![1]!
     const css = await getRaw(running.url, href, gz)
-    const total = pageAnswer.body.length + css.body.length
-    console.log(`host with 50 findings: page ${pageAnswer.body.length} B gzip (${Buffer.byteLength(decoded)} B decoded), stylesheet ${css.body.length} B gzip; total ${total} B`)
+    const js = await getRaw(running.url, /<script src="([^"]+)"/.exec(decoded)![1]!, gz)
+    expect([js.status, js.headers['content-type'], js.headers['cache-control']]).toEqual([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable'])
+    const total = pageAnswer.body.length + css.body.length + js.body.length
+    console.log(`host with 50 findings: page ${pageAnswer.body.length} B gzip (${Buffer.byteLength(decoded)} B decoded), stylesheet ${css.body.length} B gzip, script ${js.body.length} B gzip; total ${total} B`)
     expect(total).toBeLessThan(100 * 1024)
     // Decoded too: the events' full JSON is behind each row's link, not in the page (it was 245 KB with it).
     expect(Buffer.byteLength(decoded)).toBeLessThanOrEqual(100 * 1024)

@@ -35,7 +35,7 @@ export const LAYOUT = `<!DOCTYPE html>
  */
 export const SEARCH_FORM = `<form class="search<%= it.big ? ' big' : '' %>" action="/search" method="get" role="search">
 <label for="q"<% if (!it.big) { %> class="vh"<% } %>>IP, domain, URL or query</label>
-<span class="row"><input id="q" name="q" type="search" required="required" value="<%= it.box.q %>" placeholder="<%= it.big ? '192.0.2.1, example.com, https://… or +plugin:GitConfigHttpPlugin' : 'IP, domain, URL or query' %>" autocomplete="off" spellcheck="false" />
+<span class="row"><input id="q" name="q" type="search" required="required" value="<%= it.box.q %>" placeholder="<%= it.big ? '192.0.2.1, example.com, a URL or a query' : 'IP, domain, URL or query' %>" autocomplete="off" spellcheck="false" />
 <label for="scope" class="vh">Search</label><select id="scope" name="scope"><option value="leak"<% if (it.box.scope !== 'service') { %> selected="selected"<% } %>>leaks</option><option value="service"<% if (it.box.scope === 'service') { %> selected="selected"<% } %>>services</option></select>
 <button type="submit">Search</button></span>
 </form>
