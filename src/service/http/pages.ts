@@ -69,7 +69,7 @@ export function handlePage(ctx: ServiceContext, req: IncomingMessage, res: Serve
     const sort = parseSort(query, route === 'host' ? FINDING_COLUMNS.map(([k]) => k) : DOMAIN_COLUMNS.map(([k]) => k))
     if (typeof sort === 'string') return fail(400, sort)
     const port = query.get('port') ?? ''
-    if (port !== '' && !/^\d{1,5}$/.test(port)) return fail(400, `The query parameter port=${JSON.stringify(port)} is not a port number (0 to 65535).`)
+    if (port !== '' && !(/^\d{1,5}$/.test(port) && Number(port) <= 65535)) return fail(400, `The query parameter port=${JSON.stringify(port)} is not a port number (0 to 65535).`)
 
     const seen = route === 'host' ? await ctx.store.hostSeen(canonical) : await ctx.store.domainSeen(canonical)
     if (seen === null) return fail(400, route === 'host' ? notIp(param) : notDomain(param))
@@ -220,7 +220,7 @@ function checkQuery(query: URLSearchParams, known: readonly string[]): string | 
   return null
 }
 
-export const queryOf = (req: IncomingMessage): URLSearchParams => {
+const queryOf = (req: IncomingMessage): URLSearchParams => {
   const url = req.url ?? '/'
   const q = url.indexOf('?')
   return new URLSearchParams(q === -1 ? '' : url.slice(q + 1))

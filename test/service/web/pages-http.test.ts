@@ -239,6 +239,7 @@ describe('errors as pages', () => {
     [`/host/${HOST}?event=0000000000000000`, 400, 'The query parameter &quot;event&quot; is not known here; this page takes sort, dir, port.'],
     [`/domain/${DOMAIN}?port=80`, 400, 'The query parameter &quot;port&quot; is not known here; this page takes sort, dir.'],
     [`/host/${HOST}?port=http`, 400, 'port=&quot;http&quot; is not a port number'],
+    [`/host/${HOST}?port=65536`, 400, 'port=&quot;65536&quot; is not a port number'],
   ]
   it.each(cases)('%s → %i page saying why', async (path, status, message) => {
     const answer = await page(path)

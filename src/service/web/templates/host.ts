@@ -13,7 +13,7 @@ export const HOST = `<h1>Host <span class="mono"><%= it.ip %></span></h1>
 <section aria-labelledby="findings">
 <h2 id="findings">Findings</h2>
 <% if (it.findings.length === 0) { %>
-<p class="muted">No leaks are known for this host.</p>
+<p class="muted">No leaks are known for this host<% if (it.port !== '') { %> on port <%= it.port %><% } %>.</p>
 <% } else { %>
 <div class="scroll" role="region" aria-labelledby="findings-caption" tabindex="0">
 <table class="events" id="findings-table">
@@ -42,7 +42,7 @@ export const HOST = `<h1>Host <span class="mono"><%= it.ip %></span></h1>
 <section aria-labelledby="services">
 <h2 id="services">Services</h2>
 <% if (it.services.length === 0) { %>
-<p class="muted">No services are known for this host.</p>
+<p class="muted">No services are known for this host<% if (it.port !== '') { %> on port <%= it.port %><% } %>.</p>
 <% } else { %>
 <div class="scroll" role="region" aria-labelledby="services-caption" tabindex="0">
 <table class="events" id="services-table">
