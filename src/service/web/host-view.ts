@@ -63,7 +63,9 @@ export function hostView(ip: string, seen: SeenLookup, sort: Sort, port = ''): H
   const geo = latest(all, (e) => e.event.geoip.country_name !== '' || e.event.geoip.city_name !== '' || e.event.geoip.location.lat !== 0)?.event.geoip
   const net = latest(all, (e) => e.event.network.asn !== 0 || e.event.network.organization_name !== '' || e.event.network.network !== '')?.event.network
   const names = new Set<string>()
-  for (const row of all) {
+  // The host's names whatever the port filter: they describe the host, not the rows shown.
+  const everyRow: EventRow[] = port === '' ? all : [...seen.leaks.map(findingRow), ...seen.services.map(serviceRow)]
+  for (const row of everyRow) {
     const name = row.host === '' ? null : canonicalDomain(row.host)
     if (name !== null && name === row.host) names.add(name)
   }

@@ -371,6 +371,8 @@ describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 60_000 }, () =>
     expect(await page.locator('#q').inputValue()).toBe(`${HOST}:443`)
     expect(await page.locator('main .note').first().innerText()).toBe(`Only events on port 443 are shown. Show every port of ${HOST}`)
     expect((await findingRows()).map((r) => r.port)).toEqual([443])
+    // The facts still name every host name of the address.
+    expect(await page.locator('.facts dd').first().innerText()).toBe('api.web.test, www.web.test')
     expect(await page.locator('#services-table tbody tr.event').count()).toBe(1)
     await page.screenshot({ path: join(shots, 'web-host-port.png'), fullPage: false })
     await page.getByRole('link', { name: `Show every port of ${HOST}` }).click()
