@@ -170,13 +170,13 @@ const web = {
       operationId: 'indexPage',
       tags: ['extension', 'web'],
       summary: 'Web view: the start page',
-      description: 'For a browser (an accept header preferring `text/html`): counts of what is stored and a search form. Anything else gets 404.',
+      description: 'For a browser (an accept header preferring `text/html`): the search box, the latest findings, the most-seen plugins and the leaks by severity. Anything else gets 404.',
       security: [{}],
       parameters: [accept],
       responses: {
         '200': { description: 'The page.', content: pageAlternative },
         '404': errorAnswer('404', 'The accept header does not prefer `text/html`: there is no JSON resource here.', 'No such route; routes are GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain, …'),
-        '429': { description: 'Rate limit of the plan reached (reason phrase `Rate-limited`).', 'x-reason-phrase': 'Rate-limited', headers: rateLimited().headers, content: pageAlternative },
+        '429': { description: 'The pages’ own rate budget for this client address is spent (reason phrase `Rate-limited`).', 'x-reason-phrase': 'Rate-limited', headers: rateLimited().headers, content: pageAlternative },
       },
     },
   },
@@ -184,20 +184,26 @@ const web = {
     get: {
       operationId: 'searchPage',
       tags: ['extension', 'web'],
-      summary: 'Web view: the search form’s target',
-      description: 'For a browser: sends it on to the host or domain page of what was typed. Anything else gets 404.',
+      summary: 'Web view: the search box’s target',
+      description:
+        'For a browser: an address, `ip:port`, a URL or a domain name is sent on to its host or domain page; anything else is a query of the search language, ' +
+        'answered with a results page (newest first, 20 a page). Pages take from their own rate budget per client address, not the API’s (docs/service.md). Anything else gets 404.',
       security: [{}],
       parameters: [
-        { name: 'q', in: 'query', required: true, description: 'An IP address or a domain name, any spelling.', schema: { type: 'string' } },
+        { name: 'q', in: 'query', required: true, description: 'An IP address, `ip:port`, a URL, a domain name (any spelling), or a query (docs/search.md).', schema: { type: 'string' } },
+        { name: 'scope', in: 'query', required: false, description: 'What a query searches: `leak` (the default) or `service`.', schema: { type: 'string', enum: ['leak', 'service'] } },
+        { name: 'page', in: 'query', required: false, description: 'Results page, from 0.', schema: { type: 'integer', minimum: 0, maximum: 499 } },
         accept,
       ],
       responses: {
+        '200': { description: 'The results page of a query.', content: pageAlternative },
         '303': {
-          description: 'See the page of the address or name, in canonical spelling.',
-          headers: { location: { description: '`/host/IP` or `/domain/NAME`.', required: true, schema: patterned('^/(host|domain)/') } },
+          description: 'See the page of the address or name, in canonical spelling (a host page limited to the port of `ip:port` or a URL).',
+          headers: { location: { description: '`/host/IP`, `/host/IP?port=N` or `/domain/NAME`.', required: true, schema: patterned('^/(host|domain)/') } },
         },
-        '400': { description: '`q` is empty, or neither an IP address nor a domain name: an error page.', content: pageAlternative },
+        '400': { description: '`q` is empty, a query that does not parse (the page shows where) or is too broad for one page, or a bad `scope` or `page`: an error page keeping the query.', content: pageAlternative },
         '404': errorAnswer('404', 'The accept header does not prefer `text/html`: there is no JSON resource here.', 'No such route; routes are GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain, …'),
+        '429': { description: 'The pages’ own rate budget for this client address is spent (reason phrase `Rate-limited`).', 'x-reason-phrase': 'Rate-limited', headers: rateLimited().headers, content: pageAlternative },
       },
     },
   },

@@ -133,21 +133,34 @@ describe('lookups', () => {
       const answer = await call(limited, template, path, { headers: registered }, 429)
       expect(answer.statusMessage).toBe('Rate-limited')
     }
+    // Pages have their own budget (30 at once, then 2 a second), apart from the API's, spent by now.
     await request(limited.url, '/host/192.0.2.1')
+    expect((await request(limited.url, '/host/192.0.2.1', { headers: browser })).status).toBe(200)
+    await spendPageBudget()
     await call(limited, '/host/{ip}', '/host/192.0.2.1', { headers: browser }, 429)
     await call(limited, '/domain/{domain}', '/domain/example.com', { headers: browser }, 429)
   })
 })
 
+/** Asks pages of `limited` until one is refused (the pages' budget holds 30; at most 40 asked). */
+async function spendPageBudget(): Promise<void> {
+  for (let i = 0; i < 40; i++) if ((await request(limited.url, '/host/192.0.2.9', { headers: browser })).status === 429) return
+  expect.fail('the pages budget was never spent')
+}
+
 describe('web view', () => {
   it('the start page for a browser, 404 for anything else, 429 when limited', async () => {
     await call(open, '/', '/', { headers: browser }, 200)
     await call(open, '/', '/', {}, 404)
+    await spendPageBudget()
     await call(limited, '/', '/', { headers: browser }, 429)
+    await call(limited, '/search', '/search?q=port%3A443', { headers: browser }, 429)
     expect((await call(open, '/search', '/search?q=192.0.2.44', { headers: browser }, 303)).headers.location).toBe('/host/192.0.2.44')
+    expect((await call(open, '/search', '/search?q=192.0.2.44%3A8080', { headers: browser }, 303)).headers.location).toBe('/host/192.0.2.44?port=8080')
     expect((await call(open, '/search', '/search?q=Proxy.Example', { headers: browser }, 303)).headers.location).toBe('/domain/proxy.example')
     await call(open, '/search', '/search?q=', { headers: browser }, 400)
-    await call(open, '/search', '/search?q=not%20a%20name', { headers: browser }, 400)
+    await call(open, '/search', '/search?q=not%20a%20name&scope=service&page=1', { headers: browser }, 200)
+    await call(open, '/search', '/search?q=countri%3ADE', { headers: browser }, 400)
     await call(open, '/search', '/search?q=192.0.2.44', {}, 404)
   })
 })

@@ -2,13 +2,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { gzip } from 'node:zlib'
 import { TITLES } from './reply.js'
-import { renderError } from '../web/render.js'
+import { type Box, renderError } from '../web/render.js'
 
 /**
- * No script may run (there is none), styles only from this service, forms only to it. This is
- * a second wall: the first is that every value from an event is escaped.
+ * Scripts only from this service's own files (the one at /static/l9kit.js: no inline script,
+ * no eval), styles only from it, forms only to it. This is a second wall: the first is that
+ * every value from an event is escaped.
  */
-const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 /** Pages this small are not worth compressing. */
 const GZIP_FROM = 1024
@@ -40,10 +41,10 @@ export function sendHtml(req: IncomingMessage, res: ServerResponse, status: numb
   })
 }
 
-/** An error page saying what the JSON error body would say. */
-export function sendHtmlError(req: IncomingMessage, res: ServerResponse, status: number, description: string, headers?: Record<string, string>): void {
+/** An error page saying what the JSON error body would say; `box` is what its search box keeps. */
+export function sendHtmlError(req: IncomingMessage, res: ServerResponse, status: number, description: string, headers?: Record<string, string>, box?: Box): void {
   const reason = TITLES[status] ?? 'Error'
-  sendHtml(req, res, status, renderError({ status, reason, description }, apiPathOf(req)), headers)
+  sendHtml(req, res, status, renderError({ status, reason, description }, apiPathOf(req), box), headers)
 }
 
 /** The request's path without its query (shown in the footer's curl hint). */

@@ -12,7 +12,7 @@ import { handleLivePlain, upgradeHandler } from './live.js'
 import { handlePlugins } from './plugins.js'
 import { rawError, sendError, shown, VARY_ACCEPT } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
-import { handlePage, handleWeb, wantsPage } from './pages.js'
+import { handlePage, handleWeb, searchPage, wantsPage } from './pages.js'
 import { apiPathOf, sendHtmlError } from './send-html.js'
 import { noteRequest } from '../ingest/slices.js'
 
@@ -21,6 +21,8 @@ export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: 
   return (req, res) => {
     noteRequest()
     try {
+      // A browser's /search is the web view's search page, before any API route of that address.
+      if (req.url?.startsWith('/search') === true && searchPage(ctx, req, res)) return
       const target = matchRoute(req.url ?? '/')
       if (target === null) {
         if (handleWeb(ctx, req, res)) return

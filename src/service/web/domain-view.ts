@@ -4,7 +4,7 @@ import { reverseLabels } from '../names/domain.js'
 import type { SeenLookup } from '../store/types.js'
 import { MAX_ROWS } from './host-view.js'
 import { type FindingRow, findingRow, serviceRow, type ServiceRow } from './rows.js'
-import { type Sort, type SortHeader, type SortKey, sortHeaders, sortRows } from './sort.js'
+import { type Sort, type SortHeader, type SortKey, sortHeaders, sortRanks, sortRows } from './sort.js'
 
 export const DOMAIN_COLUMNS: readonly [SortKey, string][] = [
   ['severity', 'Severity'],
@@ -34,7 +34,10 @@ export interface SubdomainRow {
 
 export interface DomainView {
   domain: string
+  /** One tbody each in the page's one events table. */
   groups: HostGroup[]
+  /** Per row drawn: its `data-r` ranks for sorting in the page. */
+  ranks: Map<FindingRow | ServiceRow, string>
   events: number
   leaks: number
   /** Rows left out by MAX_ROWS. */
@@ -74,6 +77,7 @@ export function domainView(domain: string, seen: SeenLookup, entries: SubdomainE
     domain,
     // The domain itself first, then its names in tree order (a.example.com next to b.a.example.com).
     groups: [...byHost.values()].sort((a, b) => cmpText(reverseLabels(a.host), reverseLabels(b.host))),
+    ranks: sortRanks(kept, DOMAIN_COLUMNS.map(([k]) => k)),
     events: rows.length,
     leaks: seen.leaks.length,
     hidden: rows.length - kept.length,

@@ -7,15 +7,19 @@ import { Eta } from 'eta/core'
 import type { DomainView } from './domain-view.js'
 import type { HostView } from './host-view.js'
 import { MAX_ROWS } from './host-view.js'
+import { canonicalDomain } from '../names/domain.js'
+import { PAGE_SIZE, type ResultRow, type ResultsView } from './results-view.js'
 import { severityClass } from './rows.js'
+import { SCRIPT_HREF } from './script.js'
 import type { Sort, SortHeader } from './sort.js'
 import { STYLESHEET_HREF } from './stylesheet.js'
 import { DOMAIN } from './templates/domain.js'
 import { ERROR } from './templates/error.js'
 import { HOST } from './templates/host.js'
 import { INDEX } from './templates/index-page.js'
-import { LAYOUT } from './templates/layout.js'
-import { BADGE, BREAKABLE, DETAILS, FINGERPRINT, HOST_LINK, SORT_HEAD, TIME } from './templates/parts.js'
+import { LAYOUT, SEARCH_FORM } from './templates/layout.js'
+import { BADGE, BREAKABLE, DETAILS, FINGERPRINT, HOST_LINK, NAME_LINK, SORT_HEAD, TIME, WHERE } from './templates/parts.js'
+import { RESULT_ROWS, RESULTS } from './templates/results.js'
 
 /** A leak count of the index page. */
 export interface SeverityCount {
@@ -24,11 +28,35 @@ export interface SeverityCount {
   count: number
 }
 
+/** A plugin of the index page: its counts, and the search that lists its events. */
+export interface PluginRow {
+  name: string
+  count1h: number
+  count24h: number
+  count7d: number
+  query: string
+  scope: 'leak' | 'service'
+}
+
 export interface IndexView {
   counts: SeverityCount[]
   leaks: number
   events: number
+  /** The newest leaks (by last seen). */
+  latest: ResultRow[]
+  /** Plugins with events in the last 7 days, most first (at most 10). */
+  plugins: PluginRow[]
+  /** Plugins known at all. */
+  pluginsKnown: number
 }
+
+/** What the search box holds: the text typed (or the page's subject) and the scope. */
+export interface Box {
+  q: string
+  scope: string
+}
+
+const EMPTY_BOX: Box = { q: '', scope: 'leak' }
 
 export interface ErrorView {
   status: number
@@ -40,25 +68,27 @@ export interface ErrorView {
 const HELPERS = {
   severityClass,
   maxRows: MAX_ROWS,
-  /** `2024-01-15T08:00:00.123Z` → `2024-01-15 08:00` (UTC; the full value is in the title). */
-  shortTime: (time: string): string => (time.length >= 16 ? `${time.slice(0, 10)} ${time.slice(11, 16)}` : time),
+  pageSize: PAGE_SIZE,
+  /** encodeURIComponent that cannot throw: a lone surrogate (possible in event text) becomes U+FFFD first. */
+  enc: (text: string): string => encodeURIComponent(text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')),
+  /**
+   * `2024-01-15T08:00:00.123Z` → [`2024-01-15`, `08:00 UTC`] (stored times are UTC; the full value
+   * is in the title): drawn as two parts that do not break inside, so a narrow column puts the
+   * clock under the date rather than breaking the date at a hyphen. [text, ''] for another form.
+   */
+  timeParts: (time: string): [string, string] => (time.length >= 16 && time.endsWith('Z') ? [time.slice(0, 10), `${time.slice(11, 16)} UTC`] : [time, '']),
+  /** Whether a row's host is a host name (with a domain page), not an address or other text. */
+  isName: (host: string): boolean => canonicalDomain(host) === host,
   /**
    * A word cut where a line may break (the template puts `<wbr />` between the parts): after
    * `:` `/` `.` `_` `-`, and between a lower-case letter and an upper-case one (`Elasticsearch|Open|Plugin`).
    * So an IPv6 address or a long plugin name wraps at a sensible place instead of widening the table.
    */
   breakParts: (text: string): string[] => text.split(/(?<=[:/._-])|(?<=[a-z])(?=[A-Z])/),
+  /** The caption's words for the current sort (the same the page's script writes). */
   sortText: (sort: Sort, headers: SortHeader[]): string => {
-    const label = headers.find((h) => h.key === sort.key)?.label.toLowerCase() ?? sort.key
-    const words: Record<string, [string, string]> = {
-      severity: ['least severe first', 'most severe first'],
-      first: ['oldest first', 'newest first'],
-      last: ['oldest first', 'newest first'],
-      days: ['fewest first', 'most first'],
-      port: ['lowest first', 'highest first'],
-    }
-    const [asc, desc] = words[sort.key] ?? ['A to Z', 'Z to A']
-    return `${label}, ${sort.dir === 'asc' ? asc : desc}`
+    const header = headers.find((h) => h.key === sort.key)
+    return header === undefined ? sort.key : sort.dir === 'asc' ? header.asc : header.desc
   },
 }
 
@@ -80,6 +110,11 @@ function eta(): Eta {
     ['@details', DETAILS],
     ['@hostlink', HOST_LINK],
     ['@breakable', BREAKABLE],
+    ['@namelink', NAME_LINK],
+    ['@where', WHERE],
+    ['@searchform', SEARCH_FORM],
+    ['@results', RESULTS],
+    ['@resultrows', RESULT_ROWS],
   ]
   for (const [name, text] of templates) e.loadTemplate(name, text)
   engine = e
@@ -87,15 +122,18 @@ function eta(): Eta {
 }
 
 /** A whole page: `body` rendered from its template, inside the layout. */
-function page(template: string, data: object, title: string, apiPath: string, bigSearch = false, rawBase = ''): string {
+function page(template: string, data: object, title: string, apiPath: string, box: Box, bigSearch = false, rawBase = ''): string {
   const e = eta()
-  const body = e.render(template, { ...data, h: HELPERS, rawBase })
-  return e.render('@layout', { title, body, apiPath, bigSearch, stylesheet: STYLESHEET_HREF })
+  const body = e.render(template, { ...data, box, h: HELPERS, rawBase })
+  return e.render('@layout', { title, body, apiPath, box, bigSearch, stylesheet: STYLESHEET_HREF, script: SCRIPT_HREF })
 }
 
 export const renderHost = (view: HostView, apiPath: string): string =>
-  page('@host', view, `Host ${view.ip}`, apiPath, false, `/raw/host/${encodeURIComponent(view.ip)}/`)
+  page('@host', view, `Host ${view.ip}`, apiPath, { q: view.port === '' ? view.ip : view.ip.includes(':') ? `[${view.ip}]:${view.port}` : `${view.ip}:${view.port}`, scope: 'leak' }, false, `/raw/host/${encodeURIComponent(view.ip)}/`)
 export const renderDomain = (view: DomainView, apiPath: string): string =>
-  page('@domain', view, `Domain ${view.domain}`, apiPath, false, `/raw/domain/${encodeURIComponent(view.domain)}/`)
-export const renderIndex = (view: IndexView): string => page('@index', view, 'Search', '/host/IP', true)
-export const renderError = (view: ErrorView, apiPath: string): string => page('@error', view, `${view.status} ${view.reason}`, apiPath)
+  page('@domain', view, `Domain ${view.domain}`, apiPath, { q: view.domain, scope: 'leak' }, false, `/raw/domain/${encodeURIComponent(view.domain)}/`)
+export const renderIndex = (view: IndexView): string => page('@index', view, 'Search', '/search?q=*&scope=leak', EMPTY_BOX, true)
+export const renderResults = (view: ResultsView, apiPath: string): string =>
+  page('@results', view, `Search ${view.q}`, apiPath, { q: view.q, scope: view.scope })
+/** An error page; `box` keeps what was typed (or the path's subject) in the search box. */
+export const renderError = (view: ErrorView, apiPath: string, box: Box = EMPTY_BOX): string => page('@error', view, `${view.status} ${view.reason}`, apiPath, box)

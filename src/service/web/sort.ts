@@ -1,6 +1,9 @@
 /**
- * Sorting the pages' tables on the server: column headers are links (`?sort=last&dir=desc`),
- * so sorting works without JavaScript and the sorted column carries `aria-sort`.
+ * Sorting the pages' tables. On the server: column headers are links (`?sort=last&dir=desc`),
+ * so sorting works without JavaScript and the sorted column carries `aria-sort`. In the page:
+ * each row carries its rank under every key (sortRanks), and the page's small script
+ * (script.ts) reorders the rows by them when a header is clicked, with no new request; the
+ * ranks make its order exactly the server's.
  */
 import type { EventRow, FindingRow } from './rows.js'
 
@@ -26,6 +29,9 @@ export interface SortHeader {
   ariaSort: string
   /** ▲ / ▼ on the current column, else ''. */
   arrow: string
+  /** What the caption says when sorted by this column ascending, and descending. */
+  asc: string
+  desc: string
 }
 
 /** The sort a query asks for, or an error message naming the bad parameter and the allowed values. */
@@ -42,19 +48,61 @@ export function parseSort(query: URLSearchParams, columns: readonly SortKey[]): 
   return { key: key as SortKey, dir: dir ?? 'asc' }
 }
 
-/** The headers of a table with these columns under the current sort. */
-export function sortHeaders(columns: readonly [SortKey, string][], current: Sort): SortHeader[] {
+/**
+ * The headers of a table with these columns under the current sort. `keep` is the part of the
+ * query the links keep (`port=443&`: the host page's port filter), '' for none.
+ */
+export function sortHeaders(columns: readonly [SortKey, string][], current: Sort, keep = ''): SortHeader[] {
   return columns.map(([key, label]) => {
     const active = current.key === key
     const next: Direction = active && current.dir === 'asc' ? 'desc' : 'asc'
+    const [asc, desc] = ORDER_WORDS[key] ?? ['A to Z', 'Z to A']
     return {
       key,
       label,
-      href: `?sort=${key}&dir=${next}`,
+      href: `?${keep}sort=${key}&dir=${next}`,
       ariaSort: active ? (current.dir === 'asc' ? 'ascending' : 'descending') : '',
       arrow: active ? (current.dir === 'asc' ? '▲' : '▼') : '',
+      asc: `${label.toLowerCase()}, ${asc}`,
+      desc: `${label.toLowerCase()}, ${desc}`,
     }
   })
+}
+
+/** How a caption says the order of a column, ascending and descending (default: A to Z). */
+const ORDER_WORDS: Partial<Record<SortKey, [string, string]>> = {
+  severity: ['least severe first', 'most severe first'],
+  first: ['oldest first', 'newest first'],
+  last: ['oldest first', 'newest first'],
+  days: ['fewest first', 'most first'],
+  port: ['lowest first', 'highest first'],
+}
+
+/**
+ * For sorting in the page: per row, the text of its `data-r` attribute: its tie rank (last seen
+ * newest first, then key: sortRows' tie-break), then its rank under each of `keys` in that order
+ * (rows with equal values share a rank). Sorting by a column is then: that rank, times the
+ * direction, then the tie rank: exactly sortRows' order, computed here once.
+ */
+export function sortRanks<R extends EventRow>(rows: readonly R[], keys: readonly SortKey[]): Map<R, string> {
+  const columns: number[][] = []
+  const index = new Map(rows.map((r, i) => [r, i]))
+  const tie = [...rows].sort((a, b) => cmp(b.lastAt, a.lastAt) || cmp(a.key, b.key))
+  const tieRank = new Array<number>(rows.length)
+  tie.forEach((r, i) => (tieRank[index.get(r)!] = i))
+  columns.push(tieRank)
+  for (const key of keys) {
+    const by = COMPARE[key]
+    const order = [...rows].sort(by)
+    const rank = new Array<number>(rows.length)
+    let current = 0
+    order.forEach((r, i) => {
+      if (i > 0 && by(order[i - 1]!, r) !== 0) current++
+      rank[index.get(r)!] = current
+    })
+    columns.push(rank)
+  }
+  return new Map(rows.map((r, i) => [r, columns.map((c) => c[i]).join(' ')]))
 }
 
 /** Sorts rows in place by the sort, ties broken by last seen (newest first), then by key. */

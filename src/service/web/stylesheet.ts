@@ -15,7 +15,9 @@ a:focus-visible,button:focus-visible,input:focus-visible,.scroll:focus-visible{o
 .top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;padding:.6rem 1rem;background:var(--accent)}
 .top .brand{color:#fff;font-weight:700;font-size:1.15rem;text-decoration:none;margin-right:auto}
 .search{display:flex;gap:.4rem;flex-wrap:wrap;align-items:center}
-.search input{font:inherit;padding:.35rem .5rem;border:1px solid var(--line);border-radius:4px;min-width:0;width:14rem;max-width:100%}
+.search input{font:inherit;padding:.35rem .5rem;border:1px solid var(--line);border-radius:4px;min-width:0;width:20rem;max-width:100%}
+.search select{font:inherit;padding:.3rem;border:1px solid var(--line);border-radius:4px;background:#fff}
+.search .row{display:flex;gap:.4rem}
 .search button{font:inherit;padding:.35rem .8rem;border:1px solid #0b2e4d;border-radius:4px;background:#fff;color:var(--accent);cursor:pointer}
 .search.big{display:block;margin:1rem 0 2rem;max-width:42rem}
 table.counts{width:auto;min-width:18rem}
@@ -48,11 +50,21 @@ thead th[aria-sort]{background:#e3e8ee}
 tbody th{font-weight:400}
 .num{text-align:right;font-variant-numeric:tabular-nums}
 td code{white-space:nowrap}
-.summary{display:block;min-width:12rem;max-width:28rem;overflow-wrap:anywhere;color:var(--muted);font-size:.92em}
+.summary{display:block;min-width:10rem;max-width:28rem;overflow-wrap:anywhere;color:var(--muted);font-size:.92em}
 tr.event>*{border-bottom:0}
 tr.more td{padding:0 .5rem .4rem}
 tr.more a{font-size:.88em}
-.ips a{margin-right:.4rem}
+.addr,.nw{white-space:nowrap}
+tr.group>th{background:var(--soft);font-weight:600;padding-top:.6rem;border-bottom:1px solid var(--line)}
+tr.group .ips{font-weight:400;color:var(--muted)}
+tbody.group+tbody.group tr.group>th{border-top:2px solid var(--line)}
+.protocols{display:flex;flex-wrap:wrap;gap:0 1.5rem;align-items:flex-start}
+table.proto{width:auto;max-width:100%;min-width:16rem}
+table.proto td{overflow-wrap:anywhere}
+table.proto caption{color:var(--fg)}
+.pages{display:flex;gap:1rem;align-items:center;margin:.5rem 0 1rem}
+.caret mark{background:#fde68a;color:inherit;outline:1px solid #b45309}
+code.query{overflow-wrap:anywhere}
 .sev{display:inline-block;min-width:4.6rem;text-align:center;padding:.05rem .45rem;border-radius:3px;font-size:.82em;font-weight:600;text-transform:uppercase;letter-spacing:.02em;color:#fff}
 .sev-critical{background:#9f1239}
 .sev-high{background:#b42318}

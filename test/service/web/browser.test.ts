@@ -1,11 +1,16 @@
 /**
  * The web view in a real browser: Debian's chromium driven by playwright-core (headless, no
  * sandbox, no background networking, a fresh profile in a temporary directory removed after).
- * Loads the host and domain pages of a service with known events and checks the rows, the
- * sorting of every column, the days-open values, that a `<script>` in a summary does not run
- * (with the page's CSP bypassed, so escaping alone is what stops it), the layout at 360 px, and
- * an axe-core scan with no serious or critical violation. Writes screenshots of each page; with
- * L9KIT_SCREENSHOTS=1 into docs/img/ (the committed ones), else into the temporary directory.
+ * Loads the pages of a service with known events and checks the rows, sorting every column in
+ * the page (no request, the server's order), the days-open values, times with their zone, the
+ * links between host and domain pages, the domain page's one events table (shared column
+ * widths, addresses on one line), the subdomain note against the table, the search box (URL,
+ * ip:port, address, name, query; results with links; errors with the position, the query kept),
+ * browsing without meeting the API's rate limit, the protocol tables, the index page's latest
+ * findings and plugins, that a `<script>` in a summary does not run (with the page's CSP
+ * bypassed, so escaping alone is what stops it), the layout at 360 px, and an axe-core scan with
+ * no serious or critical violation. Writes screenshots of each page; with L9KIT_SCREENSHOTS=1
+ * into docs/img/ (the committed ones), else into the temporary directory.
  *
  * Without chromium the tests are skipped with a message saying so, except under CI=true, where
  * a missing browser is a failure.
@@ -17,19 +22,26 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MemoryStore, packageRoot, type RunningService } from '../../../src/service/index.js'
+import { MemoryStore, packageRoot, parseConfig, type RunningService } from '../../../src/service/index.js'
 import { serveForTest, unlimitedConfig } from '../support.js'
-import { DOMAIN, FINDINGS, fixtureDocs, HOST, LONG_DOMAIN, longValueDocs, XSS_SUMMARY } from './fixture.js'
+import { DOMAIN, FINDINGS, fixtureDocs, HOST, LONG_DOMAIN, longValueDocs, recentDocs, XSS_SUMMARY } from './fixture.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const HAVE_BROWSER = existsSync(CHROMIUM)
 const IN_CI = process.env.CI === 'true'
+/** A store holding `docs`, all accepted. */
+async function loaded(docs: unknown[]): Promise<MemoryStore> {
+  const store = new MemoryStore()
+  expect((await store.ingest(docs)).rejected).toEqual([])
+  return store
+}
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage']
 
 /** The little of the DOM these tests touch in page callbacks (the project compiles without the DOM library). */
 interface El {
   children: Iterable<El>
+  nextElementSibling: El | null
   innerText: string
   textContent: string | null
   className: string
@@ -47,6 +59,11 @@ interface Box {
   clientWidth: number
 }
 declare const document: { documentElement: Box; querySelectorAll(selector: string): Iterable<Box & { id: string; getAttribute(name: string): string | null }> }
+interface Rect {
+  x: number
+  width: number
+}
+declare function getComputedStyle(el: unknown): { whiteSpace: string }
 
 if (!HAVE_BROWSER && !IN_CI) {
   console.warn(`browser tests skipped: no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); under CI=true this fails`)
@@ -92,9 +109,38 @@ describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 60_000 }, () =>
     if (profile) await rm(profile, { recursive: true, force: true })
   })
 
-  const open = async (path: string) => {
-    const answer = await page.goto(service.url + path)
+  const open = async (path: string, base = service.url) => {
+    const answer = await page.goto(base + path)
     expect(answer?.status(), path).toBe(200)
+  }
+
+  /** Counts the requests the page makes from now until the returned function is called. */
+  const countRequests = () => {
+    const seen: string[] = []
+    const on = (request: { url(): string }) => void seen.push(request.url())
+    page.on('request', on)
+    return () => {
+      page.off('request', on)
+      return seen
+    }
+  }
+
+  /** The order of the event rows of a table, by key, and that each is followed by its "full event" row. */
+  const keyOrder = (table: string) =>
+    page.$$eval(`${table} tbody tr.event`, (rows) =>
+      rows.map((tr) => {
+        const key = (tr as El).getAttribute('data-key')!
+        const next = (tr as El).nextElementSibling
+        return next?.className === 'more' && next.querySelector('a')!.href.endsWith(key) ? key : `${key} without its link row`
+      }),
+    )
+
+  /** The same order as the server draws it for `query` (the page without its script). */
+  const serverOrder = async (path: string, table: string): Promise<string[]> => {
+    const whole = await (await page.request.get(service.url + path, { headers: { accept: 'text/html' } })).text()
+    const from = whole.indexOf(`id="${table}"`)
+    const text = whole.slice(from, whole.indexOf('</table>', from))
+    return [...text.matchAll(/<tr class="event" id="e-[0-9a-f]{16}" data-key="([0-9a-f]{16})"/g)].map((m) => m[1]!)
   }
 
   /** The findings table, one object per row, as the browser shows it. */
@@ -136,10 +182,20 @@ describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 60_000 }, () =>
     }
     expect(await page.locator('#services-table tbody tr.event').count()).toBe(2)
     expect(await page.locator('#services-table tbody tr.event').first().innerText()).toContain('22')
+    // Every time drawn says its zone in the text, not only in a hover.
+    const times = await page.locator('main time').allInnerTexts()
+    expect(times.length).toBeGreaterThan(10)
+    for (const t of times) expect(t).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/)
+    // The protocol objects, each a small labelled table.
+    expect(await page.locator('table.proto caption').allInnerTexts()).toEqual([
+      'MongoDB on port 27017/mongodb (finding MongoOpenPlugin), last seen 2024-01-01 00:00 UTC',
+      'SSH on port 22/ssh, last seen 2024-03-01 08:05 UTC',
+    ])
+    expect(await page.locator('table.proto').first().locator('tr').allInnerTexts()).toEqual(['Version\t4.4.29', 'Databases\tadmin, customers, local', 'Authentication required\tno', 'Wire version\t9'])
     await page.screenshot({ path: join(shots, 'web-host.png'), fullPage: true })
   })
 
-  it('sorts by each column, both ways, with aria-sort on the sorted header', async () => {
+  it('sorts by each column, both ways, in the page: no request, aria-sort, the address updated, the server\'s order', async () => {
     await open(`/host/${HOST}`)
     const keys = await page.$$eval('#findings-table thead th a', (links) => links.map((a) => new URL((a as El).href).searchParams.get('sort')!))
     expect(keys).toEqual(['severity', 'finding', 'plugin', 'port', 'fingerprint', 'first', 'last', 'days'])
@@ -154,20 +210,45 @@ describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 60_000 }, () =>
       last: (r) => Date.parse(r.last),
       days: (r) => r.days,
     }
+    const stop = countRequests()
+    const orders: [string, string[]][] = []
     for (const [index, key] of keys.entries()) {
       for (const dir of ['asc', 'desc']) {
         // Clicking a header sorts ascending; clicking the sorted header again turns it round.
         await page.locator('#findings-table thead th a').nth(index).click()
-        await page.waitForURL(`**/host/${HOST}?sort=${key}&dir=${dir}`)
-        expect(await page.locator('#findings-table thead th').nth(index).getAttribute('aria-sort')).toBe(dir === 'asc' ? 'ascending' : 'descending')
+        expect(page.url()).toBe(`${service.url}/host/${HOST}?sort=${key}&dir=${dir}`)
+        const heads = page.locator('#findings-table thead th')
+        expect(await heads.nth(index).getAttribute('aria-sort')).toBe(dir === 'asc' ? 'ascending' : 'descending')
+        expect(await page.locator('#findings-table thead th[aria-sort]').count()).toBe(1)
+        expect(await heads.nth(index).locator('a').getAttribute('href')).toBe(`/host/${HOST}?sort=${key}&dir=${dir === 'asc' ? 'desc' : 'asc'}`)
+        expect(await page.locator('#findings-caption .order').innerText()).toBe(await heads.nth(index).locator('a').getAttribute(`data-${dir}`))
         const got = (await findingRows()).map(value[key]!)
         const sorted = [...got].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
         expect(got, `${key} ${dir}`).toEqual(dir === 'asc' ? sorted : sorted.reverse())
+        orders.push([`?sort=${key}&dir=${dir}`, await keyOrder('#findings-table')])
       }
     }
+    // Sixteen sorts, no request at all: nothing spent from any rate limit.
+    expect(stop()).toEqual([])
+    // Exactly the order the server draws for the same address (what a reload shows).
+    for (const [query, order] of orders) expect(order, query).toEqual(await serverOrder(`/host/${HOST}${query}`, 'findings-table'))
     // Days open ascending, ties newest first: the high finding (0 days, March) before the unrated one (0 days, February).
     await open(`/host/${HOST}?sort=days&dir=asc`)
     expect((await findingRows()).map((r) => `${r.severity}:${r.days}`)).toEqual(['high:0', 'none:0', 'medium:7', 'critical:10', 'low:30'])
+  })
+
+  it('sorts the domain page\'s one events table within each host name, in the page', async () => {
+    await open(`/domain/${DOMAIN}`)
+    const stop = countRequests()
+    for (const key of ['days', 'ip', 'last']) {
+      await page.locator('#events-table thead th a[data-sort="' + key + '"]').click()
+      await page.locator('#events-table thead th a[data-sort="' + key + '"]').click()
+      expect(page.url()).toBe(`${service.url}/domain/${DOMAIN}?sort=${key}&dir=desc`)
+      expect(await keyOrder('#events-table'), key).toEqual(await serverOrder(`/domain/${DOMAIN}?sort=${key}&dir=desc`, 'events-table'))
+      // Each group's heading stays first in its tbody.
+      expect(await page.$$eval('#events-table tbody', (bodies) => bodies.map((b) => (b as El).querySelector('tr')!.className))).toEqual(['group', 'group', 'group'])
+    }
+    expect(stop().filter((url) => !url.startsWith(service.url + '/raw/'))).toEqual([])
   })
 
   it('shows a <script> in a summary as text and never runs it', async () => {
@@ -209,17 +290,27 @@ describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 60_000 }, () =>
     }
   })
 
-  it('shows the domain: subdomains linking to their pages and hosts, events grouped by host', async () => {
+  it('shows the domain: subdomains, one events table grouped by host name with shared column widths, addresses on one line, links both ways', async () => {
     await open(`/domain/${DOMAIN}`)
-    expect(await page.locator('h3').allInnerTexts()).toEqual(['api.web.test', 'deep.api.web.test', 'www.web.test'])
+    expect(await page.locator('#events-table tr.group .name').allInnerTexts()).toEqual(['api.web.test', 'deep.api.web.test', 'www.web.test'])
+    // One table for the section: every group's columns line up.
+    expect(await page.locator('section[aria-labelledby="by-host"] table').count()).toBe(1)
+    const columns = await page.$$eval('#events-table tbody', (bodies) =>
+      bodies.map((b) => [...(b as El).querySelector('tr.event')!.children].map((cell) => {
+        const r = (cell as unknown as { getBoundingClientRect(): Rect }).getBoundingClientRect()
+        return `${Math.round(r.x)}+${Math.round(r.width)}`
+      })),
+    )
+    expect(columns.length).toBe(3)
+    for (const group of columns) expect(group).toEqual(columns[0])
     const subdomains = await page.$$eval('#subdomains-table tbody tr', (rows) => rows.map((tr) => (tr as El).innerText.replace(/\s+/g, ' ').trim()))
     expect(subdomains).toEqual([
-      'www.web.test 1 198.51.100.7 2024-03-03 03:03',
-      'api.web.test 3 198.51.100.7 198.51.100.8 2001:db8::8 2024-02-21 12:00',
-      'deep.api.web.test 1 198.51.100.9 2024-01-15 12:00',
+      'www.web.test 1 198.51.100.7 2024-03-03 03:03 UTC',
+      'api.web.test 3 198.51.100.7, 198.51.100.8, 2001:db8::8 2024-02-21 12:00 UTC',
+      'deep.api.web.test 1 198.51.100.9 2024-01-15 12:00 UTC',
     ])
-    const days = await page.$$eval('section.group', (groups) =>
-      groups.map((g) => [g.querySelector('h3')!.textContent, [...g.querySelectorAll('tr.event td.days')].map((td) => Number(td.textContent))]),
+    const days = await page.$$eval('#events-table tbody', (groups) =>
+      groups.map((g) => [(g as El).querySelector('tr.group .name')!.textContent, [...(g as El).querySelectorAll('tr.event td.days')].map((td) => Number(td.textContent))]),
     )
     expect(days).toEqual([
       ['api.web.test', [0, 0, 0]],
@@ -227,26 +318,143 @@ describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 60_000 }, () =>
       ['www.web.test', [10, 0, 7, 30, 0, 0]],
     ])
     await page.screenshot({ path: join(shots, 'web-domain.png'), fullPage: true })
+    // An address is never broken: one line box each, at 1280 and at 360 px.
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 800 })
+      const lines = await page.$$eval('a.addr', (links) =>
+        links.map((a) => `${(a as El).textContent} ${getComputedStyle(a).whiteSpace} ${(a as unknown as { getClientRects(): unknown[] }).getClientRects().length}`),
+      )
+      expect(lines.length).toBeGreaterThan(10)
+      for (const line of lines) expect(line, `at ${width}px`).toMatch(/ nowrap 1$/)
+    }
+    await page.setViewportSize({ width: 1280, height: 900 })
+    // Domain → host → domain: the address links to its host page, which names its host names, linking back.
     await page.locator('#subdomains-table a', { hasText: '2001:db8::8' }).click()
     await page.waitForURL('**/host/2001%3Adb8%3A%3A8')
     expect(await page.locator('h1').innerText()).toBe('Host 2001:db8::8')
-    await page.goBack()
+    expect(await page.locator('.facts dd').first().innerText()).toBe('api.web.test')
+    await page.locator('.facts a', { hasText: 'api.web.test' }).click()
+    await page.waitForURL('**/domain/api.web.test')
+    expect(await page.locator('h1').innerText()).toBe('Domain api.web.test')
+    await open(`/host/${HOST}`)
+    expect(await page.locator('.facts dd').first().innerText()).toBe('api.web.test, www.web.test')
+    await page.goto(`${service.url}/domain/${DOMAIN}`)
     await page.locator('#subdomains-table a', { hasText: 'deep.api.web.test' }).click()
     expect(await page.locator('h1').innerText()).toBe('Domain deep.api.web.test')
   })
 
-  it('searches from the index page, which counts leaks by severity', async () => {
+  it('says how many subdomains the plan leaves out of the table, and the table and the events agree with it', async () => {
+    const capped = await serveForTest({ store: await loaded(fixtureDocs()), config: parseConfig(JSON.stringify({ plans: { anonymous: { subdomains: 1, rate: null } } }), 'capped.json') })
+    await open(`/domain/${DOMAIN}`, capped.url)
+    expect(await page.locator('#subdomains-table tbody tr').count()).toBe(1)
+    expect(await page.locator('#subdomains-note').innerText()).toBe(
+      "This table lists 1 of the 3 names below web.test, the most recently seen: the anonymous plan's subdomain list holds at most 1. The events of all of them are under Events by host.",
+    )
+    expect(await page.locator('#events-table tr.group').count()).toBe(3)
+    expect(await page.locator('p.lead').first().innerText()).toContain('3 subdomains')
+  })
+
+  it('understands the search box: a URL, ip:port, an address, a name, a query (results linked to host pages), and keeps a bad query with its position', async () => {
+    const search = async (text: string, scope = 'leak') => {
+      await page.getByLabel('IP, domain, URL or query').fill(text)
+      await page.getByLabel('Search', { exact: true }).selectOption(scope)
+      const loaded = page.waitForEvent('load')
+      await page.getByRole('button', { name: 'Search' }).click()
+      await loaded
+    }
+    await open('/')
+    await search('https://WWW.web.test:8443/admin/?next=/')
+    await page.waitForURL('**/domain/www.web.test')
+    expect(await page.locator('#q').inputValue()).toBe('www.web.test')
+    await search(`${HOST}:443`)
+    await page.waitForURL(`**/host/${HOST}?port=443`)
+    expect(await page.locator('#q').inputValue()).toBe(`${HOST}:443`)
+    expect(await page.locator('main .note').first().innerText()).toBe(`Only events on port 443 are shown. Show every port of ${HOST}`)
+    expect((await findingRows()).map((r) => r.port)).toEqual([443])
+    // The facts still name every host name of the address.
+    expect(await page.locator('.facts dd').first().innerText()).toBe('api.web.test, www.web.test')
+    expect(await page.locator('#services-table tbody tr.event').count()).toBe(1)
+    await page.screenshot({ path: join(shots, 'web-host-port.png'), fullPage: false })
+    await page.getByRole('link', { name: `Show every port of ${HOST}` }).click()
+    expect((await findingRows()).length).toBe(5)
+    await search('[2001:db8::8]:443')
+    await page.waitForURL('**/host/2001%3Adb8%3A%3A8?port=443')
+    await search('198.51.100.9')
+    await page.waitForURL('**/host/198.51.100.9')
+    // A query: a results page, newest first, each row linking to its host page.
+    await search('+port:443', 'service')
+    expect(new URL(page.url()).pathname).toBe('/search')
+    expect(await page.locator('h1').innerText()).toBe('Search services')
+    expect(await page.locator('#q').inputValue()).toBe('+port:443')
+    const rows = await page.$$eval('#results-table tbody tr.event', (trs) => trs.map((tr) => (tr as El).querySelector('a.addr')!.textContent))
+    expect(rows).toEqual([HOST, '2001:db8::8', '198.51.100.8'])
+    const times = await page.$$eval('#results-table time', (ts) => ts.map((t) => (t as El).getAttribute('datetime')!))
+    expect([...times].sort().reverse()).toEqual(times)
+    await page.screenshot({ path: join(shots, 'web-search.png'), fullPage: true })
+    await page.locator('#results-table a.addr', { hasText: '198.51.100.8' }).click()
+    await page.waitForURL('**/host/198.51.100.8')
+    await search('+plugin:DotEnvPlugin')
+    expect(await page.locator('#results-table tbody tr.event').count()).toBe(1)
+    expect(await page.locator('#results-table .summary').innerText()).toBe('/.env readable: APP_KEY, DB_PASSWORD')
+    // A bad query: 400, the message with its position, the term marked, the query kept in the box.
+    await search('+plugin:DotEnvPlugin +countri:NL')
+    expect(await page.locator('#query-error p').first().innerText()).toBe('bad query at position 23 (`countri`): there is no field `countri`; did you mean `country`?')
+    expect(await page.locator('#query-error mark').innerText()).toBe('countri')
+    expect(await page.locator('#q').inputValue()).toBe('+plugin:DotEnvPlugin +countri:NL')
+    await page.screenshot({ path: join(shots, 'web-search-error.png'), fullPage: false })
+    const answer = await page.goto(`${service.url}/search?q=${encodeURIComponent('+severity:high')}&scope=service`)
+    expect(answer?.status()).toBe(400)
+    expect(await page.locator('#query-error').innerText()).toContain('is a field of leaks')
+    expect(await page.getByLabel('Search', { exact: true }).inputValue()).toBe('service')
+  })
+
+  it('lets a person browse without meeting the API rate limit: sorting is free, pages have a budget of their own, and a 429 page keeps the query', async () => {
+    // The API allows 1 request at once here; the clock stands still, so nothing refills.
+    const strict = parseConfig(JSON.stringify({ plans: { anonymous: { rate: 1, burst: 1, subdomains: 10 } } }), 'strict.json')
+    const limited = await serveForTest({ store: await loaded(fixtureDocs()), config: strict, limiter: { now: () => 0 } })
+    const statuses: number[] = []
+    for (const path of ['/', `/host/${HOST}`, `/domain/${DOMAIN}`, `/host/${HOST}?port=443`, '/search?q=%2Bport%3A443&scope=service']) {
+      statuses.push((await page.goto(limited.url + path))!.status())
+    }
+    await page.goto(`${limited.url}/host/${HOST}`)
+    for (let i = 0; i < 6; i++) await page.locator('#findings-table thead th a').nth(i % 3).click()
+    expect(statuses).toEqual([200, 200, 200, 200, 200])
+    // The API's own bucket is still full: the pages spent none of it.
+    expect((await page.request.get(`${limited.url}/host/${HOST}`, { headers: { accept: 'application/json' } })).status()).toBe(200)
+    // 30 pages in the same instant pass (6 were made above); the 31st is a 429 page that keeps what was typed.
+    for (let i = 6; i < 30; i++) expect((await page.goto(`${limited.url}/host/${HOST}`))!.status(), `page ${i + 1}`).toBe(200)
+    const refused = await page.goto(`${limited.url}/search?q=${encodeURIComponent('+plugin:GitConfigPlugin -port:80')}&scope=leak`)
+    expect(refused?.status()).toBe(429)
+    expect(await page.locator('p.error').innerText()).toContain('Too many pages at once: wait 500ms before the next page')
+    expect(await page.locator('#q').inputValue()).toBe('+plugin:GitConfigPlugin -port:80')
+  })
+
+  it('shows the index: the latest findings, the most-seen plugins (each a search), and the leaks by severity', async () => {
     await open('/')
     expect(await page.locator('#severity-table tbody tr').allInnerTexts()).toEqual(['CRITICAL\t1', 'HIGH\t1', 'MEDIUM\t1', 'LOW\t1', 'INFO\t0', 'NONE\t1'])
-    await page.screenshot({ path: join(shots, 'web-index.png') })
-    await page.getByLabel('IP address or domain name').fill('WWW.web.test')
-    await page.getByRole('button', { name: 'Look up' }).click()
-    await page.waitForURL('**/domain/www.web.test')
-    expect(await page.locator('h1').innerText()).toBe('Domain www.web.test')
+    // The fixture's events are from 2024: nothing in the last 7 days.
+    expect(await page.locator('#plugins').locator('xpath=..').innerText()).toContain('No plugin has events from the last 7 days (6 plugins are known from older events).')
+    expect(await page.locator('#latest-table tbody tr.event').count()).toBe(5)
+    const recent = await serveForTest({ store: await loaded([...fixtureDocs(), ...recentDocs(Date.now())]), config: unlimitedConfig() })
+    await open('/', recent.url)
+    const plugins = await page.$$eval('#plugins-table tbody tr', (rows) => rows.map((tr) => (tr as El).innerText.replace(/\s+/g, ' ').trim()))
+    expect(plugins.map((p) => p.split(' ').filter((_, i, all) => i === 0 || i === all.length - 1).join(' '))).toEqual(['GitConfigHttpPlugin 5', 'DotEnvPlugin 3', 'ElasticsearchOpenPlugin 2'])
+    const latest = await page.$$eval('#latest-table time', (ts) => ts.map((t) => (t as El).getAttribute('datetime')!))
+    expect(latest.length).toBe(10)
+    expect([...latest].sort().reverse()).toEqual(latest)
+    await page.screenshot({ path: join(shots, 'web-index.png'), fullPage: true })
+    await page.locator('#plugins-table a', { hasText: 'DotEnvPlugin' }).click()
+    await page.waitForURL('**/search?**')
+    expect(await page.locator('#q').inputValue()).toBe('+plugin:"DotEnvPlugin"')
+    expect(await page.locator('#results-table tbody tr.event').count()).toBe(4)
+    await page.goto(`${recent.url}/`)
+    await page.locator('#latest-table tbody tr.event').first().locator('a.addr').click()
+    await page.waitForURL('**/host/203.0.113.*')
+    expect(await page.locator('h1').innerText()).toMatch(/^Host 203\.0\.113\.\d+$/)
   })
 
   it('has no serious or critical accessibility violation (axe-core), and fits 360 px without sideways scrolling', async () => {
-    const pages = ['/', `/host/${HOST}`, `/domain/${DOMAIN}`, '/host/1.2.3']
+    const pages = ['/', `/host/${HOST}`, `/domain/${DOMAIN}`, '/host/1.2.3', `/host/${HOST}?port=443`, '/search?q=%2Bport%3A443&scope=service', '/search?q=%2Bcountri%3ANL']
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 800 })
       for (const path of pages) {

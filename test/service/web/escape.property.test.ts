@@ -14,19 +14,22 @@ import { MemoryStore } from '../../../src/service/index.js'
 import { domainView } from '../../../src/service/web/domain-view.js'
 import { hostView } from '../../../src/service/web/host-view.js'
 import { severityList } from '../../../src/service/http/pages.js'
-import { renderDomain, renderError, renderHost, renderIndex } from '../../../src/service/web/render.js'
+import { renderDomain, renderError, renderHost, renderIndex, renderResults } from '../../../src/service/web/render.js'
+import { resultRow } from '../../../src/service/web/results-view.js'
 import { eventKey } from '../../../src/service/web/rows.js'
+import { SCRIPT_HREF } from '../../../src/service/web/script.js'
+import { parseQuery } from '../../../src/query/index.js'
 import { DEFAULT_SORT, SORT_KEYS } from '../../../src/service/web/sort.js'
 import { makeEvent } from '../support.js'
 
 const ELEMENTS = new Set(
-  'html head meta title link body header a form label input button main h1 h2 h3 dl dt dd span section p div table caption thead tbody tr th td code time strong br wbr footer'.split(' '),
+  'html head meta title link script body header a form label input select option button main nav h1 h2 h3 dl dt dd span section p div table caption thead tbody tr th td code mark time strong br wbr footer'.split(' '),
 )
 const ATTRIBUTES = new Set(
-  'lang charset name content rel href class action method role for id type required placeholder autocomplete spellcheck aria-labelledby tabindex scope aria-sort aria-hidden colspan datetime title data-key'.split(' '),
+  'lang charset name content rel href src defer class action method role for id type required placeholder autocomplete spellcheck aria-labelledby aria-label tabindex scope aria-sort aria-hidden colspan datetime title data-key data-r data-sort data-asc data-desc value selected'.split(' '),
 )
 const CLASSES = new Set(
-  'top brand search vh mono facts muted note event events num days more summary sev sev-critical sev-high sev-medium sev-low sev-info sev-other sev-none sev-service scroll group ips lead big row error counts'.split(' '),
+  'top brand search vh mono facts muted note event events num days more summary sev sev-critical sev-high sev-medium sev-low sev-info sev-other sev-none sev-service scroll group ips lead big row error counts addr name arrow hint order proto protocols results query caret pages nw'.split(' '),
 )
 
 const NASTY = [
@@ -59,7 +62,7 @@ const hostileEvent = fc
     kind: fc.constantFrom('leak', 'service'),
     name: fc.constantFrom(...NAMES),
     port: fc.integer({ min: 0, max: 65535 }).map(String),
-    s: fc.array(hostile, { minLength: 22, maxLength: 22 }),
+    s: fc.array(hostile, { minLength: 26, maxLength: 26 }),
   })
   .map(({ kind, name, port, s }) => {
     const e = makeEvent({ event_type: kind, ip: IP, host: name, port, event_source: s[0]!, summary: s[1]!, reverse: s[2]!, protocol: s[3]!, tags: [s[4]!] })
@@ -70,6 +73,10 @@ const hostileEvent = fc
     e.geoip = { ...e.geoip, city_name: s[16]!, region_name: s[17]!, country_name: s[18]!, location: { lat: 1.5, lon: -2.25 } }
     e.network = { ...e.network, organization_name: s[19]!, network: s[20]!, asn: 64501 }
     e.event_pipeline = [s[21]!]
+    // Protocol objects: drawn as labelled tables on the host page.
+    e.redis = { version: s[22]!, mode: s[23]!, auth_required: true }
+    e.mongodb = { databases: [s[24]!, s[25]!], wire_version: 17 }
+    e.ssh = { ...e.ssh, banner: s[22]!, kex_algorithms: [s[23]!] }
     return e
   })
 
@@ -89,16 +96,20 @@ function inspect(html: string): Parsed {
   const parser = new SaxesParser()
   const rawKeys: string[] = []
   let text = ''
+  let inScript = false
   const problems: string[] = []
   parser.on('doctype', (d) => {
     if (d.trim() !== 'html') problems.push(`doctype ${d}`)
   })
   parser.on('opentag', (tag) => {
     if (!ELEMENTS.has(tag.name)) problems.push(`element <${tag.name}>`)
+    // The one script is the page's own file: no other script element, no inline script.
+    inScript = tag.name === 'script'
+    if (inScript && (tag.attributes as Record<string, string>).src !== SCRIPT_HREF) problems.push('a script that is not /static/l9kit.js')
     for (const [name, value] of Object.entries(tag.attributes as Record<string, string>)) {
       if (!ATTRIBUTES.has(name)) problems.push(`attribute ${name} on <${tag.name}>`)
       if (name === 'class') for (const c of value.split(' ')) if (!CLASSES.has(c)) problems.push(`class ${JSON.stringify(c)}`)
-      if ((name === 'href' || name === 'action') && !/^(\/(?!\/)|\?)/.test(value)) problems.push(`${name}=${JSON.stringify(value)}`)
+      if ((name === 'href' || name === 'action') && !/^(\/(?!\/)|\?|#[a-z-]+$)/.test(value)) problems.push(`${name}=${JSON.stringify(value)}`)
       if (name === 'href' && value.startsWith('/') && value.slice(1).includes('/') && !/^\/(host|domain|static)\/[^/]*$|^\/raw\/(host|domain)\/[^/]*\/[0-9a-f]{16}$/.test(value.split('?')[0]!)) {
         problems.push(`href ${JSON.stringify(value)}`)
       }
@@ -106,7 +117,9 @@ function inspect(html: string): Parsed {
     const raw = /^\/raw\/(?:host|domain)\/[^/]*\/([0-9a-f]{16})$/.exec((tag.attributes as Record<string, string>).href ?? '')
     if (raw !== null) rawKeys.push(raw[1]!)
   })
+  parser.on('closetag', () => void (inScript = false))
   parser.on('text', (t) => {
+    if (inScript && t.trim() !== '') problems.push('text inside a script element')
     text += t
   })
   parser.on('error', (e) => problems.push(`not well-formed: ${e.message}`))
@@ -116,7 +129,7 @@ function inspect(html: string): Parsed {
 }
 
 describe('pages escape every value from an event (property)', () => {
-  it('host, domain, index and error pages stay well-formed, with only our markup, and show the values as text', async () => {
+  it('host, domain, index, results and error pages stay well-formed, with only our markup, and show the values as text', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(hostileEvent, { minLength: 1, maxLength: 5 }), fc.constantFrom(...SORT_KEYS), fc.constantFrom('asc' as const, 'desc' as const), hostile, async (events, key, dir, message) => {
         const store = new MemoryStore()
@@ -133,15 +146,27 @@ describe('pages escape every value from an event (property)', () => {
           for (const e of storedEvents.filter((e) => e.event_type === 'leak')) expect(drawn.text).toContain(xmlSafe(e.event_source))
         }
 
+        // The protocol objects' values come back as text on the host page.
+        for (const e of storedEvents) for (const v of [e.redis!.version!, ...e.mongodb!.databases!]) expect(host.text).toContain(xmlSafe(v))
+
         const counts = store.severityCounts()
-        inspect(renderIndex({ counts: severityList(counts), leaks: 0, events: store.size }))
-        inspect(renderError({ status: 400, reason: 'Bad Request', description: message }, message))
+        const latest = (store.search(parseQuery('*', { scope: 'leak' }), { offset: 0, limit: 10 }) as Uint8Array[]).map(resultRow)
+        const plugins = storedEvents.map((e) => ({ name: e.event_source, count1h: 1, count24h: 1, count7d: 1, query: `+plugin:${message}`, scope: 'leak' as const }))
+        inspect(renderIndex({ counts: severityList(counts), leaks: 0, events: store.size, latest, plugins, pluginsKnown: plugins.length }))
+        const rows = (store.search(parseQuery('*', { scope: 'service' }), { offset: 0, limit: 20 }) as Uint8Array[]).map(resultRow)
+        const results = inspect(renderResults({ q: message, scope: 'service', page: 1, rows, more: true, error: null }, '/search'))
+        for (const e of storedEvents.filter((e) => e.event_type === 'service')) expect(results.text).toContain(xmlSafe(e.event_source))
+        const cut = Math.floor(message.length / 2)
+        inspect(renderResults({ q: message, scope: 'leak', page: 0, rows: [], more: false, error: { message, before: message.slice(0, cut), term: message.slice(cut, cut + 3), after: message.slice(cut + 3), position: cut + 1 } }, '/search'))
+        inspect(renderError({ status: 400, reason: 'Bad Request', description: message }, message, { q: message, scope: message }))
       }),
       { numRuns: 150 },
     )
   })
 
   it('the checker itself catches markup that was not escaped', () => {
+    expect(() => inspect('<!DOCTYPE html><html><head><script>alert(1)</script></head><body></body></html>')).toThrow()
+    expect(() => inspect('<!DOCTYPE html><html><head><script src="//evil.test/x.js"></script></head><body></body></html>')).toThrow()
     expect(() => inspect('<!DOCTYPE html><html><body><p><img src="x" onerror="alert(1)" /></p></body></html>')).toThrow()
     expect(() => inspect('<!DOCTYPE html><html><body><p class="sev-<b>">x</p></body></html>')).toThrow()
     expect(() => inspect('<!DOCTYPE html><html><body><a href="javascript:alert(1)">x</a></body></html>')).toThrow()

@@ -100,11 +100,44 @@ export const SERVICES: Event[] = [
   service({ host: 'notweb.test', ip: '198.51.100.10', port: '80', protocol: 'http', software: ['nginx', '1.18.0'], time: '2024-01-15T12:00:00Z' }),
 ]
 
+// Protocol objects (src/schema/protocols.ts), drawn as small labelled tables on the host page:
+// the SSH service's algorithm lists (the `ssh` extension), and what the open MongoDB showed.
+SERVICES[1]!.ssh = {
+  ...SERVICES[1]!.ssh,
+  banner: 'SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3',
+  version: 2,
+  key_type: 'ssh-ed25519',
+  kex_algorithms: ['curve25519-sha256', 'sntrup761x25519-sha512@openssh.com'],
+  host_key_algorithms: ['ssh-ed25519', 'rsa-sha2-512'],
+  auth_methods: ['publickey', 'password'],
+}
+FINDINGS[3].event.mongodb = { version: '4.4.29', databases: ['admin', 'customers', 'local'], auth_required: false, wire_version: 9 }
+
 /** Every observation, in the order they are ingested. */
 export function fixtureDocs(): Event[] {
   const docs: Event[] = []
   for (const f of FINDINGS) for (const time of f.times) docs.push({ ...f.event, time })
   docs.push(...SERVICES)
+  return docs
+}
+
+/** Events seen in the last hours (times relative to `now`), for the index page's most-seen plugins. */
+export function recentDocs(now: number): Event[] {
+  const at = (hoursAgo: number) => new Date(now - hoursAgo * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z')
+  const docs: Event[] = []
+  const plugins: [string, number][] = [
+    ['GitConfigHttpPlugin', 5],
+    ['DotEnvPlugin', 3],
+    ['ElasticsearchOpenPlugin', 2],
+  ]
+  let n = 0
+  for (const [source, count] of plugins) {
+    for (let i = 0; i < count; i++, n++) {
+      const e = makeEvent({ event_type: 'leak', event_source: source, event_fingerprint: n.toString(16).padStart(64, '0'), ip: `203.0.113.${n + 1}`, host: `site${n}.recent.test`, port: '443', protocol: 'https', time: at(n % 2 === 0 ? 0.2 : 30), summary: `${source} finding ${n}` })
+      e.leak = { ...e.leak, severity: ['critical', 'high', 'medium'][n % 3]!, stage: 'open', type: 'exposed_file' }
+      docs.push(e)
+    }
+  }
   return docs
 }
 

@@ -70,6 +70,8 @@ describe('content negotiation', () => {
       expect(html(answer)).toMatch(/^<!DOCTYPE html>\n<html lang="en">/)
       expect(answer.headers.vary).toBe('accept, accept-encoding')
       expect(answer.headers['content-security-policy']).toContain("default-src 'none'")
+      // Scripts from the site's own files only: no inline script, no eval.
+      expect(answer.headers['content-security-policy']).toContain("script-src 'self';")
       expect(answer.headers['x-content-type-options']).toBe('nosniff')
     }
     expect(html(await getRaw(service.url, `/host/${HOST}`, { accept: 'text/html' }))).toContain('<h1>Host <span class="mono">198.51.100.7</span></h1>')
@@ -126,27 +128,101 @@ describe('pages', () => {
   it('draws the domain: its subdomains with their hosts, and its events grouped by host name', async () => {
     const text = html(await page(`/domain/${DOMAIN}`))
     expect(text).toContain('<a href="/domain/api.web.test">api.web.test</a>')
-    // An IPv6 address may wrap after each colon (<wbr />), so a long one does not widen the table.
-    expect(text).toContain('<a class="mono" href="/host/2001%3Adb8%3A%3A8">2001:<wbr />db8:<wbr />:<wbr />8</a>')
+    // An address is never broken: no <wbr /> inside, and class addr (white-space: nowrap).
+    expect(text).toContain('<a class="mono addr" href="/host/2001%3Adb8%3A%3A8">2001:db8::8</a>')
     expect(text).not.toContain('notweb.test')
-    const groups = [...text.matchAll(/<h3 id="g\d+"><a href="\/domain\/([^"]+)">/g)].map((m) => m[1])
+    // One events table, one tbody per host name.
+    expect(text.match(/<table /g)).toHaveLength(2)
+    const groups = [...text.matchAll(/<tbody class="group" id="g\d+">\n<tr class="group"><th colspan="9" scope="rowgroup"><span class="name"><a href="\/domain\/([^"]+)">/g)].map((m) => m[1])
     expect(groups).toEqual(['api.web.test', 'deep.api.web.test', 'www.web.test'])
+  })
+
+  it('shows each protocol object present as a small labelled table, members in the schema order', async () => {
+    const text = html(await page(`/host/${HOST}`))
+    const tables = [...text.matchAll(/<table class="proto" id="proto-\d+-(\w+)">\n<caption><strong>([^<]+)<\/strong> on port (\d+)/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`)
+    expect(tables).toEqual(['mongodb MongoDB 27017', 'ssh SSH 22'])
+    const mongo = text.slice(text.indexOf('-mongodb">'), text.indexOf('</table>', text.indexOf('-mongodb">')))
+    const rows = [...mongo.matchAll(/<tr><th scope="row">([^<]+)<\/th><td>([^<]*)<\/td><\/tr>/g)].map((m) => `${m[1]}=${m[2]}`)
+    expect(rows).toEqual(['Version=4.4.29', 'Databases=admin, customers, local', 'Authentication required=no', 'Wire version=9'])
+    const ssh = text.slice(text.indexOf('-ssh">'), text.indexOf('</table>', text.indexOf('-ssh">')))
+    expect([...ssh.matchAll(/<th scope="row">([^<]+)<\/th>/g)].map((m) => m[1])).toEqual(['Version', 'Banner', 'Key type', 'Key exchange algorithms', 'Host key algorithms', 'Authentication methods'])
+    // A host whose events have none: no section.
+    expect(html(await page('/host/198.51.100.8'))).not.toContain('id="protocols"')
+  })
+
+  it('names the host names of a host page, each linking to its domain page, and writes times with their zone', async () => {
+    const text = html(await page(`/host/${HOST}`))
+    expect(text).toContain('<dt>Host names</dt><dd><a href="/domain/api.web.test">api.<wbr />web.<wbr />test</a>, <a href="/domain/www.web.test">www.<wbr />web.<wbr />test</a></dd>')
+    expect(text).toContain('<time datetime="2024-01-11T12:00:00Z" title="2024-01-11T12:00:00Z"><span class="nw">2024-01-11</span> <span class="nw">12:00 UTC</span></time>')
+    const times = [...text.matchAll(/<time [^>]*>(.*?)<\/time>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ''))
+    expect(times.length).toBeGreaterThan(10)
+    for (const t of times) expect(t).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/)
   })
 
   it('shows the index: a labelled search box and the stored leaks by severity', async () => {
     const text = html(await page('/'))
-    expect(text).toContain('<label for="q">IP address or domain name</label>')
+    expect(text).toContain('<label for="q">IP, domain, URL or query</label>')
     const rows = [...text.matchAll(/<tr><th scope="row"><span class="sev sev-(\w+)">([^<]*)<\/span><\/th><td class="num">(\d+)<\/td><\/tr>/g)].map((m) => `${m[2]}=${m[3]}`)
     expect(rows).toEqual(['critical=1', 'high=1', 'medium=1', 'low=1', 'info=0', 'none=1'])
   })
 
-  it('sends the search box to the page of an address or a name, and says why not otherwise', async () => {
+  it('sends the search box to the page of an address, ip:port, a URL or a name', async () => {
     const to = async (q: string) => (await page(`/search?q=${encodeURIComponent(q)}`)).headers.location
     expect(await to(' 2001:DB8:0::8 ')).toBe('/host/2001%3Adb8%3A%3A8')
     expect(await to('WWW.Web.Test.')).toBe('/domain/www.web.test')
-    const bad = await page('/search?q=%3Cb%3Enope')
+    expect(await to('198.51.100.7:443')).toBe('/host/198.51.100.7?port=443')
+    expect(await to('[2001:db8::8]:443')).toBe('/host/2001%3Adb8%3A%3A8?port=443')
+    expect(await to('https://www.web.test:8443/admin?x=1')).toBe('/domain/www.web.test')
+    expect(await to('http://198.51.100.7:8080/')).toBe('/host/198.51.100.7?port=8080')
+    expect(await to('http://[2001:db8::8]/')).toBe('/host/2001%3Adb8%3A%3A8')
+  })
+
+  it('answers a query with a results page: newest first, each row linking to its host page; a bad query shows where, kept in the box', async () => {
+    const results = await page(`/search?q=${encodeURIComponent('+port:443')}&scope=service`)
+    expect(results.status).toBe(200)
+    const text = html(results)
+    expect(text).toContain('value="+port:443"')
+    expect(text).toContain('<option value="service" selected="selected">')
+    const rows = [...text.matchAll(/<tr class="event" data-key="[0-9a-f]{16}">[\s\S]*?<a class="mono addr" href="\/host\/([^"]+)">/g)].map((m) => decodeURIComponent(m[1]!))
+    expect(rows).toEqual([HOST, '2001:db8::8', '198.51.100.8'])
+    const leaks = html(await page('/search?q=%3Cb%3Enope'))
+    expect(leaks).toContain('Nothing stored matches this query.')
+    expect(leaks).toContain('value="&lt;b&gt;nope"')
+    const bad = await page(`/search?q=${encodeURIComponent('+countri:DE <i>')}&scope=leak`)
     expect(bad.status).toBe(400)
-    expect(html(bad)).toContain('&quot;&lt;b&gt;nope&quot; is neither an IPv4 or IPv6 address nor a domain name.')
+    const error = html(bad)
+    expect(error).toContain('bad query at position 2 (`countri`): there is no field `countri`; did you mean `country`?')
+    expect(error).toContain('Position 2: <code>+<mark>countri</mark>:DE &lt;i&gt;</code>')
+    expect(error).toContain('value="+countri:DE &lt;i&gt;"')
+    const scoped = html(await page(`/search?q=${encodeURIComponent('severity:high')}&scope=service`))
+    expect(scoped).toContain('is a field of leaks')
+    for (const [path, message] of [
+      ['/search?q=x&scope=all', 'scope=&quot;all&quot; is not a scope; use leak or service.'],
+      ['/search?q=x&page=500', 'page=&quot;500&quot; is not a page: pages run from 0 to 499 (20 results each).'],
+      ['/search?q=x&sort=last', 'The query parameter &quot;sort&quot; is not known here'],
+      ['/search?q=%20', 'Type an IP address, a domain name, a URL, ip:port, or a query'],
+    ]) {
+      const answer = await page(path!)
+      expect(answer.status, path).toBe(400)
+      expect(html(answer), path).toContain(message)
+    }
+  })
+
+  it('pages results by 20, newest first, without overlap', async () => {
+    const many = new MemoryStore()
+    await many.ingest(Array.from({ length: 45 }, (_, i) => makeEvent({ event_type: 'leak', event_source: 'PagePlugin', ip: `192.0.2.${i + 1}`, port: '80', time: `2024-05-${String(1 + (i % 28)).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}:00:00Z` })))
+    const running = await serveForTest({ store: many, config: unlimitedConfig() })
+    const seen: string[] = []
+    for (const n of [0, 1, 2]) {
+      const text = html(await getRaw(running.url, `/search?q=plugin:PagePlugin&scope=leak&page=${n}`, { accept: BROWSER_ACCEPT }))
+      const times = [...text.matchAll(/<time datetime="([^"]+)"/g)].map((m) => m[1]!)
+      expect(times.length).toBe(n < 2 ? 20 : 5)
+      expect([...times].sort().reverse()).toEqual(times)
+      seen.push(...[...text.matchAll(/href="\/host\/([^"]+)"/g)].map((m) => m[1]!))
+      expect(text.includes('rel="next"'), `page ${n}`).toBe(n < 2)
+      expect(text.includes('rel="prev"'), `page ${n}`).toBe(n > 0)
+    }
+    expect(new Set(seen).size).toBe(45)
   })
 })
 
@@ -160,7 +236,10 @@ describe('errors as pages', () => {
     [`/host/${HOST}?sort=ip`, 400, 'is not a column of this page'],
     [`/host/${HOST}?dir=up`, 400, 'dir=&quot;up&quot; is not a direction; use asc or desc.'],
     [`/host/${HOST}?x=%3Cscript%3E`, 400, 'The query parameter &quot;x&quot; is not known here'],
-    [`/host/${HOST}?event=0000000000000000`, 400, 'The query parameter &quot;event&quot; is not known here; pages take sort and dir.'],
+    [`/host/${HOST}?event=0000000000000000`, 400, 'The query parameter &quot;event&quot; is not known here; this page takes sort, dir, port.'],
+    [`/domain/${DOMAIN}?port=80`, 400, 'The query parameter &quot;port&quot; is not known here; this page takes sort, dir.'],
+    [`/host/${HOST}?port=http`, 400, 'port=&quot;http&quot; is not a port number'],
+    [`/host/${HOST}?port=65536`, 400, 'port=&quot;65536&quot; is not a port number'],
   ]
   it.each(cases)('%s → %i page saying why', async (path, status, message) => {
     const answer = await page(path)
@@ -204,16 +283,29 @@ describe('plans', () => {
     'limited.json',
   )
 
-  it('limits pages on the anonymous plan with a 429 page, and caps its subdomains', async () => {
+  it('gives pages a budget of their own (30 at once, then 2 a second), apart from the API rate limit, and caps subdomains', async () => {
     let now = 0
     const running = await serveForTest({ store, config: limited, limiter: { now: () => now } })
     const first = await getRaw(running.url, `/domain/${DOMAIN}`, { accept: BROWSER_ACCEPT })
     expect(first.status).toBe(200)
-    expect(html(first)).toContain('The anonymous plan shows at most 1 subdomains; 2 more are not shown.')
-    const second = await getRaw(running.url, `/host/${HOST}`, { accept: BROWSER_ACCEPT })
-    expect([second.status, second.statusMessage, second.headers['x-limited-for']]).toEqual([429, 'Rate-limited', '1s'])
-    expect(html(second)).toContain('Rate limit of the anonymous plan reached: wait 1s before the next page.')
-    now = 1000
+    // The note and the table agree: one row drawn, two more names counted, their events below.
+    const text = html(first)
+    expect(text).toContain("This table lists 1 of the 3 names below web.test, the most recently seen: the anonymous plan's subdomain list holds at most 1.")
+    expect(text.slice(text.indexOf('id="subdomains-table"'), text.indexOf('</table>')).match(/<tr>\n<th scope="row">/g)).toHaveLength(1)
+    // The API's own limit (1 at once) is untouched by the page.
+    expect((await getRaw(running.url, `/host/${HOST}`)).status).toBe(200)
+    expect((await getRaw(running.url, `/host/${HOST}`)).status).toBe(429)
+    // Pages go on: 29 more (30 in all), whatever the API bucket says; the 31st waits half a second.
+    for (let i = 0; i < 29; i++) expect((await getRaw(running.url, `/host/${HOST}?sort=days`, { accept: BROWSER_ACCEPT })).status, `page ${i + 2}`).toBe(200)
+    const limitedPage = await getRaw(running.url, `/search?q=${encodeURIComponent('+plugin:"Kept <q>"')}&scope=service`, { accept: BROWSER_ACCEPT })
+    expect([limitedPage.status, limitedPage.statusMessage, limitedPage.headers['x-limited-for']]).toEqual([429, 'Rate-limited', '500ms'])
+    const body = html(limitedPage)
+    expect(body).toContain('Too many pages at once: wait 500ms before the next page (pages allow 30 at once, then 2 a second; sorting a table is free).')
+    // The 429 page keeps what was typed, and the scope.
+    expect(body).toContain('value="+plugin:&quot;Kept &lt;q&gt;&quot;"')
+    expect(body).toContain('<option value="service" selected="selected">')
+    expect(html(await getRaw(running.url, '/host/1.2.3', { accept: BROWSER_ACCEPT }))).toContain('value="1.2.3"')
+    now = 500
     expect((await getRaw(running.url, '/', { accept: BROWSER_ACCEPT })).status).toBe(200)
   })
 
@@ -255,7 +347,7 @@ describe('weight and caching', () => {
     expect([again.status, again.body.length]).toEqual([304, 0])
   })
 
-  it('keeps a host with 50 findings under 100 KB in all (page and stylesheet, as a browser fetches them), and under 100 KB decoded', async () => {
+  it('keeps a host with 50 findings under 100 KB in all (page, stylesheet and script, as a browser fetches them), and under 100 KB decoded', async () => {
     const big = new MemoryStore()
     // Banners that differ from each other (400 pseudo-random characters each), so compression has work to do.
     let seed = 7
@@ -274,8 +366,10 @@ describe('weight and caching', () => {
     expect(decoded.match(/<tr class="event"/g)).toHaveLength(50)
     const href = /<link rel="stylesheet" href="([^"]+)"/.exec(decoded)![1]!
     const css = await getRaw(running.url, href, gz)
-    const total = pageAnswer.body.length + css.body.length
-    console.log(`host with 50 findings: page ${pageAnswer.body.length} B gzip (${Buffer.byteLength(decoded)} B decoded), stylesheet ${css.body.length} B gzip; total ${total} B`)
+    const js = await getRaw(running.url, /<script src="([^"]+)"/.exec(decoded)![1]!, gz)
+    expect([js.status, js.headers['content-type'], js.headers['cache-control']]).toEqual([200, 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable'])
+    const total = pageAnswer.body.length + css.body.length + js.body.length
+    console.log(`host with 50 findings: page ${pageAnswer.body.length} B gzip (${Buffer.byteLength(decoded)} B decoded), stylesheet ${css.body.length} B gzip, script ${js.body.length} B gzip; total ${total} B`)
     expect(total).toBeLessThan(100 * 1024)
     // Decoded too: the events' full JSON is behind each row's link, not in the page (it was 245 KB with it).
     expect(Buffer.byteLength(decoded)).toBeLessThanOrEqual(100 * 1024)

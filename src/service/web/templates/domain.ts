@@ -10,14 +10,14 @@ export const DOMAIN = `<h1>Domain <span class="mono"><%= it.domain %></span></h1
 <% } else { %>
 <div class="scroll" role="region" aria-labelledby="subdomains-caption" tabindex="0">
 <table id="subdomains-table">
-<caption id="subdomains-caption"><span>Names below <%= it.domain %>, most recently seen first.</span></caption>
+<caption id="subdomains-caption"><span>Names below <%= it.domain %>, most recently seen first. Times are UTC.</span></caption>
 <thead><tr><th scope="col">Subdomain</th><th scope="col" class="num">Distinct IPs</th><th scope="col">Hosts</th><th scope="col">Last seen</th></tr></thead>
 <tbody>
 <% for (const s of it.subdomains) { %>
 <tr>
 <th scope="row"><a href="/domain/<%= encodeURIComponent(s.name) %>"><%= s.name %></a></th>
 <td class="num"><%= s.distinctIps %></td>
-<td><% for (const ip of s.ips) { %><%~ include('@hostlink', { ip }) %> <% } %></td>
+<td class="ips"><% s.ips.forEach((ip, j) => { %><% if (j > 0) { %>, <% } %><%~ include('@hostlink', { ip }) %><% }) %></td>
 <td><%~ include('@time', { time: s.lastSeen }) %></td>
 </tr>
 <% } %>
@@ -25,25 +25,23 @@ export const DOMAIN = `<h1>Domain <span class="mono"><%= it.domain %></span></h1
 </table>
 </div>
 <% } %>
-<% if (it.subdomainsHidden > 0) { %><p class="note" role="note">The <%= it.planName %> plan shows at most <%= it.subdomainCap %> subdomains; <%= it.subdomainsHidden %> more are not shown.</p><% } %>
+<% if (it.subdomainsHidden > 0) { %><p class="note" role="note" id="subdomains-note">This table lists <%= it.subdomains.length %> of the <%= it.subdomains.length + it.subdomainsHidden %> names below <%= it.domain %>, the most recently seen: the <%= it.planName %> plan's subdomain list holds at most <%= it.subdomainCap %>. The events of all of them are under <a href="#by-host">Events by host</a>.</p><% } %>
 </section>
 
 <section aria-labelledby="by-host">
 <h2 id="by-host">Events by host</h2>
 <% if (it.groups.length === 0) { %>
 <p class="muted">No events are known for <%= it.domain %>.</p>
-<% } %>
-<% it.groups.forEach((g, i) => { %>
-<section class="group" aria-labelledby="g<%= i %>">
-<h3 id="g<%= i %>"><a href="/domain/<%= encodeURIComponent(g.host) %>"><%= g.host %></a></h3>
-<p class="ips">Hosts: <% if (g.ips.length === 0) { %><span class="muted">no IP known</span><% } %><% for (const ip of g.ips) { %><%~ include('@hostlink', { ip }) %> <% } %></p>
-<div class="scroll" role="region" aria-labelledby="g<%= i %>-caption" tabindex="0">
-<table class="events">
-<caption id="g<%= i %>-caption"><span>Events of <%= g.host %>, sorted by <%= it.h.sortText(it.sort, it.headers) %>.</span></caption>
+<% } else { %>
+<div class="scroll" role="region" aria-labelledby="events-caption" tabindex="0">
+<table class="events" id="events-table">
+<caption id="events-caption"><span>Events of <%= it.domain %> and the names below it, grouped by host name, sorted by <span class="order"><%= it.h.sortText(it.sort, it.headers) %></span>. Times are UTC.</span></caption>
 <%~ include('@sorthead', { headers: it.headers }) %>
-<tbody>
+<% it.groups.forEach((g, i) => { %>
+<tbody class="group" id="g<%= i %>">
+<tr class="group"><th colspan="9" scope="rowgroup"><span class="name"><%~ include('@namelink', { name: g.host }) %></span> <span class="ips">on <% if (g.ips.length === 0) { %><span class="muted">no IP known</span><% } %><% g.ips.forEach((ip, j) => { %><% if (j > 0) { %>, <% } %><%~ include('@hostlink', { ip }) %><% }) %></span></th></tr>
 <% for (const r of g.rows) { %>
-<tr class="event" id="e-<%= r.key %>" data-key="<%= r.key %>">
+<tr class="event" id="e-<%= r.key %>" data-key="<%= r.key %>" data-r="<%= it.ranks.get(r) %>">
 <td><%~ include('@badge', { row: r }) %></td>
 <th scope="row"><% if (r.kind === 'leak' && r.type !== '') { %><strong><%~ include('@breakable', { text: r.type }) %></strong><br /><% } %><% if (r.kind === 'service' && r.software !== '') { %><strong><%= r.software %></strong><br /><% } %><span class="summary"><%= r.summary %></span></th>
 <td><%~ include('@breakable', { text: r.plugin }) %></td>
@@ -57,9 +55,9 @@ export const DOMAIN = `<h1>Domain <span class="mono"><%= it.domain %></span></h1
 <%~ include('@details', { row: r, span: 9 }) %>
 <% } %>
 </tbody>
+<% }) %>
 </table>
 </div>
-</section>
-<% }) %>
+<% } %>
 </section>
 `

@@ -1,10 +1,38 @@
-/** The index page: a search box and the stored leaks by severity. `it.counts`: [{word, rank, count}]. */
-export const INDEX = `<h1>Look up a host or a domain</h1>
-<form class="search big" action="/search" method="get" role="search">
-<label for="q">IP address or domain name</label>
-<span class="row"><input id="q" name="q" type="search" required="required" placeholder="192.0.2.1 or example.com" autocomplete="off" spellcheck="false" />
-<button type="submit">Look up</button></span>
-</form>
+/**
+ * The index page: a search box, the latest findings, the most-seen plugins and the stored leaks
+ * by severity. `it`: an IndexView (render.ts).
+ */
+export const INDEX = `<h1>Look up a host, a domain, or search</h1>
+<%~ include('@searchform', { box: it.box, big: true }) %>
+
+<section aria-labelledby="latest">
+<h2 id="latest">Latest findings</h2>
+<% if (it.latest.length === 0) { %>
+<p class="muted">No leak is stored yet.</p>
+<% } else { %>
+<%~ include('@resultrows', { rows: it.latest, id: 'latest-table', caption: 'The ' + it.latest.length + ' most recently seen leaks.' }) %>
+<p><a href="/search?q=*&amp;scope=leak">All leaks, newest first</a></p>
+<% } %>
+</section>
+
+<section aria-labelledby="plugins">
+<h2 id="plugins">Most-seen plugins</h2>
+<% if (it.plugins.length === 0) { %>
+<p class="muted">No plugin has events from the last 7 days<% if (it.pluginsKnown > 0) { %> (<%= it.pluginsKnown %> <%= it.pluginsKnown === 1 ? 'plugin is' : 'plugins are' %> known from older events)<% } %>.</p>
+<% } else { %>
+<div class="scroll" role="region" aria-labelledby="plugins-caption" tabindex="0">
+<table id="plugins-table" class="counts">
+<caption id="plugins-caption"><span>Plugins by events seen in the last 7 days (by event time), most first.</span></caption>
+<thead><tr><th scope="col">Plugin</th><th scope="col" class="num">Last hour</th><th scope="col" class="num">Last 24 hours</th><th scope="col" class="num">Last 7 days</th></tr></thead>
+<tbody>
+<% for (const p of it.plugins) { %>
+<tr><th scope="row"><a href="/search?q=<%= it.h.enc(p.query) %>&amp;scope=<%= p.scope %>"><%~ include('@breakable', { text: p.name === '' ? '(none)' : p.name }) %></a></th><td class="num"><%= p.count1h %></td><td class="num"><%= p.count24h %></td><td class="num"><%= p.count7d %></td></tr>
+<% } %>
+</tbody>
+</table>
+</div>
+<% } %>
+</section>
 
 <section aria-labelledby="severity">
 <h2 id="severity">Leaks by severity</h2>

@@ -3,15 +3,20 @@
 /** `it.row`: a finding or service row. A service shows the word "service"; colour is never the only sign. */
 export const BADGE = `<% const r = it.row %><% if (r.kind === 'leak') { %><span class="sev sev-<%= it.h.severityClass(r.severityRank) %>"><%= r.severity === '' ? 'none' : r.severity %></span><% } else { %><span class="sev sev-service">service</span><% } %>`
 
-/** `it.time`: canonical time text, shown to the second, whole value on hover and in datetime. */
-export const TIME = `<time datetime="<%= it.time %>" title="<%= it.time %>"><%= it.h.shortTime(it.time) %></time>`
+/** `it.time`: canonical time text, shown to the minute with its zone (`2024-01-15 08:00 UTC`), whole value on hover and in datetime. */
+export const TIME = `<% const [date, clock] = it.h.timeParts(it.time) %><time datetime="<%= it.time %>" title="<%= it.time %>"><span class="nw"><%= date %></span><% if (clock !== '') { %> <span class="nw"><%= clock %></span><% } %></time>`
 
 /** `it.fingerprint`: the first 12 hex digits, all 64 on hover. */
 export const FINGERPRINT = `<% if (it.fingerprint === '') { %><span class="muted">none</span><% } else { %><code title="<%= it.fingerprint %>"><%= it.fingerprint.slice(0, 12) %>…</code><% } %>`
 
-/** `it.headers`: the column headers, each a link that sorts by it. */
+/**
+ * `it.headers`: the column headers, each a link that sorts by it (on the server), and that the
+ * page's script (script.ts) turns into sorting in the page: `data-sort`, and the caption's
+ * words for each direction. The arrow and the "(sort)" hint are always there, maybe empty, so
+ * the script only changes their text.
+ */
 export const SORT_HEAD = `<thead><tr>
-<% for (const c of it.headers) { %><th scope="col"<% if (c.key === 'port' || c.key === 'days') { %> class="num"<% } %><% if (c.ariaSort !== '') { %> aria-sort="<%= c.ariaSort %>"<% } %>><a href="<%= c.href %>"><%= c.label %><% if (c.arrow !== '') { %> <span aria-hidden="true"><%= c.arrow %></span><% } %><% if (c.ariaSort === '') { %><span class="vh"> (sort)</span><% } %></a></th><% } %>
+<% for (const c of it.headers) { %><th scope="col"<% if (c.key === 'port' || c.key === 'days') { %> class="num"<% } %><% if (c.ariaSort !== '') { %> aria-sort="<%= c.ariaSort %>"<% } %>><a href="<%= c.href %>" data-sort="<%= c.key %>" data-asc="<%= c.asc %>" data-desc="<%= c.desc %>"><%= c.label %><span class="arrow" aria-hidden="true"><%= c.arrow === '' ? '' : ' ' + c.arrow %></span><span class="vh hint"><%= c.ariaSort === '' ? ' (sort)' : '' %></span></a></th><% } %>
 </tr></thead>
 `
 
@@ -25,5 +30,11 @@ export const DETAILS = `<tr class="more"><td colspan="<%= it.span %>"><a href="<
 /** `it.text`: a word that may wrap at the places breakParts() finds (each part escaped). */
 export const BREAKABLE = `<% it.h.breakParts(it.text).forEach((part, i) => { %><% if (i > 0) { %><wbr /><% } %><%= part %><% }) %>`
 
-/** `it.ip`: a link to the host page of an address (an IPv6 one may wrap after a colon; IPv4 ones are short enough). */
-export const HOST_LINK = `<a class="mono" href="/host/<%= encodeURIComponent(it.ip) %>"><% if (it.ip.includes(':')) { %><%~ include('@breakable', { text: it.ip }) %><% } else { %><%= it.ip %><% } %></a>`
+/** `it.ip`: a link to the host page of an address, never broken across lines (class `addr`: `white-space: nowrap`). */
+export const HOST_LINK = `<a class="mono addr" href="/host/<%= encodeURIComponent(it.ip) %>"><%= it.ip %></a>`
+
+/** `it.name`: a link to the domain page of a host name (it may wrap after its dots). */
+export const NAME_LINK = `<a href="/domain/<%= encodeURIComponent(it.name) %>"><%~ include('@breakable', { text: it.name }) %></a>`
+
+/** `it.row`: where an event is: its address (host page) and its host name (domain page), as known. */
+export const WHERE = `<% const r = it.row %><% if (r.ip !== '') { %><%~ include('@hostlink', { ip: r.ip }) %><% } %><% if (r.host !== '' && r.host !== r.ip && it.h.isName(r.host)) { %><% if (r.ip !== '') { %><br /><% } %><%~ include('@namelink', { name: r.host }) %><% } %>`
