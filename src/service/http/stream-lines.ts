@@ -1,0 +1,68 @@
+/**
+ * Writing a stream of records as JSON Lines with backpressure: records are gathered into chunks
+ * of about 64 KiB; when the socket will not take more (`write` returns false) the next record is
+ * not asked for until 'drain'. When the client goes away the source's iterator is closed (its
+ * `return`), so a dropped connection stops the query. Nothing to write at all is a 204.
+ */
+import type { ServerResponse } from 'node:http'
+
+const CHUNK_BYTES = 64 * 1024
+const NEWLINE = Buffer.from('\n')
+
+/** Content type of a JSON Lines answer. */
+export const NDJSON_TYPE = 'application/x-ndjson'
+
+/**
+ * Streams `records` (each one JSON document, no newline) to `res`, one per line; resolves when
+ * done or stopped by the client; when the source fails after the answer began, the connection is
+ * cut (the answer is incomplete), before that the error is thrown for the caller to answer.
+ */
+export async function streamLines(res: ServerResponse, records: AsyncIterable<Uint8Array>): Promise<void> {
+  let gone = false
+  let wake: (() => void) | undefined
+  const onClose = () => {
+    gone = true
+    wake?.()
+  }
+  res.on('close', onClose)
+  const iterator = records[Symbol.asyncIterator]()
+  let done = false
+  try {
+    let parts: Uint8Array[] = []
+    let bytes = 0
+    for (;;) {
+      const next = await iterator.next()
+      if (next.done) done = true
+      if (gone) return
+      if (done) break
+      if (!res.headersSent) res.writeHead(200, { 'content-type': NDJSON_TYPE, 'cache-control': 'no-store' })
+      parts.push(next.value, NEWLINE)
+      bytes += next.value.length + 1
+      if (bytes < CHUNK_BYTES) continue
+      const chunk = Buffer.concat(parts, bytes)
+      parts = []
+      bytes = 0
+      if (!res.write(chunk)) {
+        await new Promise<void>((resolve) => {
+          wake = resolve
+          res.once('drain', resolve)
+        })
+        if (wake !== undefined) res.off('drain', wake)
+        wake = undefined
+        if (gone) return
+      }
+    }
+    if (!res.headersSent) {
+      res.writeHead(204)
+      return void res.end()
+    }
+    res.end(bytes > 0 ? Buffer.concat(parts, bytes) : undefined)
+  } catch (error) {
+    // An answer already begun cannot become an error: cut it, so the client sees it incomplete.
+    if (!res.headersSent) throw error
+    res.destroy()
+  } finally {
+    res.off('close', onClose)
+    if (!done) await iterator.return?.()
+  }
+}
