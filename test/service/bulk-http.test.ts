@@ -77,7 +77,7 @@ describe('GET /bulk/search and /bulk/service', async () => {
   })
 
   it('is for pro keys only by default: 403 with the reason for the others', async () => {
-    for (const headers of [{ 'api-key': KEYS.registered }, { 'api-key': '' }, {}]) {
+    for (const headers of [{ 'api-key': KEYS.registered }, { 'api-key': '' }, {}] as Record<string, string>[]) {
       const r = await request(service.url, '/bulk/search?q=*', { headers })
       expect(r.status).toBe(403)
       expect((r.json as { description: string }).description).toMatch(/bulk export is for pro keys; this caller's plan is (registered|anonymous)/)
