@@ -134,7 +134,7 @@ export class LookupClient {
 
   private async *bulk(route: string, q: string, shape: 'aggregation' | 'event', call: CallOptions = {}): AsyncGenerator<unknown> {
     const path = `${route}?q=${encodeURIComponent(q)}`
-    const response = await this.request('GET', path, undefined, call, open)
+    const response = await this.request('GET', path, { headers: { accept: BULK_ACCEPT } }, call, open)
     if (response.status === 204) return
     if (response.status !== 200 || response.stream === undefined) {
       throw new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${errorText(response.body)}`, { response })
@@ -152,7 +152,7 @@ export class LookupClient {
    * status is returned. A `json` body is sent with `content-type: application/json`.
    */
   async request(method: Method, path: string, send: { json?: unknown; text?: string; headers?: Record<string, string> } | undefined, call?: CallOptions): Promise<RawResponse>
-  async request(method: 'GET', path: string, send: undefined, call: CallOptions, opener: typeof open): Promise<Awaited<ReturnType<typeof open>>>
+  async request(method: 'GET', path: string, send: { headers?: Record<string, string> } | undefined, call: CallOptions, opener: typeof open): Promise<Awaited<ReturnType<typeof open>>>
   async request(
     method: Method,
     path: string,
@@ -222,6 +222,9 @@ export class LookupClient {
     return body
   }
 }
+
+/** What the bulk calls accept: JSON Lines, and JSON for the error answers. */
+export const BULK_ACCEPT = 'application/x-ndjson, application/json;q=0.9'
 
 /** Whether a body is the JSON text of `value`. */
 function parsesTo(body: string, value: unknown): boolean {
