@@ -177,3 +177,49 @@ describe('bulk export backpressure', async () => {
     })
   }
 })
+
+/** A memory store whose service export yields its first match, then waits until released. */
+class HesitantStore extends MemoryStore {
+  release: () => void = () => undefined
+  override searchAll(query: Query, options?: SearchAllOptions): AsyncIterable<Buffer> {
+    const all = super.searchAll(query, options)
+    const released = new Promise<void>((resolve) => (this.release = resolve))
+    return (async function* () {
+      let first = true
+      for await (const item of all) {
+        yield item
+        if (first) await released
+        first = false
+      }
+    })()
+  }
+}
+
+describe('bulk export of a slow query', async () => {
+  const store = new HesitantStore()
+  store.ingest([makeEvent({ ip: '192.0.2.90', summary: 'first' }), makeEvent({ ip: '192.0.2.91', summary: 'second' })])
+  const service = await serveForTest({ store, config: unlimitedConfig() })
+
+  it('sends the lines found so far while the store looks for more (not only full chunks)', async () => {
+    const url = new URL(service.url)
+    const req = httpRequest({ host: url.hostname, port: url.port, path: '/bulk/service', headers: pro, agent: false })
+    const response = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+      req.on('response', resolve)
+      req.on('error', reject)
+      req.end()
+    })
+    let text = ''
+    const ended = new Promise((resolve) => response.on('end', resolve))
+    const firstLine = new Promise<void>((resolve) =>
+      response.on('data', (c: Buffer) => {
+        text += c.toString()
+        if (text.includes('\n')) resolve()
+      }),
+    )
+    await firstLine // the store has not been released: this line came before the answer's end
+    expect(lines(text).map((e) => (e as Event).summary)).toEqual(['second'])
+    store.release()
+    await ended
+    expect(lines(text).map((e) => (e as Event).summary)).toEqual(['second', 'first'])
+  })
+})
