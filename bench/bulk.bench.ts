@@ -6,12 +6,15 @@
  * - memory: the peak RSS growth of the service's process during each export (target ≤ 64 MB).
  * Rounds alternate (baseline, export, …; best of each). Size: L9KIT_BENCH_BULK_EVENTS events
  * (default 1 000 000: 800 000 services, 200 000 leaks on 65 536 + IPv6 addresses).
+ * L9KIT_BENCH_BULK_STORE=postgres runs it on a PostgreSQL store instead (a schema of its own in
+ * L9KIT_BENCH_DATABASE_URL or L9KIT_TEST_DATABASE_URL, dropped afterwards).
  */
 import { spawn } from 'node:child_process'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { parseQuery } from '../src/query/index.js'
-import { MemoryStore, parseConfig, startService } from '../src/service/index.js'
+import { MemoryStore, parseConfig, startService, type Store } from '../src/service/index.js'
+import { connect, PostgresStore } from '../src/service/store/postgres/index.js'
 import { benchEvent } from './support/events.js'
 import { report } from './support/measure.js'
 
@@ -20,12 +23,22 @@ const ROUNDS = Number(process.env.L9KIT_BENCH_BULK_ROUNDS ?? 2)
 const KEY = 'bench-pro-key-0001'
 const CHUNK = 64 * 1024
 
-const store = new MemoryStore()
+const PG_URL = process.env.L9KIT_BENCH_DATABASE_URL || process.env.L9KIT_TEST_DATABASE_URL || ''
+const onPostgres = process.env.L9KIT_BENCH_BULK_STORE === 'postgres'
+if (onPostgres && PG_URL === '') throw new Error('L9KIT_BENCH_BULK_STORE=postgres needs L9KIT_BENCH_DATABASE_URL or L9KIT_TEST_DATABASE_URL')
+const SCHEMA = `bench_bulk_${process.pid}`
+const store: Store = onPostgres ? await PostgresStore.open(PG_URL, { schema: SCHEMA, max: 4 }) : new MemoryStore()
 for (let at = 0; at < EVENTS; at += 10_000) {
   const docs = []
   for (let i = at; i < Math.min(EVENTS, at + 10_000); i++) docs.push(benchEvent(i))
-  const r = store.ingest(docs)
+  const r = await store.ingest(docs)
   if (r.rejected.length > 0) throw new Error(JSON.stringify(r.rejected[0]))
+}
+if (store instanceof PostgresStore) {
+  // As autovacuum would soon after a load: the planner's statistics of the new rows.
+  const sql = connect(PG_URL, { schema: SCHEMA, max: 1 })
+  await sql`ANALYZE events`
+  await sql.end()
 }
 const config = parseConfig(JSON.stringify({ keys: [{ name: 'pro', key: KEY, plan: 'pro' }], plans: { pro: { rate: null } } }), 'bench')
 const service = await startService({ store, config, host: '127.0.0.1', port: 0 })
@@ -33,7 +46,7 @@ const service = await startService({ store, config, host: '127.0.0.1', port: 0 }
 /** The stored bytes of every event of a scope (views into the store's slabs: no copy). */
 async function bytesOf(scope: 'service' | 'leak'): Promise<Buffer[]> {
   const out: Buffer[] = []
-  for await (const b of store.searchAll(parseQuery('*', { scope }))) out.push(b as Buffer)
+  for await (const b of store.searchAll(parseQuery('*', { scope }))) out.push(Buffer.from(b.buffer, b.byteOffset, b.byteLength))
   return out
 }
 const held = { service: await bytesOf('service'), leak: await bytesOf('leak') }
@@ -80,7 +93,7 @@ const routes = [
   { name: '/bulk/service?q=*', url: `${service.url}/bulk/service?q=*`, base: `${baseUrl}/service`, events: held.service.length },
   { name: '/bulk/search?q=* (aggregations)', url: `${service.url}/bulk/search?q=*`, base: `${baseUrl}/leak`, events: held.leak.length },
 ]
-console.log(`bulk: ${EVENTS} events in the memory store (${held.service.length} services, ${held.leak.length} leaks), ${ROUNDS} rounds each, alternating; read by curl`)
+console.log(`bulk: ${EVENTS} events in the ${onPostgres ? 'PostgreSQL' : 'memory'} store (${held.service.length} services, ${held.leak.length} leaks), ${ROUNDS} rounds each, alternating; read by curl`)
 for (const route of routes) {
   const base: number[] = []
   const bulk: number[] = []
@@ -101,3 +114,9 @@ for (const route of routes) {
 }
 await service.close(200)
 baseline.close()
+if (store instanceof PostgresStore) {
+  await store.close()
+  const sql = connect(PG_URL, { max: 1 })
+  await sql`DROP SCHEMA IF EXISTS ${sql(SCHEMA)} CASCADE`
+  await sql.end()
+}
