@@ -3,12 +3,13 @@
  * one request per second by default), waits out 429s as `x-limited-for` says (or backs off
  * when it cannot be read), validates every 200 against the schema.
  */
-import type { Event, LookupResult, Plugin, PluginStats, SubdomainEntry } from '../schema/index.js'
+import type { Aggregation, Event, LookupResult, Plugin, PluginStats, SubdomainEntry } from '../schema/index.js'
 import { PLUGIN_NOT_FOUND } from '../schema/plugin-not-found.js'
 import { type Report, validateDocument } from '../validate/index.js'
 import { ceilMillis, parseDurationHeader } from './duration.js'
 import { ClientError } from './errors.js'
-import { attempt, type Method, type RawResponse } from './http.js'
+import { attempt, open, type Method, type RawResponse } from './http.js'
+import { jsonLines } from './bulk.js'
 import type { LiveOptions, LiveScope } from './live.js'
 import { Pacer, type Rate } from './pacer.js'
 
@@ -116,6 +117,31 @@ export class LookupClient {
     for await (const message of liveMessages(this.baseUrl, this.options.apiKey, scope, { ...options, ...(signal ? { signal } : {}) })) yield message.event
   }
 
+  /**
+   * `GET /bulk/search?q=`: every leak matching `q` (a query, docs/search.md), one aggregation per
+   * resource, yielded as the server streams the lines (each validated unless `validate: false`).
+   * Nothing matching (204) ends at once; a refusal (403 for a plan without the bulk export, 400
+   * for a bad query) throws kind `http`. Breaking out of the loop closes the connection.
+   */
+  bulkSearch(q: string, call?: CallOptions): AsyncGenerator<Aggregation> {
+    return this.bulk('/bulk/search', q, 'aggregation', call) as AsyncGenerator<Aggregation>
+  }
+
+  /** `GET /bulk/service?q=`: every service event matching `q`, streamed as bulkSearch() does. */
+  bulkServices(q: string, call?: CallOptions): AsyncGenerator<Event> {
+    return this.bulk('/bulk/service', q, 'event', call) as AsyncGenerator<Event>
+  }
+
+  private async *bulk(route: string, q: string, shape: 'aggregation' | 'event', call: CallOptions = {}): AsyncGenerator<unknown> {
+    const path = `${route}?q=${encodeURIComponent(q)}`
+    const response = await this.request('GET', path, { headers: { accept: BULK_ACCEPT } }, call, open)
+    if (response.status === 204) return
+    if (response.status !== 200 || response.stream === undefined) {
+      throw new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${errorText(response.body)}`, { response })
+    }
+    yield* jsonLines(response, response.stream, this.options.validate === false ? undefined : shape)
+  }
+
   /** Any GET under the base URL, paced and (unless `retry: false`) waiting out 429s; any status is returned. */
   get(path: string, call: CallOptions = {}): Promise<RawResponse> {
     return this.request('GET', path, undefined, call)
@@ -125,7 +151,15 @@ export class LookupClient {
    * Any request under the base URL, paced and (unless `retry: false`) waiting out 429s; any
    * status is returned. A `json` body is sent with `content-type: application/json`.
    */
-  async request(method: Method, path: string, send: { json?: unknown; text?: string; headers?: Record<string, string> } | undefined, call: CallOptions = {}): Promise<RawResponse> {
+  async request(method: Method, path: string, send: { json?: unknown; text?: string; headers?: Record<string, string> } | undefined, call?: CallOptions): Promise<RawResponse>
+  async request(method: 'GET', path: string, send: { headers?: Record<string, string> } | undefined, call: CallOptions, opener: typeof open): Promise<Awaited<ReturnType<typeof open>>>
+  async request(
+    method: Method,
+    path: string,
+    send: { json?: unknown; text?: string; headers?: Record<string, string> } | undefined,
+    call: CallOptions = {},
+    opener: typeof attempt | typeof open = attempt,
+  ): Promise<RawResponse> {
     const o = this.options
     const maxRetries = o.maxRetries ?? 3
     const maxWaitMs = o.maxWaitMs ?? 30_000
@@ -148,7 +182,7 @@ export class LookupClient {
       } catch (error) {
         throw new ClientError('aborted', `${method} ${path}: aborted`, { cause: error })
       }
-      const response = await attempt({ method, ...(body === undefined ? {} : { body }), fetch: o.fetch ?? fetch, url: this.baseUrl + path, path, headers, timeoutMs: o.timeoutMs ?? 10_000, signal })
+      const response = await opener({ method, ...(body === undefined ? {} : { body }), fetch: o.fetch ?? fetch, url: this.baseUrl + path, path, headers, timeoutMs: o.timeoutMs ?? 10_000, signal })
       o.onResponse?.(response)
       if (response.status !== 429 || call.retry === false) return response
       const advertised = limitedFor(response)
@@ -188,6 +222,9 @@ export class LookupClient {
     return body
   }
 }
+
+/** What the bulk calls accept: JSON Lines, and JSON for the error answers. */
+export const BULK_ACCEPT = 'application/x-ndjson, application/json;q=0.9'
 
 /** Whether a body is the JSON text of `value`. */
 function parsesTo(body: string, value: unknown): boolean {

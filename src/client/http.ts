@@ -68,3 +68,32 @@ export async function attempt(options: AttemptOptions): Promise<RawResponse> {
     throw new ClientError('network', `${method} ${options.url}: ${why}`, { cause: error })
   }
 }
+
+/**
+ * As attempt(), but a 200's body is left unread, as a stream (`timeoutMs` then bounds only the
+ * wait for the headers); other answers are read whole.
+ */
+export async function open(options: AttemptOptions): Promise<RawResponse & { stream?: ReadableStream<Uint8Array> }> {
+  const controller = new AbortController()
+  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
+  const timer = setTimeout(() => controller.abort(new Error('timeout')), options.timeoutMs)
+  const started = performance.now()
+  try {
+    const response = await options.fetch(options.url, { method: 'GET', headers: options.headers, signal, redirect: 'manual' })
+    clearTimeout(timer)
+    const headers: Record<string, string> = {}
+    response.headers.forEach((value, name) => {
+      headers[name] = value
+    })
+    const streamed = response.status === 200 && response.body !== null
+    const body = streamed ? '' : await response.text()
+    const raw: RawResponse = { method: 'GET', url: options.url, path: options.path, status: response.status, statusText: response.statusText, headers, body, elapsedMs: performance.now() - started, keyed: 'api-key' in options.headers }
+    return streamed ? { ...raw, stream: response.body! } : raw
+  } catch (error) {
+    clearTimeout(timer)
+    if (options.signal?.aborted) throw new ClientError('aborted', `GET ${options.path}: aborted`, { cause: options.signal.reason })
+    if (controller.signal.aborted) throw new ClientError('timeout', `GET ${options.path}: no answer within ${options.timeoutMs} ms`, { cause: error })
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause
+    throw new ClientError('network', `GET ${options.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, { cause: error })
+  }
+}

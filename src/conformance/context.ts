@@ -5,6 +5,9 @@
  */
 import fc, { type Arbitrary } from 'fast-check'
 import { ClientError, LookupClient, Pacer, type RawResponse, type Rate } from '../client/index.js'
+import { BULK_ACCEPT } from '../client/client.js'
+import { jsonLines } from '../client/bulk.js'
+import { open } from '../client/http.js'
 import type { Problem } from './check.js'
 
 /** Who a request is sent as: the user's key (anonymous without one), no key, a key the server cannot know, the pro key. */
@@ -120,6 +123,29 @@ export class SuiteContext {
       answer.catch(() => this.cache.delete(key))
     }
     return answer
+  }
+
+  /**
+   * GET `path` as `identity` (paced, 429s waited out) and read at most `max` lines of a streamed
+   * JSON Lines answer, each parsed (not validated); then the connection is closed. A 204 has none.
+   * `error`: a line that is not JSON, or the answer broke off.
+   */
+  async lines(path: string, identity: Identity, max: number): Promise<{ response: RawResponse; lines: unknown[]; truncated: boolean; error?: ClientError }> {
+    const response = await this.client.request('GET', path, { headers: { accept: BULK_ACCEPT } }, { apiKey: this.keyOf(identity) }, open)
+    this.identities.set(response, identity)
+    const lines: unknown[] = []
+    if (response.status !== 200 || response.stream === undefined) return { response, lines, truncated: false }
+    const reading = jsonLines(response, response.stream, undefined)
+    try {
+      for await (const line of reading) {
+        if (lines.length === max) return { response, lines, truncated: true }
+        lines.push(line)
+      }
+    } catch (error) {
+      if (error instanceof ClientError && error.kind !== 'network') return { response, lines, truncated: false, error }
+      throw error
+    }
+    return { response, lines, truncated: false }
   }
 
   /** One request outside the pacer, not waiting out a 429 (rate-limit probes only). */

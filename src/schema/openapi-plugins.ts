@@ -69,7 +69,7 @@ const handshake = [
     description: 'Any value is accepted (LeakIX’s Go client sends `HOST:PORT`): the key is a header a browser’s WebSocket cannot set.',
     schema: { type: 'string' },
   },
-  { name: 'q', in: 'query', required: false, description: 'Filter: only `*` (everything, the default) for now; the query language comes with search.', schema: { type: 'string', examples: ['*'] } },
+  { name: 'q', in: 'query', required: false, description: 'Filter: a query (docs/search.md) over the stream’s scope; only new events it matches are sent. Missing or `*`: everything.', schema: { type: 'string', examples: ['+plugin:GitConfigHttpPlugin -port:8080'] } },
 ]
 
 const stream = (scope: 'service' | 'leak') => ({
@@ -94,7 +94,7 @@ const stream = (scope: 'service' | 'leak') => ({
           'sec-websocket-accept': { description: 'The handshake answer (RFC 6455, 4.2.2).', required: true, schema: { type: 'string' } },
         },
       },
-      '400': errorAnswer('400', 'A `q` other than `*`, or a malformed handshake.', "The live stream takes no query yet but '*' (everything): \"+plugin:x\" cannot be applied."),
+      '400': errorAnswer('400', 'A `q` that does not parse or names an unknown field (or one of the other scope), or a malformed handshake.', 'bad query at position 11 (`colour`): there is no field `colour` (docs/search.md lists the fields)'),
       '401': unauthorized,
       '403': errorAnswer('403', 'The caller’s plan may not use the live stream (its `live` member is false).', "The live stream is for pro keys; this caller's plan is registered."),
       '426': errorAnswer('426', 'A GET without `Upgrade: websocket`.', 'This is a WebSocket endpoint: connect with `Upgrade: websocket` (one event document per text message).'),

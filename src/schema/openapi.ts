@@ -29,6 +29,8 @@ import type { JsonSchema } from './json-schema.js'
 import { EXAMPLES, exampleLeakEvent } from './openapi-examples.js'
 import { hookPaths } from './openapi-hooks.js'
 import { pluginAndLivePaths } from './openapi-plugins.js'
+import { bulkPaths } from './openapi-bulk.js'
+import { Aggregation } from './aggregation.js'
 import { Plugin, Plugins, PluginStats } from './plugins.js'
 import { addComponent, errorAnswer, HEADERS, json, pageAlternative, patterned, rateLimited, ref, toComponents } from './openapi-parts.js'
 import { SCHEMA_VERSION } from './version.js'
@@ -115,6 +117,7 @@ function components(): JsonSchema {
   addComponent(schemas, 'deleted-events', DeletedEvents)
   addComponent(schemas, 'plugins', Plugins, { 'plugin-stats': PluginStats })
   addComponent(schemas, 'plugin', Plugin)
+  addComponent(schemas, 'aggregation', Aggregation, { event: Event })
   return schemas
 }
 
@@ -229,7 +232,7 @@ export function openApiDocument(): JsonSchema {
     info: {
       title: 'Network exposure lookup API',
       version: SCHEMA_VERSION,
-      summary: 'Lookups of events per host and domain, subdomains, plugins, the live stream, and alert hooks.',
+      summary: 'Lookups of events per host and domain, subdomains, plugins, the live stream, the bulk export, and alert hooks.',
       description:
         'Read-only lookups of the events known for a host or domain and the subdomains of a domain, as the specification describes them, ' +
         'plus the extensions of the l9kit reference service (tagged `extension`): ingest, watched resources, hooks and their deliveries, ' +
@@ -250,6 +253,7 @@ export function openApiDocument(): JsonSchema {
       { name: 'web', description: 'Pages for browsers.' },
       { name: 'plugins', description: 'The plugins (event sources) seen, with event counts.' },
       { name: 'live', description: 'The live stream of new events (WebSocket).' },
+      { name: 'bulk', description: 'The bulk export: every match of a query, streamed as JSON Lines.' },
     ],
     paths: {
       '/host/{ip}': lookup('lookupHost', 'Events of an IP address', 'Services and leaks seen on one IP address, any spelling.', 'ip', 'An IPv4 or IPv6 address.'),
@@ -270,6 +274,7 @@ export function openApiDocument(): JsonSchema {
       },
       '/admin/events': ingest,
       ...pluginAndLivePaths(),
+      ...bulkPaths(),
       ...hookPaths(),
       ...web,
     },

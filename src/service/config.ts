@@ -102,7 +102,7 @@ export async function loadConfig(path: string): Promise<ServiceConfig> {
 
 const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks', 'plugins', 'live_buffer_bytes'] as const
 const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan', 'resources', 'hooks'] as const
-const PLAN_MEMBERS = ['subdomains', 'rate', 'burst', 'resources', 'hooks', 'live'] as const
+const PLAN_MEMBERS = ['subdomains', 'rate', 'burst', 'resources', 'hooks', 'live', 'bulk'] as const
 const SECRET = /^[\x21-\x7e]{8,256}$/
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/
 
@@ -230,6 +230,10 @@ function readPlans(value: unknown, plans: Record<PlanName, Plan>, problem: Probl
       if (typeof spec.live === 'boolean') plan.live = spec.live
       else problem(`${at}/live`, `must be true or false: whether keys of this plan may use the live stream (got ${show(spec.live)})`)
     }
+    if (spec.bulk !== undefined) {
+      if (typeof spec.bulk === 'boolean') plan.bulk = spec.bulk
+      else problem(`${at}/bulk`, `must be true or false: whether keys of this plan may use the bulk export (got ${show(spec.bulk)})`)
+    }
     if (spec.subdomains !== undefined) {
       if (spec.subdomains === null) plan.subdomains = null
       else if (Number.isSafeInteger(spec.subdomains) && (spec.subdomains as number) >= 0) plan.subdomains = spec.subdomains as number
@@ -287,7 +291,7 @@ function clonePlans(plans: Readonly<Record<PlanName, Plan>>): Record<PlanName, P
   const out = {} as Record<PlanName, Plan>
   for (const name of PLAN_NAMES) {
     const p = plans[name]
-    out[name] = { name, subdomains: p.subdomains, rate: p.rate ? { ...p.rate } : null, resources: p.resources, hooks: p.hooks, live: p.live }
+    out[name] = { name, subdomains: p.subdomains, rate: p.rate ? { ...p.rate } : null, resources: p.resources, hooks: p.hooks, live: p.live, bulk: p.bulk }
   }
   return out
 }

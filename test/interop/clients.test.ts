@@ -2,7 +2,8 @@
  * LeakIX's own clients against `l9kit serve` (the built binary), on the memory store and on
  * PostgreSQL, as spec/leakix-api.md describes their requests and reading rules (their sources
  * cannot be fetched in CI, so these are ours, written from the facts):
- * - the Python client's get_plugins and get_plugin (found and unknown): test/interop/clients/leakix_python.py;
+ * - the Python client's get_plugins and get_plugin (found and unknown), bulk_export,
+ *   bulk_export_last_event, bulk_export_stream and bulk_service: test/interop/clients/leakix_python.py;
  * - the Go client's GetChannel: test/interop/go-channel (gorilla/websocket from Debian, Origin
  *   HOST:PORT and api-key, each message decoded into the original L9Event's types) receiving an
  *   event ingested after it connected.
@@ -49,7 +50,18 @@ async function serve(store: string[]): Promise<{ url: string; stop(): void }> {
   )
   const recent = formatTime(nowInstant() - 300_000_000_000n)
   const events = join(dir, 'events.jsonl')
-  writeFileSync(events, jsonl([makeEvent({ event_type: 'leak', event_source: 'DotEnvConfigPlugin', ip: '192.0.2.11', time: recent }), makeEvent({ event_source: 'httpx', ip: '192.0.2.12', time: '2021-01-01T00:00:00Z' })]))
+  const redis = (ip: string, port: string, time: string) => makeEvent({ event_type: 'leak', event_source: 'RedisOpenPlugin', ip, port, time, leak: { ...makeEvent({}).leak, severity: 'high' } })
+  writeFileSync(
+    events,
+    jsonl([
+      makeEvent({ event_type: 'leak', event_source: 'DotEnvConfigPlugin', ip: '192.0.2.11', time: recent }),
+      makeEvent({ event_source: 'httpx', ip: '192.0.2.12', port: '443', time: '2021-01-01T00:00:00Z' }),
+      // For the bulk export: two resources, one with two leaks.
+      redis('192.0.2.21', '6379', '2021-03-01T00:00:00Z'),
+      redis('192.0.2.21', '6380', '2021-03-03T00:00:00Z'),
+      redis('::ffff:192.0.2.22', '6379', '2021-03-05T00:00:00Z'),
+    ]),
+  )
   const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', '0', '--config', config, '--load', events, ...store], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, L9KIT_DATABASE_URL: '' } })
   children.add(child)
   let text = ''
@@ -97,7 +109,7 @@ const STORES: [string, string[]][] = [['memory', []]]
 if (DATABASE_URL !== '') STORES.push(['PostgreSQL', ['--store', DATABASE_URL, '--schema', schema]])
 else if (process.env.CI === 'true') throw new Error('CI=true needs PostgreSQL for the interop clients on both stores')
 
-needs("LeakIX's Python client: get_plugins and get_plugin", works(PYTHON, ['--version']), `${PYTHON} (Debian python3)`, () => {
+needs("LeakIX's Python client: get_plugins, get_plugin and the bulk calls", works(PYTHON, ['--version']), `${PYTHON} (Debian python3)`, () => {
   describe.each(STORES)('against l9kit serve (%s store)', (_name, store) => {
     let service: { url: string; stop(): void }
     beforeAll(async () => (service = await serve(store)), 90_000)
@@ -107,6 +119,7 @@ needs("LeakIX's Python client: get_plugins and get_plugin", works(PYTHON, ['--ve
       expect(python(service.url, '', 'get_plugins')).toEqual([
         'ok',
         'DotEnvConfigPlugin | Environment files (.env) served over HTTP. | 1 1 1',
+        'RedisOpenPlugin | Events reported by the RedisOpenPlugin plugin. | 0 0 0',
         'httpx | Events reported by the httpx plugin. | 0 0 0',
       ])
     })
@@ -114,6 +127,29 @@ needs("LeakIX's Python client: get_plugins and get_plugin", works(PYTHON, ['--ve
     it('get_plugin reads a known plugin as {name, description}, and an unknown one as the 404 error "Plugin not found"', () => {
       expect(python(service.url, KEYS.registered, 'get_plugin', 'DotEnvConfigPlugin')).toEqual(['ok DotEnvConfigPlugin | Environment files (.env) served over HTTP.'])
       expect(python(service.url, '', 'get_plugin', 'NoSuchPlugin')).toEqual(['error 404 "Plugin not found"'])
+    })
+
+    it('bulk_export reads each line as an aggregation by the owner library\'s rules; the query as its query classes write it', () => {
+      const [head, ...rest] = python(service.url, KEYS.pro, 'bulk_export', '+plugin:RedisOpenPlugin')
+      expect([head, ...rest.sort()]).toEqual(['ok 2', '192.0.2.21 2 2 6379,6380', '192.0.2.22 1 1 6379'])
+      const [head2, ...rest2] = python(service.url, KEYS.pro, 'bulk_export', '+plugin:RedisOpenPlugin +time:>"2021-03-02"')
+      expect([head2, ...rest2.sort()]).toEqual(['ok 2', '192.0.2.21 1 1 6380', '192.0.2.22 1 1 6379'])
+      expect(python(service.url, KEYS.pro, 'bulk_export', '+plugin:NoSuchPlugin')).toEqual(['ok 0']) // 204
+      expect(python(service.url, KEYS.registered, 'bulk_export', '*')[0]).toMatch(/^error 403 \{"title": "Forbidden", "description": "The bulk export is for pro keys/)
+      expect(python(service.url, KEYS.pro, 'bulk_export', '+colour:red')[0]).toMatch(/^error 400 .*bad query at position 2/)
+    })
+
+    it('bulk_export_last_event keeps each resource\'s newest event; bulk_export_stream yields them line by line', () => {
+      const [head, ...rest] = python(service.url, KEYS.pro, 'bulk_export_last_event', 'plugin:RedisOpenPlugin')
+      expect([head, ...rest.sort()]).toEqual(['ok 2', '192.0.2.21 2021-03-03T00:00:00+00:00 RedisOpenPlugin 6380', '192.0.2.22 2021-03-05T00:00:00+00:00 RedisOpenPlugin 6379'])
+      const streamed = python(service.url, KEYS.pro, 'bulk_export_stream', '*')
+      expect(streamed.at(-1)).toBe('end')
+      expect(streamed.slice(0, -1).sort()).toEqual(['192.0.2.11 1', '192.0.2.21 2', '192.0.2.22 1'])
+    })
+
+    it('bulk_service reads each line as an event', () => {
+      expect(python(service.url, KEYS.pro, 'bulk_service', '+port:443 -country:Germany')).toEqual(['ok 1', '192.0.2.12 443 httpx'])
+      expect(python(service.url, KEYS.pro, 'bulk_service', 'port:1')).toEqual(['ok 0'])
     })
   })
 })

@@ -25,7 +25,7 @@ describe('configuration file', () => {
           { name: 'ci', key_sha256: sha, plan: 'pro' },
         ],
         admin_token: 'admin-secret-1',
-        plans: { anonymous: { subdomains: 3, rate: 0.5, burst: 1 }, pro: { rate: null, subdomains: null, resources: 20_000, hooks: null }, registered: { live: true } },
+        plans: { anonymous: { subdomains: 3, rate: 0.5, burst: 1 }, pro: { rate: null, subdomains: null, resources: 20_000, hooks: null }, registered: { live: true, bulk: true } },
         max_body_bytes: 1024,
         plugins: { DotEnvConfigPlugin: 'Environment files served over HTTP.' },
         live_buffer_bytes: 65536,
@@ -38,12 +38,13 @@ describe('configuration file', () => {
     expect(ring.identify('alice-secret-2')).toBeUndefined()
     expect(tokenMatches(config.adminToken, 'admin-secret-1')).toBe(true)
     expect(tokenMatches(config.adminToken, 'admin-secret-2')).toBe(false)
-    expect(config.plans.anonymous).toEqual({ name: 'anonymous', subdomains: 3, rate: { rate: 0.5, burst: 1 }, resources: 0, hooks: 0, live: false })
-    expect(config.plans.registered).toEqual({ ...DEFAULT_PLANS.registered, live: true })
+    expect(config.plans.anonymous).toEqual({ name: 'anonymous', subdomains: 3, rate: { rate: 0.5, burst: 1 }, resources: 0, hooks: 0, live: false, bulk: false })
+    expect(config.plans.registered).toEqual({ ...DEFAULT_PLANS.registered, live: true, bulk: true })
+    expect(DEFAULT_PLANS.pro.bulk && !DEFAULT_PLANS.registered.bulk && !DEFAULT_PLANS.anonymous.bulk).toBe(true)
     // Caps of watched resources and hooks per key: 100 resources for registered keys, 10 000 and 50 hooks for pro ones by default.
     expect(DEFAULT_PLANS.registered).toMatchObject({ resources: 100 })
     expect(DEFAULT_PLANS.pro).toMatchObject({ resources: 10_000, hooks: 50 })
-    expect(config.plans.pro).toEqual({ name: 'pro', subdomains: null, rate: null, resources: 20_000, hooks: null, live: true })
+    expect(config.plans.pro).toEqual({ name: 'pro', subdomains: null, rate: null, resources: 20_000, hooks: null, live: true, bulk: true })
     expect([...config.pluginDescriptions]).toEqual([['DotEnvConfigPlugin', 'Environment files served over HTTP.']])
     expect(config.liveBufferBytes).toBe(65536)
     expect(parseConfig('{}', 'keys.json').liveBufferBytes).toBe(4 * 1024 * 1024)
@@ -69,7 +70,7 @@ describe('configuration file', () => {
         { name: 'dup', key: 'another-long-key', plan: 'pro' },
         'nope',
       ],
-      plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5, live: 'yes' }, gold: {}, pro: { resources: -5, hooks: 'many' } },
+      plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5, live: 'yes' }, gold: {}, pro: { resources: -5, hooks: 'many', bulk: 1 } },
       max_body_bytes: 0,
       plugins: { '': 'x', good: 'fine', 'a/b': '' },
       live_buffer_bytes: 10,
@@ -93,6 +94,7 @@ describe('configuration file', () => {
       'keys.json: /plans/anonymous/subdomains: must be an integer ≥ 0, or null for no cap (got -1)',
       'keys.json: /plans/anonymous/rate: must be a number of requests per second > 0, or null for no limit (got 0)',
       'keys.json: /plans/anonymous/burst: must be an integer ≥ 1 (got 1.5)',
+      'keys.json: /plans/pro/bulk: must be true or false: whether keys of this plan may use the bulk export (got 1)',
       'keys.json: /plans/pro/resources: must be an integer ≥ 0 (the most watched resources one key may have), or null for no cap (got -5)',
       'keys.json: /plans/pro/hooks: must be an integer ≥ 0 (the most hooks one key may have), or null for no cap (got "many")',
       'keys.json: /max_body_bytes: must be a positive integer (got 0)',

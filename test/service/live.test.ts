@@ -67,6 +67,20 @@ describe('live stream', async () => {
     services.close()
   })
 
+  it('filters with ?q= (the query engine): only matching new events reach the subscriber', async () => {
+    const filtered = (await connect(service.url, `/ws/leak?q=${encodeURIComponent('+plugin:GitConfigHttpPlugin -port:8080')}`, { 'api-key': KEYS.pro })) as WebSocket
+    const everything = (await connect(service.url, '/ws/leak', { 'api-key': KEYS.pro })) as WebSocket
+    const [got, all] = [messages(filtered), messages(everything)]
+    const leak = (port: string, plugin: string, summary: string) => makeEvent({ event_type: 'leak', ip: '192.0.2.50', port, event_source: plugin, summary })
+    await ingest(service.url, [leak('80', 'GitConfigHttpPlugin', 'in'), leak('8080', 'GitConfigHttpPlugin', 'out: port'), leak('80', 'DotEnvConfigPlugin', 'out: plugin'), leak('443', 'GitConfigHttpPlugin', 'in too')])
+    await until(() => all.length >= 4)
+    await new Promise((r) => setTimeout(r, 50))
+    expect(got.map((m) => JSON.parse(m).summary)).toEqual(['in', 'in too'])
+    filtered.close()
+    everything.close()
+    await until(() => service.context.live.size === 0)
+  })
+
   it('refuses with whole HTTP answers: 401, 403 by plan, 400 for a query, 404 elsewhere; a plain GET is 426', async () => {
     const unknown = (await connect(service.url, '/ws/leak', { 'api-key': 'not-a-known-key' })) as Refusal
     expect([unknown.status, JSON.parse(unknown.body).title]).toEqual([401, 'Unauthorized'])
@@ -75,9 +89,12 @@ describe('live stream', async () => {
     expect(JSON.parse(registered.body).description).toMatch(/live stream is for pro keys; this caller's plan is registered/)
     const anonymous = (await connect(service.url, '/ws/service', {})) as Refusal
     expect(anonymous.status).toBe(403)
-    const query = (await connect(service.url, '/ws/leak?q=%2Bplugin%3AGitConfigHttpPlugin', { 'api-key': KEYS.pro })) as Refusal
+    const query = (await connect(service.url, '/ws/leak?q=%2Bplugin%3AGit%20%2Bcolour%3Ared', { 'api-key': KEYS.pro })) as Refusal
     expect(query.status).toBe(400)
     expect(query.headers['content-type']).toBe('application/json')
+    expect(JSON.parse(query.body).description).toMatch(/^bad query at position 14 \(`colour`\): there is no field `colour`/)
+    // A leak-only field on the stream of services.
+    expect(((await connect(service.url, '/ws/service?q=age%3A%3E3', { 'api-key': KEYS.pro })) as Refusal).status).toBe(400)
     const elsewhere = (await connect(service.url, '/ws/other', { 'api-key': KEYS.pro })) as Refusal
     expect(elsewhere.status).toBe(404)
     const plain = await request(service.url, '/ws/leak', { headers: { 'api-key': KEYS.pro } })

@@ -328,12 +328,30 @@ describe('plugins and the live stream', () => {
         expect(answer.status).toBe(status)
       }
       await judged(open, template, { ...pro, origin: new URL(open.url).host }, 101)
-      await judged(open, `${template}?q=ip%3A192.0.2.1`, pro, 400)
+      await judged(open, `${template}?q=colour%3Ared`, pro, 400)
       await judged(open, template, unknown, 401)
       await judged(open, template, registered, 403)
       await call(open, template, template, { headers: pro }, 426)
       await request(limited.url, '/host/192.0.2.1', { headers: pro })
       await judged(limited, template, pro, 429)
+    }
+  })
+})
+
+describe('the bulk export', () => {
+  it('every status of /bulk/search and /bulk/service, 200 bodies judged line by line', async () => {
+    const leak = makeEvent({ event_type: 'leak', ip: '192.0.2.80', port: '6379', event_source: 'RedisOpenPlugin', leak: { ...makeEvent({}).leak, severity: 'high' } })
+    await request(open.url, '/admin/events', { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` }, body: jsonl([leak, makeEvent({ ip: '192.0.2.81', port: '80' })]) })
+    for (const template of ['/bulk/search', '/bulk/service']) {
+      const found = await call(open, template, `${template}?q=ip%3A192.0.2.80%20ip%3A192.0.2.81`, { headers: pro }, 200)
+      expect(found.text.split('\n').filter((l) => l !== '')).toHaveLength(1)
+      await call(open, template, `${template}?q=port%3A1`, { headers: pro }, 204)
+      await call(open, template, `${template}?q=colour%3Ared`, { headers: pro }, 400)
+      await call(open, template, template, { headers: { 'api-key': 'no-such-key-1' } }, 401)
+      await call(open, template, template, { headers: registered }, 403)
+      await call(open, template, template, { headers: { ...pro, accept: 'image/png' } }, 406)
+      await request(limited.url, '/host/192.0.2.1', { headers: registered })
+      await call(limited, template, template, { headers: registered }, 429)
     }
   })
 })

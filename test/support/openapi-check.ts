@@ -89,6 +89,21 @@ export class OpenApiJudge {
     const [type, spec] = media as [string, Json]
     if (!spec.schema) return []
     let body: unknown = answer.text
+    if (type === 'application/x-ndjson') {
+      // JSON Lines: the schema is each line's (docs/service.md, "Bulk export").
+      const validate = this.validator(spec.schema)
+      const lines = answer.text.split('\n').filter((l) => l !== '')
+      for (const [i, line] of lines.entries()) {
+        let doc: unknown
+        try {
+          doc = JSON.parse(line)
+        } catch {
+          return [`${where}: line ${i + 1} is not JSON`]
+        }
+        if (!validate(doc)) return [`${where}: line ${i + 1} breaks the ${type} schema: ${(validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath} ${e.message}`).join('; ')}`]
+      }
+      return lines.length > 0 ? [] : [`${where}: no line`]
+    }
     if (type.includes('json')) {
       try {
         body = JSON.parse(answer.text)

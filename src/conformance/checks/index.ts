@@ -3,6 +3,9 @@
  * then the rate limit (its probe drains the limit, so it goes last), then hooks.
  */
 import type { Check } from '../check.js'
+import { bulkCounts } from './bulk-counts.js'
+import { bulkLines } from './bulk-lines.js'
+import { bulkMatches } from './bulk-matches.js'
 import { contentTypeJson } from './content-type-json.js'
 import { domainEventsMatchDomain } from './domain-events-match-domain.js'
 import { eventFingerprintFormat } from './event-fingerprint-format.js'
@@ -49,6 +52,10 @@ export const CHECKS: readonly Check[] = [
   pluginFound,
   pluginUnknown,
   pluginCounts,
+  // The bulk export (JSON Lines): one set of exports shared by the three.
+  bulkLines,
+  bulkMatches,
+  bulkCounts,
   wrongKeyRefused,
   wrongKeyNotElevated,
   no5xx,

@@ -19,16 +19,18 @@ export interface Plan {
   hooks: number | null
   /** May subscribe to the live stream (/ws/service, /ws/leak). */
   live: boolean
+  /** May use the bulk export (/bulk/search, /bulk/service). */
+  bulk: boolean
 }
 
 /**
  * Defaults: about one request per second for everyone (the public API's limit) with a
  * burst of 2; subdomain answers capped at 10 (anonymous) and 100 (registered), pro uncapped;
  * watched resources per key 100 (registered) and 10 000 (pro), hooks per pro key 50; the live
- * stream for pro keys only (like alert hooks and the bulk export: a feed of every new event).
+ * stream and the bulk export for pro keys only (like alert hooks: a feed of every new event, every match).
  */
 export const DEFAULT_PLANS: Readonly<Record<PlanName, Plan>> = Object.freeze({
-  anonymous: { name: 'anonymous', subdomains: 10, rate: { rate: 1, burst: 2 }, resources: 0, hooks: 0, live: false },
-  registered: { name: 'registered', subdomains: 100, rate: { rate: 1, burst: 2 }, resources: 100, hooks: 0, live: false },
-  pro: { name: 'pro', subdomains: null, rate: { rate: 1, burst: 2 }, resources: 10_000, hooks: 50, live: true },
+  anonymous: { name: 'anonymous', subdomains: 10, rate: { rate: 1, burst: 2 }, resources: 0, hooks: 0, live: false, bulk: false },
+  registered: { name: 'registered', subdomains: 100, rate: { rate: 1, burst: 2 }, resources: 100, hooks: 0, live: false, bulk: false },
+  pro: { name: 'pro', subdomains: null, rate: { rate: 1, burst: 2 }, resources: 10_000, hooks: 50, live: true, bulk: true },
 })

@@ -57,7 +57,7 @@ async function upgrade(ctx: ServiceContext, req: IncomingMessage, socket: Duplex
     return refuse(socket, 403, `The live stream is for ${which.length > 0 ? which.join(' and ') + ' keys' : 'no plan here'}; this caller's plan is ${caller.plan.name}.`)
   }
   const query = new URL(req.url ?? '/', 'http://x').searchParams.get('q')
-  const filter = liveFilter(query)
+  const filter = liveFilter(query, target.param as LiveScope)
   if (!filter.ok) return refuse(socket, 400, filter.message)
   let hold
   try {

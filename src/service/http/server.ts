@@ -10,6 +10,7 @@ import { handleLookup } from './lookups.js'
 import { handleHookApi } from './hook-api.js'
 import { handleLivePlain, upgradeHandler } from './live.js'
 import { handlePlugins } from './plugins.js'
+import { handleBulk } from './bulk.js'
 import { rawError, sendError, shown, VARY_ACCEPT } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
 import { handlePage, handleWeb, searchPage, wantsPage } from './pages.js'
@@ -34,6 +35,7 @@ export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: 
       if (target.route === 'resources' || target.route === 'hooks') return handleHookApi(ctx, req, res, target.route, target.param)
       if (target.route === 'plugins') return handlePlugins(ctx, req, res, target.param)
       if (target.route === 'live') return handleLivePlain(req, res)
+      if (target.route === 'bulk') return handleBulk(ctx, req, res, target.param)
       if ((target.route === 'host' || target.route === 'domain') && wantsPage(req)) return handlePage(ctx, req, res, target.route, target.param)
       handleLookup(ctx, req, res, target.route, target.param)
     } catch (error) {

@@ -134,6 +134,14 @@ export interface Store {
    * bounded whatever the count (bulk export); no per-request limit.
    */
   searchAll(query: Query, options?: SearchAllOptions): AsyncIterable<Uint8Array>
+  /**
+   * Every event `query` matches, with its first and last seen times, the events of one resource
+   * (aggregate/resource.ts: the canonical address, else the host name) one after the other, so a
+   * reader can make one aggregation per resource holding only that resource's events (the bulk
+   * export, GET /bulk/search). Resources come in no promised order, nor do events within one.
+   * Read in steps like searchAll(); memory stays bounded (docs/service.md, "Bulk export").
+   */
+  searchByResource(query: Query, options?: SearchAllOptions): AsyncIterable<SeenEvent>
   /** Stored leak events by `leak.severity` ('' counted under ''), for the web view's index page. */
   severityCounts(): Awaitable<Record<string, number>>
   /** Number of stored events. */

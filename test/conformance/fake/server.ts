@@ -5,6 +5,7 @@
 import { createServer, type ServerResponse } from 'node:http'
 import { type AddressInfo, isIP } from 'node:net'
 import { type WebSocket, WebSocketServer } from 'ws'
+import { matches, parseQuery, QueryError } from '../../../src/query/index.js'
 import type { Event, SubdomainEntry } from '../../../src/schema/index.js'
 import { fakeEvents } from './data.js'
 import { CORRECT_HOOKS, FAKE_PRO_KEY, hookApi, type HookBehaviour } from './hooks.js'
@@ -40,6 +41,30 @@ export interface Behaviour {
   plugins(events: Event[]): { name: string; description: string; event_count1h: number; event_count24h: number; event_count7d: number }[]
   /** GET /api/plugins/:name of a name the list does not hold. */
   pluginNotFound(res: ServerResponse): void
+  /** GET /bulk/search (leaks) or /bulk/service (services): the events matching `q`, as the lines to write. */
+  bulk(route: 'search' | 'service', q: string, events: Event[]): unknown[]
+}
+
+/** Leaks of one address made into an aggregation (docs/service.md, "Aggregations"), in the fake's own simple way. */
+export function aggregationOf(ip: string, leaks: Event[]): unknown {
+  const sorted = [...leaks].sort((a, b) => (millis(b.time) < millis(a.time) ? -1 : millis(b.time) > millis(a.time) ? 1 : 0))
+  const distinct = (values: string[]) => [...new Set(values.filter((v) => v !== ''))]
+  const times = sorted.map((e) => e.time)
+  return {
+    summary: sorted[0]!.summary,
+    ip,
+    resource_id: ip,
+    open_ports: distinct(sorted.map((e) => e.port)).sort((a, b) => Number(a) - Number(b)),
+    leak_count: distinct(sorted.map((e) => `${e.event_source} ${e.host} ${e.port}`)).length,
+    leak_event_count: sorted.length,
+    events: sorted,
+    plugins: distinct(sorted.map((e) => e.event_source)).sort(),
+    geoip: sorted[0]!.geoip,
+    network: sorted[0]!.network,
+    creation_date: times[times.length - 1],
+    update_date: times[0],
+    fresh: false,
+  }
 }
 
 export const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, reason?: string) => {
@@ -91,6 +116,14 @@ export const CORRECT: Behaviour = {
     })
   },
   pluginNotFound: (res) => send(res, 404, 'Plugin not found'),
+  bulk(route, q, events) {
+    const query = parseQuery(q, { scope: route === 'search' ? 'leak' : 'service' })
+    const found = events.filter((e) => matches(query, e))
+    if (route === 'service') return found
+    const byIp = new Map<string, Event[]>()
+    for (const e of found) byIp.set(ipKey(e.ip), [...(byIp.get(ipKey(e.ip)) ?? []), e])
+    return [...byIp].map(([ip, leaks]) => aggregationOf(ip, leaks))
+  },
 }
 
 export interface Fake {
@@ -128,6 +161,18 @@ export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> 
       if (path === '/api/plugins') return send(res, 200, list)
       const found = list.find((p) => p.name === decodeURIComponent(path.slice(13)))
       return found ? send(res, 200, { name: found.name, description: found.description }) : b.pluginNotFound(res)
+    }
+    if (path === '/bulk/search' || path === '/bulk/service') {
+      let lines: unknown[]
+      try {
+        lines = b.bulk(path === '/bulk/search' ? 'search' : 'service', new URL(req.url ?? '/', 'http://x').searchParams.get('q') ?? '', events)
+      } catch (error) {
+        if (error instanceof QueryError) return b.error(res, 400, error.message)
+        throw error
+      }
+      if (lines.length === 0) return void res.writeHead(204).end()
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' })
+      return void res.end(lines.map((l) => JSON.stringify(l) + '\n').join(''))
     }
     if (path === '/admin/events' || path.startsWith('/api/resources') || path.startsWith('/api/hooks')) {
       const chunks: Buffer[] = []

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""What LeakIX's Python client (`leakix` 1.1) does for get_plugins and get_plugin, written from
+"""What LeakIX's Python client (`leakix` 1.1) does for get_plugins, get_plugin and the bulk calls, written from
 spec/leakix-api.md ("What the two clients send") for test/interop/clients.test.ts; standard
 library only (urllib), since the client itself cannot be fetched in CI.
 
@@ -11,14 +11,30 @@ anything else an error whose JSON body is parsed. Plugins are read into dataclas
     leakix_python.py BASE_URL API_KEY get_plugins        prints "ok" and one line per plugin
     leakix_python.py BASE_URL API_KEY get_plugin NAME    prints "ok NAME | DESCRIPTION",
                                                          or "error STATUS BODY_AS_JSON"
+
+Bulk calls send only `q` (urlencoded as the client's HTTP library does: a space as `+`, a `+` as
+`%2B`), read the answer as a stream and parse each non-empty line as JSON; 204 is nothing.
+bulk_export and bulk_export_stream read each line as an aggregation, with the format owner's
+library's rules (test/languages/python/aggregation_reader.py: every member present, no null where
+the type is not Optional); bulk_export_last_event keeps each aggregation's newest event (its events
+sorted by time, newest first); bulk_service reads each line as an event.
+
+    leakix_python.py BASE_URL API_KEY bulk_export QUERY             "ok N", then "RESOURCE leak_count leak_event_count PORTS"
+    leakix_python.py BASE_URL API_KEY bulk_export_last_event QUERY  "ok N", then "RESOURCE TIME SOURCE PORT"
+    leakix_python.py BASE_URL API_KEY bulk_export_stream QUERY      "RESOURCE EVENTS" per line as it arrives, then "end"
+    leakix_python.py BASE_URL API_KEY bulk_service QUERY            "ok N", then "IP PORT SOURCE"
 """
 
 import dataclasses
 import json
+import os
 import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "languages", "python"))
+from aggregation_reader import L9Aggregation, L9Event, read  # noqa: E402
 
 
 @dataclasses.dataclass
@@ -34,6 +50,13 @@ class PluginWithCounts:
     event_count1h: int
     event_count24h: int
     event_count7d: int
+
+
+class BulkError(Exception):
+    def __init__(self, status, body):
+        super().__init__(status)
+        self.status = status
+        self.body = body
 
 
 class Client:
@@ -55,6 +78,48 @@ class Client:
         if status == 429:
             return ("rate_limited", None)
         return ("error", status, json.loads(body) if body.strip() else None)
+
+    def _stream(self, path, query):
+        """Yields each non-empty line of a streamed answer, parsed; raises on a status other than 200/204."""
+        url = self.base_url + path + "?" + urllib.parse.urlencode({"q": query})
+        request = urllib.request.Request(url, headers=self.headers)
+        try:
+            response = urllib.request.urlopen(request, timeout=10)
+        except urllib.error.HTTPError as error:
+            body = error.read()
+            raise BulkError(error.code, json.loads(body) if body.strip() else None)
+        with response:
+            if response.status == 204:
+                return
+            for line in response:  # read as it arrives, one line at a time
+                if line.strip():
+                    yield json.loads(line)
+
+    def bulk_export_stream(self, query):
+        for obj in self._stream("/bulk/search", query):
+            yield read(L9Aggregation, obj, "")
+
+    def bulk_export(self, query):
+        try:
+            return ("ok", list(self.bulk_export_stream(query)))
+        except BulkError as error:
+            return ("error", error.status, error.body)
+
+    def bulk_export_last_event(self, query):
+        result = self.bulk_export(query)
+        if result[0] != "ok":
+            return result
+        last = []
+        for aggregation in result[1]:
+            events = sorted(aggregation.events, key=lambda e: e.time, reverse=True)
+            last.append((aggregation, events[0]))
+        return ("ok", last)
+
+    def bulk_service(self, query):
+        try:
+            return ("ok", [read(L9Event, obj, "") for obj in self._stream("/bulk/service", query)])
+        except BulkError as error:
+            return ("error", error.status, error.body)
 
     def get_plugins(self):
         result = self._get("/api/plugins")
@@ -80,6 +145,26 @@ def main():
         print("ok")
         for p in result[1]:
             print("%s | %s | %d %d %d" % (p.name, p.description, p.event_count1h, p.event_count24h, p.event_count7d))
+    elif call == "bulk_export_stream":
+        try:
+            for a in client.bulk_export_stream(sys.argv[4]):
+                print("%s %d" % (a.resource_id, len(a.events)), flush=True)
+            print("end")
+        except BulkError as error:
+            print("error %d %s" % (error.status, json.dumps(error.body)))
+    elif call.startswith("bulk_"):
+        result = getattr(client, call)(sys.argv[4])
+        if result[0] != "ok":
+            print("error %d %s" % (result[1], json.dumps(result[2])))
+            return
+        print("ok %d" % len(result[1]))
+        for item in result[1]:
+            if call == "bulk_export":
+                print("%s %d %d %s" % (item.resource_id, item.leak_count, item.leak_event_count, ",".join(item.open_ports)))
+            elif call == "bulk_export_last_event":
+                print("%s %s %s %s" % (item[0].resource_id, item[1].time.isoformat(), item[1].event_source, item[1].port))
+            else:
+                print("%s %s %s" % (item.ip, item.port, item.event_source))
     else:
         result = client.get_plugin(sys.argv[4])
         if result[0] == "ok":

@@ -10,7 +10,8 @@ import { queryFor } from '../../../src/conformance/gen/query.js'
 import { normalize, serializeEvent } from '../../../src/normalize/index.js'
 import { matches, parseQuery, type Scope } from '../../../src/query/index.js'
 import type { Event } from '../../../src/schema/index.js'
-import { searchBody, type Store, type StoreFactory } from '../../../src/service/index.js'
+import { searchBody, type SeenEvent, type Store, type StoreFactory } from '../../../src/service/index.js'
+import { resourceOf } from '../../../src/service/aggregate/index.js'
 import { makeEvent } from '../support.js'
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
@@ -127,6 +128,31 @@ export function searchCases(name: string, makeStore: StoreFactory): void {
         for await (const bytes of store.searchAll(parseQuery(q, { scope: 'service' }), { batch: 4 })) exported.push(text(bytes))
         expect(exported, q).toEqual(await allPages(store, q, 'service', 5))
       }
+    })
+
+    it('exports every match with its seen times, one resource\'s events together (searchByResource)', async () => {
+      const store = makeStore()
+      const spots = ['192.0.2.1', '::ffff:192.0.2.2', '2001:db8::1', '']
+      const hosts = ['a.example.com', 'B.example.com', '192.0.2.1', '', 'bad host!']
+      const events = Array.from({ length: 40 }, (_, i) =>
+        makeEvent({ event_type: i % 5 === 0 ? 'service' : 'leak', ip: spots[(i * 7) % 4]!, host: hosts[(i * 3) % 5]!, port: String(i % 4), summary: `r${i}`, time: `2024-02-${String(1 + (i % 20)).padStart(2, '0')}T00:00:00Z` }),
+      )
+      await store.ingest(events)
+      await store.ingest([{ ...events[1]!, time: '2023-12-01T00:00:00Z' }]) // an earlier sighting: first seen moves
+      for (const q of ['*', 'port:1', 'ip:192.0.2.0/24', 'r3 r7 r11 r12']) {
+        const query = parseQuery(q, { scope: 'leak' })
+        const got: SeenEvent[] = []
+        for await (const item of store.searchByResource(query, { batch: 3 })) got.push(item)
+        const docs = got.map((g) => text(g.json))
+        expect([...docs].sort(), q).toEqual((await allPages(store, q, 'leak', 100)).sort())
+        const resources = docs.map((d) => resourceOf(JSON.parse(d) as Event).id)
+        const runs = resources.filter((r, i) => i === 0 || resources[i - 1] !== r)
+        expect(new Set(runs).size, `${q}: ${resources.join(' ')}`).toBe(runs.length)
+        for (const g of got) expect(g.lastSeen).toBe((JSON.parse(text(g.json)) as Event).time)
+      }
+      const first: SeenEvent[] = []
+      for await (const item of store.searchByResource(parseQuery('r1', { scope: 'leak' }))) first.push(item)
+      expect(first.map((f) => [f.firstSeen, f.lastSeen])).toEqual([['2023-12-01T00:00:00Z', '2024-02-02T00:00:00Z']])
     })
 
     it('answers exactly the events the evaluator matches, newest first (property)', async () => {

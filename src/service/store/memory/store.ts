@@ -17,7 +17,7 @@ import { NameIndex } from './name-index.js'
 import { instant, split } from './instants.js'
 import { SearchIndex } from './search-index.js'
 import { Severities } from './severities.js'
-import { searchAll, searchPage, type SearchView } from './search.js'
+import { searchAll, searchByResource, searchPage, type SearchView } from './search.js'
 import { subdomainEntries } from './subdomains.js'
 import { forEachTagged } from './tag-scan.js'
 import { DEFAULT_SCAN_LIMIT, type SearchAllOptions, type SearchPage } from '../search.js'
@@ -93,6 +93,10 @@ export class MemoryStore implements Store {
       seen: (id) => ({ first: instant(this.firstMs.data[id]!, this.firstSubMs.data[id]!), last: instant(ms(id), ns(id)) }),
       ms,
       ns,
+      addressOf: (id) => this.ipOf.data[id]!,
+      nameOf: (id) => this.nameOf.data[id]!,
+      addressCount: () => this.ipIds.length,
+      nameCount: () => this.names.ids.length,
     }
   }
 
@@ -181,6 +185,11 @@ export class MemoryStore implements Store {
   /** Every event matching `query`, newest first, read in batches (bulk export). */
   searchAll(query: Query, options: SearchAllOptions = {}): AsyncIterable<Buffer> {
     return searchAll(this.searchView, query, options.batch ?? 1000)
+  }
+
+  /** Every event matching `query` with its seen times, one resource's events together (bulk export). */
+  searchByResource(query: Query, options: SearchAllOptions = {}): AsyncIterable<SeenEvent> {
+    return searchByResource(this.searchView, query, options.batch ?? 1000)
   }
 
   hostSeen(ip: string): SeenLookup | null {

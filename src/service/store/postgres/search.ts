@@ -10,6 +10,8 @@ import type { Sql } from 'postgres'
 import type { Query } from '../../../query/index.js'
 import { toSql } from '../../../query/sql.js'
 import { type SearchPage, SearchLimitError } from '../search.js'
+import { formatTime } from '../../../time/index.js'
+import type { SeenEvent } from '../types.js'
 
 /** The stored JSON with NUL and unpaired surrogates made storable, parsed once per row (OFFSET 0 keeps it one). */
 const DOC = ' CROSS JOIN LATERAL (SELECT l9kit_doc(e.json) AS d OFFSET 0) AS x'
@@ -58,5 +60,36 @@ export async function* searchAll(sql: Sql, query: Query, batch: number): AsyncGe
     if (rows.length < batch) return
     const last = rows[rows.length - 1]!
     after = [last[1]!.toString('latin1'), last[2]!.toString('latin1')]
+  }
+}
+
+/**
+ * The passes of searchByResource, each read in keyset pages on an index that keeps one
+ * resource's rows together: by address (`events_ip`), then rows without one by host name
+ * (`events_host_rev`), then rows with neither by the host as written (no index: rare).
+ */
+const RESOURCE_PASSES = [
+  { where: 'e.ip IS NOT NULL', key: 'e.ip', cast: 'inet' },
+  { where: 'e.ip IS NULL AND e.host_rev IS NOT NULL', key: 'e.host_rev', cast: 'text' },
+  { where: 'e.ip IS NULL AND e.host_rev IS NULL', key: "coalesce(l9kit_doc(e.json)->>'host', '')", cast: 'text' },
+] as const
+
+/** Every match with its seen times, one resource's rows together, `batch` rows per statement. */
+export async function* searchByResource(sql: Sql, query: Query, batch: number): AsyncGenerator<SeenEvent> {
+  for (const pass of RESOURCE_PASSES) {
+    const { text, params } = searchSelect(query, `e.json, e.first_seen::text, e.last_seen::text, (${pass.key})::text, e.id::text`)
+    let after: [string, string] | undefined
+    for (;;) {
+      const p = [...params]
+      const keyset = after === undefined ? '' : ` AND (${pass.key}, e.id) > ($${p.push(after[0])}::${pass.cast}, $${p.push(after[1])}::bigint)`
+      const statement = `${text} AND ${pass.where}${keyset} ORDER BY ${pass.key}, e.id LIMIT $${p.push(String(batch))}::bigint`
+      const rows = (await sql.unsafe(statement, p).raw()) as unknown as Buffer[][]
+      for (const row of rows) {
+        yield { json: row[0]!, firstSeen: formatTime(BigInt(row[1]!.toString('latin1'))), lastSeen: formatTime(BigInt(row[2]!.toString('latin1'))) }
+      }
+      if (rows.length < batch) break
+      const last = rows[rows.length - 1]!
+      after = [last[3]!.toString('utf8'), last[4]!.toString('latin1')]
+    }
   }
 }

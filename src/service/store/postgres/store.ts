@@ -11,11 +11,11 @@ import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
 import { jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
 import { nowInstant } from '../plugin-windows.js'
-import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenLookup, Store } from '../types.js'
+import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenEvent, SeenLookup, Store } from '../types.js'
 import type { Query } from '../../../query/index.js'
 import { DEFAULT_SEARCH_TIMEOUT_MS, type SearchAllOptions, type SearchPage } from '../search.js'
 import { connect } from './connect.js'
-import { searchAll, searchPage } from './search.js'
+import { searchAll, searchByResource, searchPage } from './search.js'
 import { migrate } from './migrations.js'
 import { rowsAtAddress, rowsUnderName, split, splitSeen } from './lookup-rows.js'
 import { deleteTagged } from './tagged.js'
@@ -261,6 +261,12 @@ export class PostgresStore implements Store {
   async *searchAll(query: Query, options: SearchAllOptions = {}): AsyncIterable<Buffer> {
     await this.opening
     yield* searchAll(this.sql, query, options.batch ?? 1000)
+  }
+
+  /** Every event matching `query` with its seen times, one resource's rows together (bulk export; postgres/search.ts). */
+  async *searchByResource(query: Query, options: SearchAllOptions = {}): AsyncIterable<SeenEvent> {
+    await this.opening
+    yield* searchByResource(this.sql, query, options.batch ?? 1000)
   }
 
   async severityCounts(): Promise<Record<string, number>> {

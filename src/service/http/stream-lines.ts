@@ -1,0 +1,84 @@
+/**
+ * Writing a stream of records as JSON Lines with backpressure: records are gathered into chunks
+ * of about 64 KiB; when the socket will not take more (`write` returns false) the next record is
+ * not asked for until 'drain'. Lines waiting longer than FLUSH_MS (the store is slow to find the
+ * next) are written anyway, so a selective export's lines arrive as they are found. When the client goes away the source's iterator is closed (its
+ * `return`), so a dropped connection stops the query. Nothing to write at all is a 204.
+ */
+import type { ServerResponse } from 'node:http'
+
+const CHUNK_BYTES = 64 * 1024
+/** Lines gathered for this long go out even when the chunk is not full (a slow query's first lines). */
+const FLUSH_MS = 50
+const NEWLINE = Buffer.from('\n')
+
+/** Content type of a JSON Lines answer. */
+export const NDJSON_TYPE = 'application/x-ndjson'
+
+/**
+ * Streams `records` (each one JSON document, no newline) to `res`, one per line; resolves when
+ * done or stopped by the client; when the source fails after the answer began, the connection is
+ * cut (the answer is incomplete), before that the error is thrown for the caller to answer.
+ */
+export async function streamLines(res: ServerResponse, records: AsyncIterable<Uint8Array>): Promise<void> {
+  let gone = false
+  let wake: (() => void) | undefined
+  const onClose = () => {
+    gone = true
+    wake?.()
+  }
+  res.on('close', onClose)
+  const iterator = records[Symbol.asyncIterator]()
+  let done = false
+  let parts: Uint8Array[] = []
+  let bytes = 0
+  let timer: NodeJS.Timeout | undefined
+  /** Writes what is gathered; false when the socket wants a 'drain' first. */
+  const flush = (): boolean => {
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+    if (bytes === 0 || gone) return true
+    const chunk = Buffer.concat(parts, bytes)
+    parts = []
+    bytes = 0
+    return res.write(chunk)
+  }
+  try {
+    for (;;) {
+      const next = await iterator.next()
+      if (next.done) done = true
+      if (gone) return
+      if (done) break
+      if (!res.headersSent) res.writeHead(200, { 'content-type': NDJSON_TYPE, 'cache-control': 'no-store' })
+      parts.push(next.value, NEWLINE)
+      bytes += next.value.length + 1
+      if (bytes < CHUNK_BYTES) {
+        timer ??= setTimeout(flush, FLUSH_MS)
+        continue
+      }
+      if (!flush()) {
+        await new Promise<void>((resolve) => {
+          wake = resolve
+          res.once('drain', resolve)
+        })
+        if (wake !== undefined) res.off('drain', wake)
+        wake = undefined
+        if (gone) return
+      }
+    }
+    if (!res.headersSent) {
+      res.writeHead(204)
+      return void res.end()
+    }
+    if (timer !== undefined) clearTimeout(timer)
+    res.end(bytes > 0 ? Buffer.concat(parts, bytes) : undefined)
+  } catch (error) {
+    // An answer already begun cannot become an error: cut it, so the client sees it incomplete.
+    if (!res.headersSent) throw error
+    res.destroy()
+  } finally {
+    if (timer !== undefined) clearTimeout(timer)
+    res.off('close', onClose)
+    if (!done) await iterator.return?.()
+  }
+}
