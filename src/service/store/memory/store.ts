@@ -15,7 +15,8 @@ import { Column } from './columns.js'
 import { type EventReader, lookupOf, seenLookupOf } from './lookups.js'
 import { NameIndex } from './name-index.js'
 import { instant, split } from './instants.js'
-import { SearchIndex } from './search-index.js'
+import type { SearchIndex } from './search-index.js'
+import { wireSearch } from './search-wiring.js'
 import { Severities } from './severities.js'
 import { searchAll, searchByResource, searchPage, type SearchView } from './search.js'
 import { subdomainEntries } from './subdomains.js'
@@ -27,7 +28,7 @@ import { Feeds } from './feeds.js'
 import { PluginCounter } from './plugin-counts.js'
 import { nowInstant } from '../plugin-windows.js'
 import { identityOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
-import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenLookup, Store } from '../types.js'
+import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenEvent, SeenLookup, Store } from '../types.js'
 
 export interface MemoryStoreOptions {
   /** Events a search may evaluate for one page before it gives up (SearchLimitError); default DEFAULT_SCAN_LIMIT. */
@@ -72,32 +73,10 @@ export class MemoryStore implements Store {
 
   constructor(options: MemoryStoreOptions = {}) {
     this.scanLimit = options.scanLimit ?? DEFAULT_SCAN_LIMIT
-    const ms = (id: number) => this.ms.data[id]!
-    const ns = (id: number) => this.subMs.data[id]!
-    this.searchIndex = new SearchIndex({
-      addressIds: (n) => this.addresses.ids[n],
-      addressNumber: (canonical) => this.addresses.numberOf(canonical),
-      nameIds: (rev, under, visit) => (under ? this.names.forEachUnder(rev, visit) : visit(this.names.ids[this.names.numberOf(rev)])),
-      severityOf: (id) => this.severities.of.data[id]!,
-      severityNames: this.severities.names,
-      ms,
-      ns,
-    })
-    this.searchView = {
-      index: this.searchIndex,
-      isLeak: (id) => this.severities.leak.data[id] === 1,
-      isGone: (id) => this.gone.data[id] === 1,
-      idLimit: () => this.next,
-      bytes: (id) => this.arena.bytes(id),
-      text: (id) => this.arena.text(id),
-      seen: (id) => ({ first: instant(this.firstMs.data[id]!, this.firstSubMs.data[id]!), last: instant(ms(id), ns(id)) }),
-      ms,
-      ns,
-      addressOf: (id) => this.ipOf.data[id]!,
-      nameOf: (id) => this.nameOf.data[id]!,
-      addressCount: () => this.ipIds.length,
-      nameCount: () => this.names.ids.length,
-    }
+    const { arena, ms, subMs, firstMs, firstSubMs, ipOf, nameOf, gone, severities, addresses, names } = this
+    const wired = wireSearch({ arena, ms, subMs, firstMs, firstSubMs, ipOf, nameOf, gone, severities, addresses, names, next: () => this.next })
+    this.searchIndex = wired.index
+    this.searchView = wired.view
   }
 
   get size(): number {

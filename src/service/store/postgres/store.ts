@@ -4,7 +4,7 @@
  * INSERT … ON CONFLICT; each lookup is one indexed query whose rows come back as the stored
  * bytes (the driver's raw mode), concatenated into the answer without re-serialising.
  */
-import type { Sql, TransactionSql } from 'postgres'
+import type { Sql } from 'postgres'
 import type { Event, SubdomainEntry } from '../../../schema/index.js'
 import type { Instant } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
@@ -24,21 +24,9 @@ import { countAdded, pruneCounts, readPlugins } from './plugin-counts.js'
 import { withRetry } from './retry.js'
 import { severityCountsOf, subdomainsOf } from './summaries.js'
 import { copyBinary, foldBatch, MERGE_STAGED, STAGE_TABLE, writeAll } from './rows.js'
+import type { IngestHook, PostgresStoreOptions } from './store-options.js'
 
-export interface PostgresStoreOptions {
-  /** Schema holding the tables (default `public`). */
-  schema?: string
-  /** Pool size (default 10). */
-  max?: number
-  /** Statement timeout of one search page in ms (default DEFAULT_SEARCH_TIMEOUT_MS); past it, SearchLimitError. */
-  searchTimeoutMs?: number
-}
-
-/**
- * Work done inside each ingest transaction with the events it stored as new (in ingest
- * order): the hook store puts its deliveries there, so they commit with the events or not at all.
- */
-export type IngestHook = (tx: TransactionSql, added: readonly Prepared[]) => Promise<unknown>
+export type { IngestHook, PostgresStoreOptions } from './store-options.js'
 
 /**
  * Most documents staged in one transaction. (Smaller transactions prepared while the previous

@@ -1,0 +1,60 @@
+/**
+ * How the memory store's search (search-index.ts, search.ts) reads the store: its columns,
+ * address and name tables and severities, wired once when the store is made.
+ */
+import type { Column } from './columns.js'
+import type { Addresses } from './addresses.js'
+import type { ByteArena } from './arena.js'
+import { instant } from './instants.js'
+import type { NameIndex } from './name-index.js'
+import { SearchIndex } from './search-index.js'
+import type { SearchView } from './search.js'
+import type { Severities } from './severities.js'
+
+/** The parts of the store a search reads. */
+export interface SearchedStore {
+  arena: ByteArena
+  ms: Column<Float64Array>
+  subMs: Column<Int32Array>
+  firstMs: Column<Float64Array>
+  firstSubMs: Column<Int32Array>
+  ipOf: Column<Int32Array>
+  nameOf: Column<Int32Array>
+  gone: Column<Uint8Array>
+  severities: Severities
+  addresses: Addresses
+  names: NameIndex
+  /** One more than the highest id given so far. */
+  next(): number
+}
+
+/** The search index (kept up to date by the store on ingest and delete) and the view searches read through. */
+export function wireSearch(s: SearchedStore): { index: SearchIndex; view: SearchView } {
+  const ms = (id: number) => s.ms.data[id]!
+  const ns = (id: number) => s.subMs.data[id]!
+  const index = new SearchIndex({
+    addressIds: (n) => s.addresses.ids[n],
+    addressNumber: (canonical) => s.addresses.numberOf(canonical),
+    nameIds: (rev, under, visit) => (under ? s.names.forEachUnder(rev, visit) : visit(s.names.ids[s.names.numberOf(rev)])),
+    severityOf: (id) => s.severities.of.data[id]!,
+    severityNames: s.severities.names,
+    ms,
+    ns,
+  })
+  const view: SearchView = {
+    index,
+    isLeak: (id) => s.severities.leak.data[id] === 1,
+    isGone: (id) => s.gone.data[id] === 1,
+    idLimit: () => s.next(),
+    bytes: (id) => s.arena.bytes(id),
+    text: (id) => s.arena.text(id),
+    seen: (id) => ({ first: instant(s.firstMs.data[id]!, s.firstSubMs.data[id]!), last: instant(ms(id), ns(id)) }),
+    ms,
+    ns,
+    addressOf: (id) => s.ipOf.data[id]!,
+    nameOf: (id) => s.nameOf.data[id]!,
+    addressCount: () => s.addresses.ids.length,
+    nameCount: () => s.names.ids.length,
+  }
+  return { index, view }
+}
