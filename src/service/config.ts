@@ -42,6 +42,8 @@ export interface ServiceConfig extends HookConfig {
   pluginDescriptions: Map<string, string>
   /** Unread bytes a live-stream subscriber may have queued before it is disconnected (`live_buffer_bytes`). */
   liveBufferBytes: number
+  /** Events in one page of GET /search (`search_page_size`). */
+  searchPageSize: number
   /** `FILE: /pointer: message` lines worth printing that do not stop the service (a short admin token). */
   warnings?: string[]
 }
@@ -50,6 +52,11 @@ export interface ServiceConfig extends HookConfig {
 export const ADMIN_TOKEN_ADVISED_LENGTH = 16
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
+
+/** Events in one page of GET /search: 20, what LeakIX's Python client assumes. */
+export const DEFAULT_SEARCH_PAGE_SIZE = 20
+/** Largest `search_page_size` accepted. */
+export const MAX_SEARCH_PAGE_SIZE = 1_000
 
 /** Secrets of the built-in default (printed at start; for local testing only). */
 export const DEMO_SECRETS = {
@@ -74,6 +81,7 @@ export function defaultConfig(): ServiceConfig {
     webKey: null,
     pluginDescriptions: new Map(),
     liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES,
+    searchPageSize: DEFAULT_SEARCH_PAGE_SIZE,
     // The demo is for local use: hooks may point at a receiver on this machine.
     ...defaultHookConfig(),
     allowPrivateHooks: true,
@@ -100,9 +108,9 @@ export async function loadConfig(path: string): Promise<ServiceConfig> {
   return parseConfig(text, path)
 }
 
-const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks', 'plugins', 'live_buffer_bytes'] as const
+const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks', 'plugins', 'live_buffer_bytes', 'search_page_size'] as const
 const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan', 'resources', 'hooks'] as const
-const PLAN_MEMBERS = ['subdomains', 'rate', 'burst', 'resources', 'hooks', 'live'] as const
+const PLAN_MEMBERS = ['subdomains', 'rate', 'burst', 'resources', 'hooks', 'live', 'search_pages'] as const
 const SECRET = /^[\x21-\x7e]{8,256}$/
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/
 
@@ -119,7 +127,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   if (!isObject(doc)) throw new ConfigError([`${file}: (document): must be a JSON object`])
   unknownMembers(doc, TOP, '', problem)
 
-  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: DEFAULT_WORKER_PRIORITY, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: DEFAULT_WORKER_PRIORITY, webKey: null, pluginDescriptions: new Map(), liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES, ...defaultHookConfig() }
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: DEFAULT_WORKER_PRIORITY, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: DEFAULT_WORKER_PRIORITY, webKey: null, pluginDescriptions: new Map(), liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES, searchPageSize: DEFAULT_SEARCH_PAGE_SIZE, ...defaultHookConfig() }
   config.keys = readKeys(doc.keys, problem)
   Object.assign(config, readHookConfig(doc, problem))
   config.adminToken = readSecret(doc, 'admin_token', '', problem, false)
@@ -147,6 +155,11 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   }
   config.pluginDescriptions = readPluginDescriptions(doc, problem)
   config.liveBufferBytes = readLiveBufferBytes(doc, problem) ?? config.liveBufferBytes
+  if (doc.search_page_size !== undefined) {
+    const size = doc.search_page_size
+    if (Number.isSafeInteger(size) && (size as number) >= 1 && (size as number) <= MAX_SEARCH_PAGE_SIZE) config.searchPageSize = size as number
+    else problem('/search_page_size', `must be an integer from 1 to ${MAX_SEARCH_PAGE_SIZE}: events in one page of /search (got ${show(size)})`)
+  }
   if (problems.length > 0) throw new ConfigError(problems)
   return config
 }
@@ -230,6 +243,12 @@ function readPlans(value: unknown, plans: Record<PlanName, Plan>, problem: Probl
       if (typeof spec.live === 'boolean') plan.live = spec.live
       else problem(`${at}/live`, `must be true or false: whether keys of this plan may use the live stream (got ${show(spec.live)})`)
     }
+    if (spec.search_pages !== undefined) {
+      const v = spec.search_pages
+      if (v === null) plan.searchPages = null
+      else if (Number.isSafeInteger(v) && (v as number) >= 0) plan.searchPages = v as number
+      else problem(`${at}/search_pages`, `must be an integer ≥ 0 (the pages of /search a key of this plan may read), or null for no cap (got ${show(v)})`)
+    }
     if (spec.subdomains !== undefined) {
       if (spec.subdomains === null) plan.subdomains = null
       else if (Number.isSafeInteger(spec.subdomains) && (spec.subdomains as number) >= 0) plan.subdomains = spec.subdomains as number
@@ -287,7 +306,7 @@ function clonePlans(plans: Readonly<Record<PlanName, Plan>>): Record<PlanName, P
   const out = {} as Record<PlanName, Plan>
   for (const name of PLAN_NAMES) {
     const p = plans[name]
-    out[name] = { name, subdomains: p.subdomains, rate: p.rate ? { ...p.rate } : null, resources: p.resources, hooks: p.hooks, live: p.live }
+    out[name] = { name, subdomains: p.subdomains, rate: p.rate ? { ...p.rate } : null, resources: p.resources, hooks: p.hooks, live: p.live, searchPages: p.searchPages }
   }
   return out
 }
