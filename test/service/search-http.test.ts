@@ -5,7 +5,7 @@
  * for a search the store refuses as too costly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MemoryStore, parseConfig, type RunningService, startService, type Store } from '../../src/service/index.js'
+import { MemoryStore, type RunningService, startService, type Store } from '../../src/service/index.js'
 import { PostgresStore } from '../../src/service/store/postgres/index.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './postgres/database.js'
 import { KEYS, makeEvent, request, serveForTest, unlimitedConfig } from './support.js'
