@@ -26,9 +26,15 @@ export interface SearchPagesOptions {
   maxPages?: number
 }
 
-/** The request target of one search page (both values percent-encoded, as Go's QueryEscape would). */
-export function searchPath(q: string, scope: SearchScope, page: number): string {
-  return `/search?scope=${encodeURIComponent(scope)}&q=${encodeURIComponent(q)}&page=${page}`
+/** Unpaired surrogates (UTF-8 cannot carry them; sent as U+FFFD, as a server would read them). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+/** Percent-encodes a query parameter's value (UTF-8; an unpaired surrogate as U+FFFD). */
+export const queryValue = (value: string) => encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD'))
+
+/** The request target of one search page (both values percent-encoded). */
+export function searchPath(q: string, scope: SearchScope | string, page: number | string): string {
+  return `/search?scope=${queryValue(scope)}&q=${queryValue(q)}&page=${queryValue(String(page))}`
 }
 
 /**

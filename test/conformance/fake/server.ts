@@ -6,6 +6,7 @@ import { createServer, type ServerResponse } from 'node:http'
 import { type AddressInfo, isIP } from 'node:net'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { Event, SubdomainEntry } from '../../../src/schema/index.js'
+import { matches, parseQuery, type Query, QueryError } from '../../../src/query/index.js'
 import { fakeEvents } from './data.js'
 import { CORRECT_HOOKS, FAKE_PRO_KEY, hookApi, type HookBehaviour } from './hooks.js'
 
@@ -40,7 +41,14 @@ export interface Behaviour {
   plugins(events: Event[]): { name: string; description: string; event_count1h: number; event_count24h: number; event_count7d: number }[]
   /** GET /api/plugins/:name of a name the list does not hold. */
   pluginNotFound(res: ServerResponse): void
+  /** GET /search: the events a query matches (any order: the server sorts them newest first). */
+  searchMatches(query: Query, events: Event[]): Event[]
+  /** Where page `page` of `size` events starts. */
+  searchOffset(page: number, size: number): number
 }
+
+/** Events a page of GET /search holds here: small, so that the fake's few events fill several pages. */
+export const FAKE_SEARCH_PAGE = 2
 
 export const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, reason?: string) => {
   const all = { 'content-type': 'application/json; charset=utf-8', ...headers }
@@ -91,6 +99,8 @@ export const CORRECT: Behaviour = {
     })
   },
   pluginNotFound: (res) => send(res, 404, 'Plugin not found'),
+  searchMatches: (query, events) => events.filter((e) => matches(query, e)),
+  searchOffset: (page, size) => page * size,
 }
 
 export interface Fake {
@@ -129,6 +139,7 @@ export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> 
       const found = list.find((p) => p.name === decodeURIComponent(path.slice(13)))
       return found ? send(res, 200, { name: found.name, description: found.description }) : b.pluginNotFound(res)
     }
+    if (path === '/search') return search(req.url ?? '', res)
     if (path === '/admin/events' || path.startsWith('/api/resources') || path.startsWith('/api/hooks')) {
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
@@ -170,6 +181,26 @@ export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> 
     if (entries.length === 0) return b.unknown(res, route)
     send(res, 200, plan === 'anonymous' ? entries.slice(0, ANONYMOUS_SUBDOMAINS) : entries)
   })
+  /** GET /search?scope=&q=&page=: newest first (ties: the later stored first), FAKE_SEARCH_PAGE a page. */
+  function search(url: string, res: ServerResponse): void {
+    const params = new URL(url, 'http://fake').searchParams
+    const scope = params.get('scope')
+    if (scope !== 'service' && scope !== 'leak') return b.error(res, 400, 'scope must be service or leak')
+    const page = params.get('page') ?? '0'
+    if (!/^[0-9]{1,6}$/.test(page)) return b.error(res, 400, 'page must be an integer from 0')
+    let query: Query
+    try {
+      query = parseQuery(params.get('q') ?? '', { scope })
+    } catch (error) {
+      if (error instanceof QueryError) return b.error(res, 400, error.message)
+      throw error
+    }
+    const order = new Map(events.map((e, i) => [e, i]))
+    const found = b.searchMatches(query, events).sort((x, y) => millis(y.time).localeCompare(millis(x.time)) || order.get(y)! - order.get(x)!)
+    const from = b.searchOffset(Number(page), FAKE_SEARCH_PAGE)
+    send(res, 200, found.slice(from, from + FAKE_SEARCH_PAGE))
+  }
+
   // The live stream: /ws/leak and /ws/service for either key, every new event of the scope.
   const wss = new WebSocketServer({ noServer: true })
   server.on('upgrade', (req, socket, head) => {
