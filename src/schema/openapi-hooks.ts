@@ -27,7 +27,7 @@ const pageParameters = [
     in: 'query',
     required: false,
     description: 'Where the page starts: the `cursor` of the previous answer’s `link` header. Absent: the first page.',
-    schema: { type: 'string', pattern: '^[0-9]{1,18}$' },
+    schema: patterned('^[0-9]{1,18}$'),
   },
 ]
 const badPage = errorAnswer('400', 'The limit is not 1 to 1000, or the cursor is not one this service gave.', 'The limit parameter must be an integer from 1 to 1000 (got "0").')
@@ -35,7 +35,7 @@ const pageHeaders = {
   link: {
     description: 'Present when more items follow: `<PATH?limit=N&cursor=C>; rel="next"` (RFC 8288), the next page. Absent on the last page.',
     required: false,
-    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+    schema: patterned('^<[^>]+>; rel="next"$'),
   },
 }
 const page = (description: string, schema: ReturnType<typeof ref>, example: unknown) => ({ ...json(description, schema, example), headers: pageHeaders })

@@ -5,7 +5,7 @@
  * (`x-message-schema` points at the event document), and its refusals are ordinary answers.
  */
 import { EXAMPLES, exampleLeakEvent } from './openapi-examples.js'
-import { errorAnswer, json, rateLimited, ref } from './openapi-parts.js'
+import { errorAnswer, json, patterned, rateLimited, ref } from './openapi-parts.js'
 import { PLUGIN_NOT_FOUND } from './plugin-not-found.js'
 
 const KEY_OPTIONAL = [{ apiKey: [] }, {}]
@@ -43,7 +43,7 @@ const plugins = {
       summary: 'One plugin: name and description',
       description: 'The plugin’s name and description only (the counts are in the list), as LeakIX’s clients read it.',
       security: KEY_OPTIONAL,
-      parameters: [{ name: 'name', in: 'path', required: true, description: 'A plugin name (an `event_source`), percent-encoded.', schema: { type: 'string' } }],
+      parameters: [{ name: 'name', in: 'path', required: true, description: 'A plugin name (an `event_source`), percent-encoded.', schema: patterned('^[^/]+$') }],
       responses: {
         '200': json('The plugin.', ref('plugin'), EXAMPLES.plugin()),
         '400': errorAnswer('400', 'The name’s percent-encoding is malformed.', 'The path parameter "%E0%A4%A" has malformed percent-encoding.'),

@@ -29,6 +29,7 @@ import type { JsonSchema } from './json-schema.js'
 import { EXAMPLES, exampleLeakEvent } from './openapi-examples.js'
 import { hookPaths } from './openapi-hooks.js'
 import { pluginAndLivePaths } from './openapi-plugins.js'
+import { searchPaths } from './openapi-search.js'
 import { Plugin, Plugins, PluginStats } from './plugins.js'
 import { addComponent, errorAnswer, HEADERS, json, pageAlternative, patterned, rateLimited, ref, toComponents } from './openapi-parts.js'
 import { SCHEMA_VERSION } from './version.js'
@@ -180,27 +181,6 @@ const web = {
       },
     },
   },
-  '/search': {
-    get: {
-      operationId: 'searchPage',
-      tags: ['extension', 'web'],
-      summary: 'Web view: the search form’s target',
-      description: 'For a browser: sends it on to the host or domain page of what was typed. Anything else gets 404.',
-      security: [{}],
-      parameters: [
-        { name: 'q', in: 'query', required: true, description: 'An IP address or a domain name, any spelling.', schema: { type: 'string' } },
-        accept,
-      ],
-      responses: {
-        '303': {
-          description: 'See the page of the address or name, in canonical spelling.',
-          headers: { location: { description: '`/host/IP` or `/domain/NAME`.', required: true, schema: patterned('^/(host|domain)/') } },
-        },
-        '400': { description: '`q` is empty, or neither an IP address nor a domain name: an error page.', content: pageAlternative },
-        '404': errorAnswer('404', 'The accept header does not prefer `text/html`: there is no JSON resource here.', 'No such route; routes are GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain, …'),
-      },
-    },
-  },
 }
 
 const webhookHeaders = {
@@ -223,7 +203,7 @@ export function openApiDocument(): JsonSchema {
     info: {
       title: 'Network exposure lookup API',
       version: SCHEMA_VERSION,
-      summary: 'Lookups of events per host and domain, subdomains, plugins, the live stream, and alert hooks.',
+      summary: 'Lookups of events per host and domain, subdomains, search, plugins, the live stream, and alert hooks.',
       description:
         'Read-only lookups of the events known for a host or domain and the subdomains of a domain, as the specification describes them, ' +
         'plus the extensions of the l9kit reference service (tagged `extension`): ingest, watched resources, hooks and their deliveries, ' +
@@ -242,6 +222,7 @@ export function openApiDocument(): JsonSchema {
       { name: 'hooks', description: 'Alert hooks (pro keys).' },
       { name: 'deliveries', description: 'Deliveries of alert hooks: listing and re-sending.' },
       { name: 'web', description: 'Pages for browsers.' },
+      { name: 'search', description: 'Searching events with the query language.' },
       { name: 'plugins', description: 'The plugins (event sources) seen, with event counts.' },
       { name: 'live', description: 'The live stream of new events (WebSocket).' },
     ],
@@ -263,6 +244,7 @@ export function openApiDocument(): JsonSchema {
         },
       },
       '/admin/events': ingest,
+      ...searchPaths(),
       ...pluginAndLivePaths(),
       ...hookPaths(),
       ...web,

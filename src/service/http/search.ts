@@ -44,7 +44,7 @@ export function handleSearch(ctx: ServiceContext, req: IncomingMessage, res: Ser
   const fail = (error: unknown) => {
     if (res.headersSent) return void res.destroy()
     if (error instanceof SearchLimitError) {
-      return sendError(res, 422, `The query is too costly to answer in one request (${error.message}): add a selective term (ip, host, plugin, port, severity, country, time range, …).`, VARY_ACCEPT)
+      return sendError(res, 422, `The query is too costly to answer in one request: ${error.message}.`, VARY_ACCEPT)
     }
     sendError(res, 500, `The store failed: ${(error as Error).message}`, VARY_ACCEPT)
   }
