@@ -6,6 +6,7 @@
  */
 import type { Event } from '../schema/index.js'
 import { type Report, validateDocument } from '../validate/index.js'
+import { errorText } from './client.js'
 import { ClientError } from './errors.js'
 import type { RawResponse } from './http.js'
 
@@ -68,14 +69,4 @@ export function pageOf(path: string, response: RawResponse, validate: boolean): 
 /** Checks a page number given by the caller. */
 export function checkPage(page: number, what: string): void {
   if (!Number.isSafeInteger(page) || page < 0) throw new RangeError(`${what} must be an integer ≥ 0 (got ${page})`)
-}
-
-function errorText(body: string): string {
-  try {
-    const doc = JSON.parse(body) as Record<string, unknown>
-    const parts = [doc.title, doc.description].filter((p) => typeof p === 'string')
-    return parts.length > 0 ? `: ${parts.join(': ')}` : ''
-  } catch {
-    return ''
-  }
 }

@@ -9,6 +9,7 @@ import { type ApiKey, DEFAULT_PLANS, digest, KEY_PLANS, type KeyPlan, type Plan,
 import { defaultHookConfig, type HookConfig, readHookConfig } from './hooks/config.js'
 import { DEFAULT_LIVE_BUFFER_BYTES, readLiveBufferBytes } from './live/config.js'
 import { readPluginDescriptions } from './plugins/config.js'
+import { DEFAULT_SEARCH_PAGE_SIZE, readSearchPageSize, readSearchPages } from './store/search-config.js'
 import { DEFAULT_WORKER_PRIORITY, SERVICE_WORKER_KIND, isWorkerKind, isWorkerPriority, type PrepareWorkerKind, type WorkerPriority } from './ingest/worker-priority.js'
 
 /** Hook members (docs/hooks.md): `hookDelivery`, `allowPrivateHooks`, and `declared` resources and hooks per key. */
@@ -52,11 +53,6 @@ export interface ServiceConfig extends HookConfig {
 export const ADMIN_TOKEN_ADVISED_LENGTH = 16
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
-
-/** Events in one page of GET /search: 20, what LeakIX's Python client assumes. */
-export const DEFAULT_SEARCH_PAGE_SIZE = 20
-/** Largest `search_page_size` accepted. */
-export const MAX_SEARCH_PAGE_SIZE = 1_000
 
 /** Secrets of the built-in default (printed at start; for local testing only). */
 export const DEMO_SECRETS = {
@@ -155,11 +151,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   }
   config.pluginDescriptions = readPluginDescriptions(doc, problem)
   config.liveBufferBytes = readLiveBufferBytes(doc, problem) ?? config.liveBufferBytes
-  if (doc.search_page_size !== undefined) {
-    const size = doc.search_page_size
-    if (Number.isSafeInteger(size) && (size as number) >= 1 && (size as number) <= MAX_SEARCH_PAGE_SIZE) config.searchPageSize = size as number
-    else problem('/search_page_size', `must be an integer from 1 to ${MAX_SEARCH_PAGE_SIZE}: events in one page of /search (got ${show(size)})`)
-  }
+  config.searchPageSize = readSearchPageSize(doc, problem) ?? config.searchPageSize
   if (problems.length > 0) throw new ConfigError(problems)
   return config
 }
@@ -243,12 +235,7 @@ function readPlans(value: unknown, plans: Record<PlanName, Plan>, problem: Probl
       if (typeof spec.live === 'boolean') plan.live = spec.live
       else problem(`${at}/live`, `must be true or false: whether keys of this plan may use the live stream (got ${show(spec.live)})`)
     }
-    if (spec.search_pages !== undefined) {
-      const v = spec.search_pages
-      if (v === null) plan.searchPages = null
-      else if (Number.isSafeInteger(v) && (v as number) >= 0) plan.searchPages = v as number
-      else problem(`${at}/search_pages`, `must be an integer ≥ 0 (the pages of /search a key of this plan may read), or null for no cap (got ${show(v)})`)
-    }
+    readSearchPages(spec, plan, at, problem)
     if (spec.subdomains !== undefined) {
       if (spec.subdomains === null) plan.subdomains = null
       else if (Number.isSafeInteger(spec.subdomains) && (spec.subdomains as number) >= 0) plan.subdomains = spec.subdomains as number
