@@ -4,6 +4,7 @@
  * the SQL compiler read any member by its path, and a test checks every member of the event
  * schema has a row. Rows with a `source` are not (only) members: the stores keep them apart.
  */
+import { protocolFields } from './protocol-fields.js'
 
 /**
  * How values compare (docs/search.md has the rules): `text` by words, `keyword` exactly,
@@ -111,6 +112,8 @@ export const FIELDS: readonly Field[] = [
   leak('service.credentials.password', 'keyword'),
   leak('service.credentials.key', 'keyword'),
   leak('service.credentials.raw', 'keyword'),
+  // The protocol objects' members, from their schema (protocol-fields.ts).
+  ...protocolFields(),
 ]
 
 /** Short names and the fields they stand for (`dataset.X` stands for `leak.dataset.X`, see resolveField). */

@@ -75,7 +75,8 @@ export const searchFindsKnown: Check = {
       const key = eventKey(event as never)
       const { pages, ended } = await firstPages(ctx, scope, text)
       const last = pages[pages.length - 1]!
-      if (!last.ok) return problemAt(last.response, `scope ${scope}, q=${JSON.stringify(text)}: ${last.why}`)
+      // A refusal is the server's reading of its language (a 5xx is no-5xx's); a 200 that is not a page is wrong.
+      if (!last.ok) return last.response.status === 200 ? problemAt(last.response, `scope ${scope}, q=${JSON.stringify(text)}: ${last.why}`) : undefined
       if (pages.some((p) => p.ok && p.events.some((e) => eventKey(e) === key))) {
         found++
         return undefined
