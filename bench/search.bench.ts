@@ -3,7 +3,10 @@
  * - `l9kit filter QUERY FILE` vs `l9kit validate FILE` on the same canonical JSON Lines file
  *   (built CLI, whole processes, best of interleaved rounds; target ≥ 0.7 of validate's speed);
  * - memory store: a selective search (`ip:…`, parsed per request as the HTTP layer will) vs
- *   `store.host()` returning the same events (target ≥ 0.5 of its rate);
+ *   `store.host()` returning the same events (target ≥ 0.5 of its rate); and the same over HTTP,
+ *   `GET /search?scope=service&q=ip:…` vs `GET /host/…` on one `startService` (16 keep-alive
+ *   connections, rounds alternated, best of each; the /host answers come from its answer cache,
+ *   as in production);
  * - PostgreSQL store: selective-search p50 at the largest size vs the smallest (target ≤ 1.5:
  *   index-backed, so flat), rounds alternated between a store at each size; queries return the
  *   same number of events at every size (an address, a /28, a domain of ten names, a fingerprint).
@@ -17,10 +20,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { serializeEvent } from '../src/normalize/index.js'
 import { parseQuery } from '../src/query/index.js'
-import { ingestStream, MemoryStore, packageRoot } from '../src/service/index.js'
+import { ingestStream, MemoryStore, packageRoot, parseConfig, startService } from '../src/service/index.js'
 import { connect, PostgresStore } from '../src/service/store/postgres/index.js'
 import { bestTimes, buildCli } from './support/cli.js'
 import { benchEvent, benchLines } from './support/events.js'
+import { httpLoad } from './support/http-load.js'
 import { report } from './support/measure.js'
 
 const count = Number(process.env.L9KIT_BENCH_EVENTS ?? 100_000)
@@ -29,7 +33,8 @@ const dir = mkdtempSync(join(tmpdir(), 'l9kit-bench-search-'))
 
 try {
   await filterVsValidate()
-  memorySearchVsHost()
+  const store = memorySearchVsHost()
+  await httpSearchVsHost(store)
   await postgresAtSizes()
 } finally {
   rmSync(dir, { recursive: true, force: true })
@@ -62,7 +67,7 @@ function rate(fn: (i: number) => unknown): number {
   return best
 }
 
-function memorySearchVsHost(): void {
+function memorySearchVsHost(): MemoryStore {
   const store = new MemoryStore()
   store.ingest(benchLines(count).map((line) => JSON.parse(line)))
   const ips = Array.from({ length: 1000 }, (_, k) => benchEvent((k * 7919 + 13) % count).ip)
@@ -79,6 +84,36 @@ function memorySearchVsHost(): void {
   report('host(ip)', host, 'lookups/s')
   report('search ip:ADDRESS (parsed per request)', search, 'searches/s', { value: search / host, baseline: 'host(ip)', target: '>= 0.5' })
   report('search ip:IPV4/28 (its 16 addresses)', cidr, 'searches/s', { value: cidr / host, baseline: 'host(ip)' })
+  return store
+}
+
+/** Over HTTP on one service: GET /search?scope=service&q=ip:IP vs GET /host/IP, the same events. */
+async function httpSearchVsHost(store: MemoryStore): Promise<void> {
+  const config = parseConfig(JSON.stringify({ plans: { anonymous: { rate: null } } }), 'bench')
+  const service = await startService({ store, config, host: '127.0.0.1', port: 0 })
+  try {
+    const port = Number(new URL(service.url).port)
+    const ips = Array.from({ length: 1000 }, (_, k) => benchEvent((k * 7919 + 13) % count).ip)
+    const hostPaths = ips.map((ip) => `/host/${ip}`)
+    const searchPaths = ips.map((ip) => `/search?scope=service&q=${encodeURIComponent(`ip:${ip}`)}`)
+    for (let k = 0; k < 20; k++) {
+      const [viaHost, viaSearch] = await Promise.all([fetch(service.url + hostPaths[k]).then((r) => r.json()), fetch(service.url + searchPaths[k]).then((r) => r.json())])
+      // The same events (the lookup lists them in its own order; search newest first).
+      const set = (events: unknown[]) => events.map((e) => JSON.stringify(e)).sort().join('\n')
+      if (set((viaHost as { Services: unknown[] | null }).Services ?? []) !== set(viaSearch as unknown[])) throw new Error(`${ips[k]}: /search and /host differ`)
+    }
+    let host = 0
+    let search = 0
+    for (let round = 0; round < 3; round++) {
+      host = Math.max(host, (await httpLoad(port, hostPaths, 2)).rate)
+      search = Math.max(search, (await httpLoad(port, searchPaths, 2)).rate)
+    }
+    console.log(`memory store over HTTP: ${count} events, 16 connections`)
+    report('GET /host/IP', host, 'requests/s')
+    report('GET /search?scope=service&q=ip:IP', search, 'requests/s', { value: search / host, baseline: 'GET /host/IP', target: '>= 0.5' })
+  } finally {
+    await service.close(100)
+  }
 }
 
 /** Event i of the PostgreSQL part: its own address and fingerprint, ten events per domain. */

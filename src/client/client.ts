@@ -12,6 +12,7 @@ import { attempt, open, type Method, type RawResponse } from './http.js'
 import { jsonLines } from './bulk.js'
 import type { LiveOptions, LiveScope } from './live.js'
 import { Pacer, type Rate } from './pacer.js'
+import { checkPage, pageOf, type SearchPagesOptions, type SearchOptions, searchPath } from './search.js'
 
 export interface ClientOptions {
   /** Base address of the service, e.g. `https://leakix.net` or `http://127.0.0.1:8080`. */
@@ -102,6 +103,34 @@ export class LookupClient {
     const response = await this.get(path, call)
     if (response.status === 404 && parsesTo(response.body, PLUGIN_NOT_FOUND)) return null
     return (await this.typed(path, 'plugin', call, response)) as Plugin
+  }
+
+  /**
+   * `GET /search?scope=…&q=…&page=N`: one page of the events `q` matches, newest first, typed
+   * (each validated unless `validate: false`); `[]` past the last page. 429s are waited out like
+   * every call; a query the server refuses is a ClientError (kind `http`, status 400, the
+   * position and term in its message).
+   */
+  async search(q: string, options: SearchOptions, call?: CallOptions): Promise<Event[]> {
+    const page = options.page ?? 0
+    checkPage(page, 'page')
+    const path = searchPath(q, options.scope, page)
+    return pageOf(path, await this.get(path, call), this.options.validate !== false)
+  }
+
+  /**
+   * Every event `q` matches, page after page (0, 1, 2, …) until a page comes back empty (as
+   * LeakIX's Go client pages), or `maxPages` were read. Each page is one paced request.
+   */
+  async *searchAll(q: string, options: SearchPagesOptions, call?: CallOptions): AsyncGenerator<Event> {
+    const from = options.fromPage ?? 0
+    checkPage(from, 'fromPage')
+    const max = options.maxPages ?? Number.POSITIVE_INFINITY
+    for (let page = from; page - from < max; page++) {
+      const events = await this.search(q, { scope: options.scope, page }, call)
+      if (events.length === 0) return
+      yield* events
+    }
   }
 
   /**

@@ -95,7 +95,7 @@ function replayCommand(options: SuiteOptions, id: string, seed: number): string 
   if (options.stateless) parts.push('--stateless')
   // The hook checks need the receiver again (their key and token are left out like every key).
   if (options.hookReceiver && id.startsWith('hook-')) parts.push('--hook-receiver')
-  if (options.allowWrites && (id.startsWith('hook-') || id === 'live-delivers')) parts.push('--allow-writes')
+  if (options.allowWrites && (id.startsWith('hook-') || id === 'live-delivers' || id === 'search-complete')) parts.push('--allow-writes')
   if (options.hookWaitMs !== undefined && id.startsWith('hook-')) parts.push(`--hook-wait ${options.hookWaitMs}`)
   parts.push(`--checks ${id}`, `--seed ${seed}`)
   return parts.join(' ')

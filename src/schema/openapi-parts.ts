@@ -74,6 +74,7 @@ const TITLES: Record<string, string> = {
   '406': 'Not Acceptable',
   '409': 'Conflict',
   '413': 'Payload Too Large',
+  '422': 'Unprocessable Content',
   '426': 'Upgrade Required',
   '429': 'Rate-limited',
   '503': 'Service Unavailable',

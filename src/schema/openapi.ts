@@ -31,6 +31,7 @@ import { hookPaths } from './openapi-hooks.js'
 import { pluginAndLivePaths } from './openapi-plugins.js'
 import { bulkPaths } from './openapi-bulk.js'
 import { Aggregation } from './aggregation.js'
+import { searchPaths } from './openapi-search.js'
 import { Plugin, Plugins, PluginStats } from './plugins.js'
 import { addComponent, errorAnswer, HEADERS, json, pageAlternative, patterned, rateLimited, ref, toComponents } from './openapi-parts.js'
 import { SCHEMA_VERSION } from './version.js'
@@ -183,33 +184,6 @@ const web = {
       },
     },
   },
-  '/search': {
-    get: {
-      operationId: 'searchPage',
-      tags: ['extension', 'web'],
-      summary: 'Web view: the search box’s target',
-      description:
-        'For a browser: an address, `ip:port`, a URL or a domain name is sent on to its host or domain page; anything else is a query of the search language, ' +
-        'answered with a results page (newest first, 20 a page). Pages take from their own rate budget per client address, not the API’s (docs/service.md). Anything else gets 404.',
-      security: [{}],
-      parameters: [
-        { name: 'q', in: 'query', required: true, description: 'An IP address, `ip:port`, a URL, a domain name (any spelling), or a query (docs/search.md).', schema: { type: 'string' } },
-        { name: 'scope', in: 'query', required: false, description: 'What a query searches: `leak` (the default) or `service`.', schema: { type: 'string', enum: ['leak', 'service'] } },
-        { name: 'page', in: 'query', required: false, description: 'Results page, from 0.', schema: { type: 'integer', minimum: 0, maximum: 499 } },
-        accept,
-      ],
-      responses: {
-        '200': { description: 'The results page of a query.', content: pageAlternative },
-        '303': {
-          description: 'See the page of the address or name, in canonical spelling (a host page limited to the port of `ip:port` or a URL).',
-          headers: { location: { description: '`/host/IP`, `/host/IP?port=N` or `/domain/NAME`.', required: true, schema: patterned('^/(host|domain)/') } },
-        },
-        '400': { description: '`q` is empty, a query that does not parse (the page shows where) or is too broad for one page, or a bad `scope` or `page`: an error page keeping the query.', content: pageAlternative },
-        '404': errorAnswer('404', 'The accept header does not prefer `text/html`: there is no JSON resource here.', 'No such route; routes are GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain, …'),
-        '429': { description: 'The pages’ own rate budget for this client address is spent (reason phrase `Rate-limited`).', 'x-reason-phrase': 'Rate-limited', headers: rateLimited().headers, content: pageAlternative },
-      },
-    },
-  },
 }
 
 const webhookHeaders = {
@@ -232,7 +206,7 @@ export function openApiDocument(): JsonSchema {
     info: {
       title: 'Network exposure lookup API',
       version: SCHEMA_VERSION,
-      summary: 'Lookups of events per host and domain, subdomains, plugins, the live stream, the bulk export, and alert hooks.',
+      summary: 'Lookups of events per host and domain, subdomains, search, plugins, the live stream, the bulk export, and alert hooks.',
       description:
         'Read-only lookups of the events known for a host or domain and the subdomains of a domain, as the specification describes them, ' +
         'plus the extensions of the l9kit reference service (tagged `extension`): ingest, watched resources, hooks and their deliveries, ' +
@@ -251,6 +225,7 @@ export function openApiDocument(): JsonSchema {
       { name: 'hooks', description: 'Alert hooks (pro keys).' },
       { name: 'deliveries', description: 'Deliveries of alert hooks: listing and re-sending.' },
       { name: 'web', description: 'Pages for browsers.' },
+      { name: 'search', description: 'Searching events with the query language.' },
       { name: 'plugins', description: 'The plugins (event sources) seen, with event counts.' },
       { name: 'live', description: 'The live stream of new events (WebSocket).' },
       { name: 'bulk', description: 'The bulk export: every match of a query, streamed as JSON Lines.' },
@@ -273,6 +248,7 @@ export function openApiDocument(): JsonSchema {
         },
       },
       '/admin/events': ingest,
+      ...searchPaths(),
       ...pluginAndLivePaths(),
       ...bulkPaths(),
       ...hookPaths(),

@@ -9,6 +9,7 @@ import { type ApiKey, DEFAULT_PLANS, digest, KEY_PLANS, type KeyPlan, type Plan,
 import { defaultHookConfig, type HookConfig, readHookConfig } from './hooks/config.js'
 import { DEFAULT_LIVE_BUFFER_BYTES, readLiveBufferBytes } from './live/config.js'
 import { readPluginDescriptions } from './plugins/config.js'
+import { DEFAULT_SEARCH_PAGE_SIZE, readSearchPageSize, readSearchPages } from './store/search-config.js'
 import { DEFAULT_WORKER_PRIORITY, SERVICE_WORKER_KIND, isWorkerKind, isWorkerPriority, type PrepareWorkerKind, type WorkerPriority } from './ingest/worker-priority.js'
 
 /** Hook members (docs/hooks.md): `hookDelivery`, `allowPrivateHooks`, and `declared` resources and hooks per key. */
@@ -42,6 +43,8 @@ export interface ServiceConfig extends HookConfig {
   pluginDescriptions: Map<string, string>
   /** Unread bytes a live-stream subscriber may have queued before it is disconnected (`live_buffer_bytes`). */
   liveBufferBytes: number
+  /** Events in one page of GET /search (`search_page_size`). */
+  searchPageSize: number
   /** `FILE: /pointer: message` lines worth printing that do not stop the service (a short admin token). */
   warnings?: string[]
 }
@@ -74,6 +77,7 @@ export function defaultConfig(): ServiceConfig {
     webKey: null,
     pluginDescriptions: new Map(),
     liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES,
+    searchPageSize: DEFAULT_SEARCH_PAGE_SIZE,
     // The demo is for local use: hooks may point at a receiver on this machine.
     ...defaultHookConfig(),
     allowPrivateHooks: true,
@@ -100,9 +104,9 @@ export async function loadConfig(path: string): Promise<ServiceConfig> {
   return parseConfig(text, path)
 }
 
-const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks', 'plugins', 'live_buffer_bytes'] as const
+const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks', 'plugins', 'live_buffer_bytes', 'search_page_size'] as const
 const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan', 'resources', 'hooks'] as const
-const PLAN_MEMBERS = ['subdomains', 'rate', 'burst', 'resources', 'hooks', 'live', 'bulk'] as const
+const PLAN_MEMBERS = ['subdomains', 'rate', 'burst', 'resources', 'hooks', 'live', 'bulk', 'search_pages'] as const
 const SECRET = /^[\x21-\x7e]{8,256}$/
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/
 
@@ -119,7 +123,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   if (!isObject(doc)) throw new ConfigError([`${file}: (document): must be a JSON object`])
   unknownMembers(doc, TOP, '', problem)
 
-  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: DEFAULT_WORKER_PRIORITY, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: DEFAULT_WORKER_PRIORITY, webKey: null, pluginDescriptions: new Map(), liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES, ...defaultHookConfig() }
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: DEFAULT_WORKER_PRIORITY, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: DEFAULT_WORKER_PRIORITY, webKey: null, pluginDescriptions: new Map(), liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES, searchPageSize: DEFAULT_SEARCH_PAGE_SIZE, ...defaultHookConfig() }
   config.keys = readKeys(doc.keys, problem)
   Object.assign(config, readHookConfig(doc, problem))
   config.adminToken = readSecret(doc, 'admin_token', '', problem, false)
@@ -147,6 +151,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   }
   config.pluginDescriptions = readPluginDescriptions(doc, problem)
   config.liveBufferBytes = readLiveBufferBytes(doc, problem) ?? config.liveBufferBytes
+  config.searchPageSize = readSearchPageSize(doc, problem) ?? config.searchPageSize
   if (problems.length > 0) throw new ConfigError(problems)
   return config
 }
@@ -234,6 +239,7 @@ function readPlans(value: unknown, plans: Record<PlanName, Plan>, problem: Probl
       if (typeof spec.bulk === 'boolean') plan.bulk = spec.bulk
       else problem(`${at}/bulk`, `must be true or false: whether keys of this plan may use the bulk export (got ${show(spec.bulk)})`)
     }
+    readSearchPages(spec, plan, at, problem)
     if (spec.subdomains !== undefined) {
       if (spec.subdomains === null) plan.subdomains = null
       else if (Number.isSafeInteger(spec.subdomains) && (spec.subdomains as number) >= 0) plan.subdomains = spec.subdomains as number
@@ -291,7 +297,7 @@ function clonePlans(plans: Readonly<Record<PlanName, Plan>>): Record<PlanName, P
   const out = {} as Record<PlanName, Plan>
   for (const name of PLAN_NAMES) {
     const p = plans[name]
-    out[name] = { name, subdomains: p.subdomains, rate: p.rate ? { ...p.rate } : null, resources: p.resources, hooks: p.hooks, live: p.live, bulk: p.bulk }
+    out[name] = { name, subdomains: p.subdomains, rate: p.rate ? { ...p.rate } : null, resources: p.resources, hooks: p.hooks, live: p.live, bulk: p.bulk, searchPages: p.searchPages }
   }
   return out
 }

@@ -6,6 +6,7 @@ import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { HOOKS_NEED_WRITES } from '../../src/conformance/checks/hook-scenario.js'
 import { LIVE_NEEDS_WRITES } from '../../src/conformance/checks/live-delivers.js'
+import { SEARCH_NEEDS_WRITES } from '../../src/conformance/checks/search-complete.js'
 import { runSuite, type SuiteReport } from '../../src/conformance/index.js'
 import { FAKE_DOMAIN } from './fake/data.js'
 import { FAKE_ADMIN_TOKEN, FAKE_PRO_KEY } from './fake/hooks.js'
@@ -41,11 +42,11 @@ describe('conformance suite against fixtures', () => {
     expect(report.results.filter((r) => r.id.startsWith('hook-')).length).toBeGreaterThanOrEqual(9)
   })
 
-  it('skips the hook checks and the live stream’s, writing nothing, without --allow-writes (and without the key, token and receiver they need)', async () => {
+  it('skips the hook checks, the live stream’s and search completeness, writing nothing, without --allow-writes (and without the key, token and receiver they need)', async () => {
     const report = await judge(await startFake())
     const skipped = report.results.filter((r) => r.status !== 'passed')
-    expect(skipped.map((r) => r.id).every((id) => id.startsWith('hook-') || id === 'live-delivers')).toBe(true)
-    expect(new Set(skipped.map((r) => `${r.status}: ${r.message}`))).toEqual(new Set([`skipped: ${HOOKS_NEED_WRITES}`, `skipped: ${LIVE_NEEDS_WRITES}`]))
+    expect(skipped.map((r) => r.id).every((id) => id.startsWith('hook-') || id === 'live-delivers' || id === 'search-complete')).toBe(true)
+    expect(new Set(skipped.map((r) => `${r.status}: ${r.message}`))).toEqual(new Set([`skipped: ${HOOKS_NEED_WRITES}`, `skipped: ${LIVE_NEEDS_WRITES}`, `skipped: ${SEARCH_NEEDS_WRITES}`]))
     expect(report.notes).toEqual([])
     const fake = await startFake()
     try {

@@ -25,8 +25,9 @@ describe('configuration file', () => {
           { name: 'ci', key_sha256: sha, plan: 'pro' },
         ],
         admin_token: 'admin-secret-1',
-        plans: { anonymous: { subdomains: 3, rate: 0.5, burst: 1 }, pro: { rate: null, subdomains: null, resources: 20_000, hooks: null }, registered: { live: true, bulk: true } },
+        plans: { anonymous: { subdomains: 3, rate: 0.5, burst: 1 }, pro: { rate: null, subdomains: null, resources: 20_000, hooks: null, search_pages: null }, registered: { live: true, bulk: true, search_pages: 7 } },
         max_body_bytes: 1024,
+        search_page_size: 50,
         plugins: { DotEnvConfigPlugin: 'Environment files served over HTTP.' },
         live_buffer_bytes: 65536,
       }),
@@ -38,13 +39,17 @@ describe('configuration file', () => {
     expect(ring.identify('alice-secret-2')).toBeUndefined()
     expect(tokenMatches(config.adminToken, 'admin-secret-1')).toBe(true)
     expect(tokenMatches(config.adminToken, 'admin-secret-2')).toBe(false)
-    expect(config.plans.anonymous).toEqual({ name: 'anonymous', subdomains: 3, rate: { rate: 0.5, burst: 1 }, resources: 0, hooks: 0, live: false, bulk: false })
-    expect(config.plans.registered).toEqual({ ...DEFAULT_PLANS.registered, live: true, bulk: true })
+    expect(config.plans.anonymous).toEqual({ name: 'anonymous', subdomains: 3, rate: { rate: 0.5, burst: 1 }, resources: 0, hooks: 0, live: false, bulk: false, searchPages: 5 })
+    expect(config.plans.registered).toEqual({ ...DEFAULT_PLANS.registered, live: true, bulk: true, searchPages: 7 })
     expect(DEFAULT_PLANS.pro.bulk && !DEFAULT_PLANS.registered.bulk && !DEFAULT_PLANS.anonymous.bulk).toBe(true)
     // Caps of watched resources and hooks per key: 100 resources for registered keys, 10 000 and 50 hooks for pro ones by default.
     expect(DEFAULT_PLANS.registered).toMatchObject({ resources: 100 })
     expect(DEFAULT_PLANS.pro).toMatchObject({ resources: 10_000, hooks: 50 })
-    expect(config.plans.pro).toEqual({ name: 'pro', subdomains: null, rate: null, resources: 20_000, hooks: null, live: true, bulk: true })
+    expect(config.plans.pro).toEqual({ name: 'pro', subdomains: null, rate: null, resources: 20_000, hooks: null, live: true, bulk: true, searchPages: null })
+    // Search pages: 5, 50 and 500 by default, 20 events each.
+    expect([DEFAULT_PLANS.anonymous.searchPages, DEFAULT_PLANS.registered.searchPages, DEFAULT_PLANS.pro.searchPages]).toEqual([5, 50, 500])
+    expect(config.searchPageSize).toBe(50)
+    expect(parseConfig('{}', 'keys.json').searchPageSize).toBe(20)
     expect([...config.pluginDescriptions]).toEqual([['DotEnvConfigPlugin', 'Environment files served over HTTP.']])
     expect(config.liveBufferBytes).toBe(65536)
     expect(parseConfig('{}', 'keys.json').liveBufferBytes).toBe(4 * 1024 * 1024)
@@ -70,8 +75,9 @@ describe('configuration file', () => {
         { name: 'dup', key: 'another-long-key', plan: 'pro' },
         'nope',
       ],
-      plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5, live: 'yes' }, gold: {}, pro: { resources: -5, hooks: 'many', bulk: 1 } },
+      plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5, live: 'yes' }, gold: {}, pro: { resources: -5, hooks: 'many', bulk: 1, search_pages: 1.5 } },
       max_body_bytes: 0,
+      search_page_size: 0,
       plugins: { '': 'x', good: 'fine', 'a/b': '' },
       live_buffer_bytes: 10,
       ingest_worker_nice: 20,
@@ -80,7 +86,7 @@ describe('configuration file', () => {
       colour: 'blue',
     })
     expect(found).toEqual([
-      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, ingest_workers, helper_thread_nice, web_key, hook_delivery, allow_private_hooks, plugins, live_buffer_bytes)',
+      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, ingest_workers, helper_thread_nice, web_key, hook_delivery, allow_private_hooks, plugins, live_buffer_bytes, search_page_size)',
       "keys.json: /keys/0/plan: must be one of registered, pro (got \"gold\")",
       'keys.json: /keys/0/key: must be a string of 8 to 256 printable ASCII characters without spaces (value not shown)',
       "keys.json: /keys/1/name: 'a' is already the name of /keys/0",
@@ -95,6 +101,7 @@ describe('configuration file', () => {
       'keys.json: /plans/anonymous/rate: must be a number of requests per second > 0, or null for no limit (got 0)',
       'keys.json: /plans/anonymous/burst: must be an integer ≥ 1 (got 1.5)',
       'keys.json: /plans/pro/bulk: must be true or false: whether keys of this plan may use the bulk export (got 1)',
+      'keys.json: /plans/pro/search_pages: must be an integer ≥ 0 (the pages of /search a key of this plan may read), or null for no cap (got 1.5)',
       'keys.json: /plans/pro/resources: must be an integer ≥ 0 (the most watched resources one key may have), or null for no cap (got -5)',
       'keys.json: /plans/pro/hooks: must be an integer ≥ 0 (the most hooks one key may have), or null for no cap (got "many")',
       'keys.json: /max_body_bytes: must be a positive integer (got 0)',
@@ -104,6 +111,7 @@ describe('configuration file', () => {
       'keys.json: /plugins/: a plugin name cannot be empty',
       'keys.json: /plugins/a~1b: must be a non-empty string describing the plugin',
       'keys.json: /live_buffer_bytes: must be an integer of at least 1024 bytes (got 10)',
+      'keys.json: /search_page_size: must be an integer from 1 to 1000: events in one page of /search (got 0)',
     ])
     for (const line of found) expect(line).not.toMatch(/short|long-enough-key|another-long-key/)
   })

@@ -161,7 +161,8 @@ describe('web view', () => {
     await call(open, '/search', '/search?q=', { headers: browser }, 400)
     await call(open, '/search', '/search?q=not%20a%20name&scope=service&page=1', { headers: browser }, 200)
     await call(open, '/search', '/search?q=countri%3ADE', { headers: browser }, 400)
-    await call(open, '/search', '/search?q=192.0.2.44', {}, 404)
+    // Not a browser: the search route's JSON (its own tests below).
+    await call(open, '/search', '/search?q=192.0.2.44', {}, 400)
   })
 })
 
@@ -352,6 +353,27 @@ describe('the bulk export', () => {
       await call(open, template, template, { headers: { ...pro, accept: 'image/png' } }, 406)
       await request(limited.url, '/host/192.0.2.1', { headers: registered })
       await call(limited, template, template, { headers: registered }, 429)
+    }
+  })
+})
+
+describe('search', () => {
+  it('every search status but the browser’s', async () => {
+    await call(open, '/search', '/search?scope=service&q=*&page=0', {}, 200)
+    await call(open, '/search', '/search?scope=leak&q=%2Bcountri%3AFR', {}, 400)
+    await call(open, '/search', '/search?scope=leak', { headers: unknown }, 401)
+    await call(open, '/search', '/search?scope=leak&page=5', {}, 403)
+    await call(open, '/search', '/search?scope=leak', { headers: { accept: 'image/png' } }, 406)
+    await request(limited.url, '/search?scope=leak', { headers: pro })
+    await call(limited, '/search', '/search?scope=leak', { headers: pro }, 429)
+    // A store that gives up after reading 2 events: a text word no index narrows is 422.
+    const small = new MemoryStore({ scanLimit: 2 })
+    small.ingest([1, 2, 3, 4].map((n) => makeEvent({ ip: `192.0.2.${n}` })))
+    const tight = await startService({ store: small, config: parseConfig('{"plans": {"anonymous": {"rate": null}}}', 'tight.json'), port: 0 })
+    try {
+      await call(tight, '/search', '/search?scope=service&q=%2Bnosuchword', {}, 422)
+    } finally {
+      await tight.close(100)
     }
   })
 })

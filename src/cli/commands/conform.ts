@@ -114,7 +114,7 @@ export const conform: Command = {
     if (!io.quiet) io.stdout.write(
       `l9kit conform ${options.baseUrl} (${options.stateless ? 'stateless, ' : ''}seed ${options.seed}, rate ${options.rate === 'auto' ? 'auto' : `${options.rate}/s`}, ${options.maxExamples ?? 10} examples per check)\n`,
     )
-    const writeChecks = CHECKS.filter((c) => (c.id.startsWith('hook-') || c.id === 'live-delivers') && selected(c.id, options)).map((c) => c.id)
+    const writeChecks = CHECKS.filter((c) => (c.id.startsWith('hook-') || c.id === 'live-delivers' || c.id === 'search-complete') && selected(c.id, options)).map((c) => c.id)
     if (writeChecks.length > 0 && !options.stateless && !(options.allowWrites && options.adminToken !== undefined)) {
       io.stdout.write(`writes off (they need --allow-writes and --admin-token): skipping ${writeChecks.join(', ')}\n`)
     }

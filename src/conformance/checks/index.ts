@@ -24,6 +24,11 @@ import { pluginCounts } from './plugin-counts.js'
 import { pluginFound } from './plugin-found.js'
 import { pluginUnknown } from './plugin-unknown.js'
 import { pluginsShape } from './plugins-shape.js'
+import { searchComplete } from './search-complete.js'
+import { searchHostile } from './search-hostile.js'
+import { searchPagesDisjoint } from './search-pages.js'
+import { searchExcludes, searchFindsKnown, searchResultsMatch } from './search-semantics.js'
+import { searchShape } from './search-shape.js'
 import { rateLimitHeader, rateLimitReason, rateLimitWait } from './rate-limit.js'
 import { subdomainDistinctIps } from './subdomain-distinct-ips.js'
 import { subdomainLastSeen } from './subdomain-last-seen.js'
@@ -52,6 +57,13 @@ export const CHECKS: readonly Check[] = [
   pluginFound,
   pluginUnknown,
   pluginCounts,
+  // Search (GET /search): queries built from what the server returned, the engine as the oracle.
+  searchShape,
+  searchResultsMatch,
+  searchFindsKnown,
+  searchExcludes,
+  searchPagesDisjoint,
+  searchHostile,
   // The bulk export (JSON Lines): one set of exports shared by the three.
   bulkLines,
   bulkMatches,
@@ -75,4 +87,6 @@ export const CHECKS: readonly Check[] = [
   hookSignatureValid,
   // The live stream (WebSocket): ingests one event of its own.
   liveDelivers,
+  // Search completeness: ingests a tagged set and pages through it.
+  searchComplete,
 ]

@@ -21,16 +21,20 @@ export interface Plan {
   live: boolean
   /** May use the bulk export (/bulk/search, /bulk/service). */
   bulk: boolean
+  /** Pages of GET /search a key of the plan may read (pages 0 … searchPages-1); null = no cap. */
+  searchPages: number | null
 }
 
 /**
  * Defaults: about one request per second for everyone (the public API's limit) with a
  * burst of 2; subdomain answers capped at 10 (anonymous) and 100 (registered), pro uncapped;
  * watched resources per key 100 (registered) and 10 000 (pro), hooks per pro key 50; the live
- * stream and the bulk export for pro keys only (like alert hooks: a feed of every new event, every match).
+ * stream and the bulk export for pro keys only (like alert hooks: a feed of every new event, every
+ * match); search pages (20 events each by default) 5 anonymous (100 events), 50 registered (1 000)
+ * and 500 pro (10 000, the depth the real service's Elasticsearch pages reach).
  */
 export const DEFAULT_PLANS: Readonly<Record<PlanName, Plan>> = Object.freeze({
-  anonymous: { name: 'anonymous', subdomains: 10, rate: { rate: 1, burst: 2 }, resources: 0, hooks: 0, live: false, bulk: false },
-  registered: { name: 'registered', subdomains: 100, rate: { rate: 1, burst: 2 }, resources: 100, hooks: 0, live: false, bulk: false },
-  pro: { name: 'pro', subdomains: null, rate: { rate: 1, burst: 2 }, resources: 10_000, hooks: 50, live: true, bulk: true },
+  anonymous: { name: 'anonymous', subdomains: 10, rate: { rate: 1, burst: 2 }, resources: 0, hooks: 0, live: false, bulk: false, searchPages: 5 },
+  registered: { name: 'registered', subdomains: 100, rate: { rate: 1, burst: 2 }, resources: 100, hooks: 0, live: false, bulk: false, searchPages: 50 },
+  pro: { name: 'pro', subdomains: null, rate: { rate: 1, burst: 2 }, resources: 10_000, hooks: 50, live: true, bulk: true, searchPages: 500 },
 })

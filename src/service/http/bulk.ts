@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { aggregationLines } from '../aggregate/index.js'
 import { nowInstant } from '../store/index.js'
-import { bulkQuery } from './bulk-query.js'
+import { readQuery } from './query-param.js'
 import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
 import { weightOf } from './negotiate.js'
@@ -33,7 +33,7 @@ export function handleBulk(ctx: ServiceContext, req: IncomingMessage, res: Serve
     return sendError(res, 403, `The bulk export is for ${which.length > 0 ? which.join(' and ') + ' keys' : 'no plan here'}; this caller's plan is ${caller.plan.name}.`)
   }
   const scope = which === 'search' ? 'leak' : 'service'
-  const parsed = bulkQuery(req.url ?? '/', scope)
+  const parsed = readQuery(req.url ?? '/', { scope })
   if (!parsed.ok) return sendError(res, 400, parsed.message)
   if (req.method === 'HEAD') {
     res.writeHead(200, { 'content-type': NDJSON_TYPE, 'cache-control': 'no-store' })

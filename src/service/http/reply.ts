@@ -36,6 +36,7 @@ export const TITLES: Record<number, string> = {
   409: 'Conflict',
   408: 'Request Timeout',
   413: 'Payload Too Large',
+  422: 'Unprocessable Content',
   426: 'Upgrade Required',
   429: 'Rate-limited',
   431: 'Request Header Fields Too Large',

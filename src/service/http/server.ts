@@ -11,6 +11,7 @@ import { handleHookApi } from './hook-api.js'
 import { handleLivePlain, upgradeHandler } from './live.js'
 import { handlePlugins } from './plugins.js'
 import { handleBulk } from './bulk.js'
+import { handleSearch } from './search.js'
 import { rawError, sendError, shown, VARY_ACCEPT } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
 import { handlePage, handleWeb, searchPage, wantsPage } from './pages.js'
@@ -36,6 +37,8 @@ export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: 
       if (target.route === 'plugins') return handlePlugins(ctx, req, res, target.param)
       if (target.route === 'live') return handleLivePlain(req, res)
       if (target.route === 'bulk') return handleBulk(ctx, req, res, target.param)
+      // A browser's /search is the web view's (pages.ts); anything else gets JSON.
+      if (target.route === 'search') return wantsPage(req) && handleWeb(ctx, req, res) ? undefined : handleSearch(ctx, req, res)
       if ((target.route === 'host' || target.route === 'domain') && wantsPage(req)) return handlePage(ctx, req, res, target.route, target.param)
       handleLookup(ctx, req, res, target.route, target.param)
     } catch (error) {
@@ -48,7 +51,7 @@ export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: 
 /** Whether the answer to `url` depends on accept (/host and /domain: the web view), a failure's too. */
 function varies(url: string | undefined): boolean {
   const route = matchRoute(url ?? '/')?.route
-  return route === 'host' || route === 'domain'
+  return route === 'host' || route === 'domain' || route === 'search'
 }
 
 /** A node:http server for the service; requests the HTTP parser rejects still get a JSON answer. */

@@ -5,8 +5,8 @@
 import { createServer, type ServerResponse } from 'node:http'
 import { type AddressInfo, isIP } from 'node:net'
 import { type WebSocket, WebSocketServer } from 'ws'
-import { matches, parseQuery, QueryError } from '../../../src/query/index.js'
 import type { Event, SubdomainEntry } from '../../../src/schema/index.js'
+import { matches, parseQuery, type Query, QueryError } from '../../../src/query/index.js'
 import { fakeEvents } from './data.js'
 import { CORRECT_HOOKS, FAKE_PRO_KEY, hookApi, type HookBehaviour } from './hooks.js'
 
@@ -43,6 +43,10 @@ export interface Behaviour {
   pluginNotFound(res: ServerResponse): void
   /** GET /bulk/search (leaks) or /bulk/service (services): the events matching `q`, as the lines to write. */
   bulk(route: 'search' | 'service', q: string, events: Event[]): unknown[]
+  /** GET /search: the events a query matches (any order: the server sorts them newest first). */
+  searchMatches(query: Query, events: Event[]): Event[]
+  /** Where page `page` of `size` events starts. */
+  searchOffset(page: number, size: number): number
 }
 
 /** Leaks of one address made into an aggregation (docs/service.md, "Aggregations"), in the fake's own simple way. */
@@ -66,6 +70,9 @@ export function aggregationOf(ip: string, leaks: Event[]): unknown {
     fresh: false,
   }
 }
+
+/** Events a page of GET /search holds here: small, so that the fake's few events fill several pages. */
+export const FAKE_SEARCH_PAGE = 2
 
 export const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, reason?: string) => {
   const all = { 'content-type': 'application/json; charset=utf-8', ...headers }
@@ -124,6 +131,8 @@ export const CORRECT: Behaviour = {
     for (const e of found) byIp.set(ipKey(e.ip), [...(byIp.get(ipKey(e.ip)) ?? []), e])
     return [...byIp].map(([ip, leaks]) => aggregationOf(ip, leaks))
   },
+  searchMatches: (query, events) => events.filter((e) => matches(query, e)),
+  searchOffset: (page, size) => page * size,
 }
 
 export interface Fake {
@@ -174,6 +183,7 @@ export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> 
       res.writeHead(200, { 'content-type': 'application/x-ndjson' })
       return void res.end(lines.map((l) => JSON.stringify(l) + '\n').join(''))
     }
+    if (path === '/search') return search(req.url ?? '', res)
     if (path === '/admin/events' || path.startsWith('/api/resources') || path.startsWith('/api/hooks')) {
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
@@ -215,6 +225,26 @@ export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> 
     if (entries.length === 0) return b.unknown(res, route)
     send(res, 200, plan === 'anonymous' ? entries.slice(0, ANONYMOUS_SUBDOMAINS) : entries)
   })
+  /** GET /search?scope=&q=&page=: newest first (ties: the later stored first), FAKE_SEARCH_PAGE a page. */
+  function search(url: string, res: ServerResponse): void {
+    const params = new URL(url, 'http://fake').searchParams
+    const scope = params.get('scope')
+    if (scope !== 'service' && scope !== 'leak') return b.error(res, 400, 'scope must be service or leak')
+    const page = params.get('page') ?? '0'
+    if (!/^[0-9]{1,6}$/.test(page)) return b.error(res, 400, 'page must be an integer from 0')
+    let query: Query
+    try {
+      query = parseQuery(params.get('q') ?? '', { scope })
+    } catch (error) {
+      if (error instanceof QueryError) return b.error(res, 400, error.message)
+      throw error
+    }
+    const order = new Map(events.map((e, i) => [e, i]))
+    const found = b.searchMatches(query, events).sort((x, y) => millis(y.time).localeCompare(millis(x.time)) || order.get(y)! - order.get(x)!)
+    const from = b.searchOffset(Number(page), FAKE_SEARCH_PAGE)
+    send(res, 200, found.slice(from, from + FAKE_SEARCH_PAGE))
+  }
+
   // The live stream: /ws/leak and /ws/service for either key, every new event of the scope.
   const wss = new WebSocketServer({ noServer: true })
   server.on('upgrade', (req, socket, head) => {

@@ -1,0 +1,10 @@
+/** Broken: GET /search ignores `-` terms (an excluded clause, at any depth, excludes nothing). */
+import { holds, type Cond } from '../../../src/query/index.js'
+import { startFake } from '../fake/server.js'
+
+/** The condition with every `not` list emptied. */
+const withoutNot = (cond: Cond): Cond => (cond.kind === 'bool' ? { kind: 'bool', must: cond.must.map(withoutNot), should: cond.should.map(withoutNot), not: [] } : cond)
+
+export const meant = ['search-excludes', 'search-results-match']
+export const start = () =>
+  startFake({ searchMatches: (query, events) => events.filter((e) => e.event_type === query.scope && holds(withoutNot(query.cond), e as never, undefined)) })

@@ -1,0 +1,3 @@
+module l9kit.dev/test/gosearch
+
+go 1.19
