@@ -231,13 +231,10 @@ function readPlans(value: unknown, plans: Record<PlanName, Plan>, problem: Probl
     }
     unknownMembers(spec, PLAN_MEMBERS, at, problem)
     const plan = plans[name]
-    if (spec.live !== undefined) {
-      if (typeof spec.live === 'boolean') plan.live = spec.live
-      else problem(`${at}/live`, `must be true or false: whether keys of this plan may use the live stream (got ${show(spec.live)})`)
-    }
-    if (spec.bulk !== undefined) {
-      if (typeof spec.bulk === 'boolean') plan.bulk = spec.bulk
-      else problem(`${at}/bulk`, `must be true or false: whether keys of this plan may use the bulk export (got ${show(spec.bulk)})`)
+    for (const [member, what] of [['live', 'the live stream'], ['bulk', 'the bulk export']] as const) {
+      if (spec[member] === undefined) continue
+      if (typeof spec[member] === 'boolean') plan[member] = spec[member]
+      else problem(`${at}/${member}`, `must be true or false: whether keys of this plan may use ${what} (got ${show(spec[member])})`)
     }
     readSearchPages(spec, plan, at, problem)
     if (spec.subdomains !== undefined) {
