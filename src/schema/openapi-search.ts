@@ -46,7 +46,7 @@ const parameters = [
     name: 'accept',
     in: 'header',
     required: false,
-    description: 'The answer is `application/json`; a browser (preferring `text/html`) is sent on to the web view instead (303). A header that allows neither is 406.',
+    description: 'The answer is `application/json`; a browser (preferring `text/html`) gets the web view instead: a results page for a query (200), or, for an address, `ip:port`, a URL or a domain name, a redirect to its page (303). A header that allows neither is 406.',
     schema: { type: 'string', examples: ['application/json'] },
   },
 ]
@@ -78,6 +78,7 @@ export function searchPaths() {
                   end: { summary: 'Past the last page', value: [] },
                 },
               },
+              [HTML]: { schema: { type: 'string', description: 'For a browser: the web view’s results page of a query (20 a page, each row linked to its host page).' } },
             },
           },
           '303': {
@@ -114,7 +115,7 @@ export function searchPaths() {
             'The query is valid but too costly for one request (nothing narrows it to an index, and the scan or statement limit was reached): add a selective term.',
             'The query is too costly to answer in one request: the search read 100000 events without filling the page: add a selective term (ip, host, plugin, severity, port, country, l9fp, time).',
           ),
-          '429': rateLimited(),
+          '429': rateLimited(true),
         },
       },
     },
