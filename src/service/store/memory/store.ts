@@ -1,9 +1,11 @@
 /**
  * The in-memory store. Each event is kept once, as its canonical JSON bytes packed in large
- * slabs (arena.ts); everything else is a few typed-array slots per event plus two indexes:
- * - by canonical IP: a Map from address to the ids of its events;
+ * slabs (arena.ts); everything else is a few typed-array slots per event plus its tables:
+ * - by canonical IP (addresses.ts): a number per address, holding the ids of its events;
  * - by host name (name-index.ts): label-reversed names in sorted order, so all names under a
- *   domain form one contiguous range.
+ *   domain form one contiguous range;
+ * - by identity (identities.ts), for de-duplication; the search indexes (search-wiring.ts).
+ * Ids are never reused: a deleted event's id stays `gone`.
  */
 import type { SubdomainEntry } from '../../../schema/index.js'
 import type { Query } from '../../../query/index.js'
