@@ -19,6 +19,7 @@ import { jsonl, makeEvent, request } from '../service/support.js'
 import { BUILT_CLI } from '../support/built-cli.js'
 import { fileTempDir } from '../support/temp.js'
 import { needs, works } from '../languages/support.js'
+import { buildGoProgram } from './go-original.js'
 
 const PYTHON = '/usr/bin/python3'
 const CLIENT = join(import.meta.dirname, 'clients', 'leakix_python.py')
@@ -157,11 +158,7 @@ needs("LeakIX's Python client: get_plugins, get_plugin and the bulk calls", work
 const goAvailable = spawnSync('go', ['version']).status === 0 && works('test', ['-d', GORILLA])
 needs("LeakIX's Go client: GetChannel (gorilla/websocket)", goAvailable, 'the go command and Debian golang-github-gorilla-websocket-dev', () => {
   const binary = join(dir, 'channel')
-  beforeAll(() => {
-    const env = { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: join(dir, 'gocache'), GOPATH: join(dir, 'gopath'), GOTOOLCHAIN: 'local', CGO_ENABLED: '0' }
-    const build = spawnSync('go', ['build', '-o', binary, '.'], { cwd: join(import.meta.dirname, 'go-channel'), env, encoding: 'utf8', timeout: 300_000 })
-    if (build.status !== 0) throw new Error(`go build failed: ${build.stderr}`)
-  }, 300_000)
+  beforeAll(() => void buildGoProgram('go-channel', dir, 'channel'), 300_000)
 
   describe.each(STORES)('against l9kit serve (%s store)', (_name, store) => {
     let service: { url: string; stop(): void }

@@ -9,15 +9,22 @@ import { expect } from 'vitest'
 
 export const haveGo = spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0
 
-/** Builds the program into `dir` (caches there too, removed with it); returns the binary's path. */
-export function buildOriginalGo(dir: string): string {
-  const program = join(dir, 'gobytes')
-  // Debian's Go ships its standard library built: no module download, no network.
+/**
+ * Builds the Go program of test/interop/`folder` into `dir` as `name` (caches there too, removed
+ * with it); returns the binary's path. Every interop program is built this way.
+ */
+export function buildGoProgram(folder: string, dir: string, name: string): string {
+  const program = join(dir, name)
+  // Debian's Go ships its standard library built, and go.mod replaces point at local folders:
+  // no module download, no network.
   const env = { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: join(dir, 'gocache'), GOPATH: join(dir, 'gopath'), GOTOOLCHAIN: 'local', CGO_ENABLED: '0' }
-  const build = spawnSync('go', ['build', '-o', program, '.'], { cwd: join(import.meta.dirname, 'go'), env, encoding: 'utf8', timeout: 300_000 })
+  const build = spawnSync('go', ['build', '-o', program, '.'], { cwd: join(import.meta.dirname, folder), env, encoding: 'utf8', timeout: 300_000 })
   if (build.status !== 0) throw new Error(`go build failed: ${build.stderr}`)
   return program
 }
+
+/** Builds the program of test/interop/go into `dir`; returns the binary's path. */
+export const buildOriginalGo = (dir: string): string => buildGoProgram('go', dir, 'gobytes')
 
 export const lines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'))
 

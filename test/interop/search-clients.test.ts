@@ -20,6 +20,7 @@ import { jsonl, makeEvent } from '../service/support.js'
 import { BUILT_CLI } from '../support/built-cli.js'
 import { fileTempDir } from '../support/temp.js'
 import { needs, works } from '../languages/support.js'
+import { buildGoProgram } from './go-original.js'
 
 const PYTHON = '/usr/bin/python3'
 const CLIENT = join(import.meta.dirname, 'clients', 'leakix_python.py')
@@ -128,11 +129,7 @@ needs("LeakIX's Python client: search", works(PYTHON, ['--version']), `${PYTHON}
 const goAvailable = spawnSync('go', ['version']).status === 0
 needs("LeakIX's Go client: GetSearchResults and Next()", goAvailable, 'the go command', () => {
   const binary = join(dir, 'search')
-  beforeAll(() => {
-    const env = { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: join(dir, 'gocache'), GOPATH: join(dir, 'gopath'), GOTOOLCHAIN: 'local', CGO_ENABLED: '0' }
-    const build = spawnSync('go', ['build', '-o', binary, '.'], { cwd: join(import.meta.dirname, 'go-search'), env, encoding: 'utf8', timeout: 300_000 })
-    if (build.status !== 0) throw new Error(`go build failed: ${build.stderr}`)
-  }, 300_000)
+  beforeAll(() => void buildGoProgram('go-search', dir, 'search'), 300_000)
 
   const go = (url: string, scope: string, q: string, key: string) => {
     const run = spawnSync(binary, [url, scope, q, key], { encoding: 'utf8', timeout: 30_000 })

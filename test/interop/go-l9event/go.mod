@@ -1,0 +1,3 @@
+module l9kit.dev/test/l9event
+
+go 1.19
