@@ -19,14 +19,13 @@ import { execFileSync, spawn } from 'node:child_process'
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { serializeEvent } from '../src/normalize/index.js'
 import { ingestStream, JsonText, MemoryStore, packageRoot, parseConfig, prepare, type Prepared, startService, type Store } from '../src/service/index.js'
 import { connect, PostgresStore } from '../src/service/store/postgres/index.js'
 import { foldBatch, type StagedRow } from '../src/service/store/postgres/rows.js'
 import { reverseLabels } from '../src/service/index.js'
-import { benchEvent } from './support/events.js'
 import { httpLoad, type LoadResult } from './support/http-load.js'
 import { measureIngestStall, printStall } from './support/ingest-stall.js'
+import { ipOf, line, lines } from './support/indexed-events.js'
 import { report } from './support/measure.js'
 
 const sizes = (process.env.L9KIT_BENCH_PG_SIZES ?? '10000,100000,1000000').split(',').map(Number).sort((a, b) => a - b)
@@ -48,28 +47,6 @@ const schemaName = (name: string) => {
   const s = `bench_${name}_${process.pid}`
   schemas.push(s)
   return s
-}
-
-/** Event i: its own IP and fingerprint, ten events per domain `d<i/10>.test`. */
-const ipOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
-function line(i: number): string {
-  const e = benchEvent(i)
-  e.ip = ipOf(i)
-  e.host = `h${i % 10}.d${Math.floor(i / 10)}.test`
-  e.event_fingerprint = i.toString(16).padStart(64, '0')
-  return serializeEvent(e)
-}
-
-async function* lines(from: number, to: number): AsyncGenerator<string> {
-  let chunk = ''
-  for (let i = from; i < to; i++) {
-    chunk += line(i) + '\n'
-    if (chunk.length > 1 << 20) {
-      yield chunk
-      chunk = ''
-    }
-  }
-  if (chunk) yield chunk
 }
 
 /** A folded row as a line of COPY text for the events columns (the bare COPY's input). */

@@ -18,13 +18,13 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { serializeEvent } from '../src/normalize/index.js'
 import { parseQuery } from '../src/query/index.js'
 import { ingestStream, MemoryStore, packageRoot, parseConfig, startService } from '../src/service/index.js'
 import { connect, PostgresStore } from '../src/service/store/postgres/index.js'
 import { bestTimes, buildCli } from './support/cli.js'
 import { benchEvent, benchLines } from './support/events.js'
 import { httpLoad } from './support/http-load.js'
+import { ipOf, lines } from './support/indexed-events.js'
 import { report } from './support/measure.js'
 
 const count = Number(process.env.L9KIT_BENCH_EVENTS ?? 100_000)
@@ -114,29 +114,6 @@ async function httpSearchVsHost(store: MemoryStore): Promise<void> {
   } finally {
     await service.close(100)
   }
-}
-
-/** Event i of the PostgreSQL part: its own address and fingerprint, ten events per domain. */
-function ipOf(i: number): string {
-  return `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
-}
-function line(i: number): string {
-  const e = benchEvent(i)
-  e.ip = ipOf(i)
-  e.host = `h${i % 10}.d${Math.floor(i / 10)}.test`
-  e.event_fingerprint = i.toString(16).padStart(64, '0')
-  return serializeEvent(e)
-}
-async function* lines(from: number, to: number): AsyncGenerator<string> {
-  let chunk = ''
-  for (let i = from; i < to; i++) {
-    chunk += line(i) + '\n'
-    if (chunk.length > 1 << 20) {
-      yield chunk
-      chunk = ''
-    }
-  }
-  if (chunk) yield chunk
 }
 
 async function postgresAtSizes(): Promise<void> {
