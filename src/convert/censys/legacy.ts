@@ -11,12 +11,13 @@ import { HeaderBuilder, restoreDashes } from '../common/headers.js'
 import { httpSummary, titleOf } from '../common/http.js'
 import { certificateCovers, dnsNamesOnly, ipVersion } from '../common/net.js'
 import type { Unconvertible } from '../common/records.js'
-import { osOf, productToken, sshSoftware } from '../common/software.js'
+import { productToken } from '../common/software.js'
 import { validityTime } from '../common/time.js'
-import { sshFingerprint, sshIdentification, sshMajor, tlsVersion } from '../common/tls.js'
+import { tlsVersion } from '../common/tls.js'
 import { type Json, at, int, obj, pushUnique, str, strings } from '../common/values.js'
 import type { ConvertContext } from '../types.js'
 import { tlsSummary } from '../zgrab2/tls.js'
+import { fillSshIdentity } from './service.js'
 
 /** `{"location.country": …}` → `{"location": {"country": …}}`; other members as they are. */
 function nested(h: Json): Json {
@@ -131,19 +132,7 @@ function fillLegacyHttp(e: Event, get: Json): void {
 function fillLegacySsh(e: Event, v2: Json): void {
   const banner = obj(v2.banner) ?? {}
   const raw = str(banner.raw).trim()
-  const parsed = sshIdentification(raw)
-  const software = str(banner.software) || parsed.software
-  const comment = str(banner.comment) || parsed.comment
-  e.ssh.banner = raw
-  e.ssh.version = sshMajor(str(banner.version) || parsed.version)
-  const hex = str(at(v2, 'server_host_key', 'fingerprint_sha256'))
-  e.ssh.fingerprint = hex ? sshFingerprint(hex) : ''
-  if (software !== '') {
-    const sw = sshSoftware(software)
-    e.service.software.name = sw.name
-    e.service.software.version = sw.version
-    e.service.software.os = osOf(comment)
-  }
+  fillSshIdentity(e, raw, { version: str(banner.version), software: str(banner.software), comment: str(banner.comment) }, str(at(v2, 'server_host_key', 'fingerprint_sha256')))
   e.summary = raw
 }
 

@@ -86,21 +86,27 @@ function dnAttribute(dn: string, key: string): string {
 function fillSsh(e: Event, ssh: Json): void {
   const id = obj(ssh.endpoint_id) ?? {}
   const raw = str(id.raw).trim() || (e.summary.startsWith('SSH-') ? e.summary.split(/\r?\n/, 1)[0]!.trim() : '')
+  fillSshIdentity(e, raw, { version: str(id.protocol_version), software: str(id.software_version), comment: str(id.comment) }, str(at(ssh, 'server_host_key', 'fingerprint_sha256')))
+  if (e.summary === '') e.summary = raw
+}
+
+/**
+ * The SSH members and the software of a server whose identification string is `raw`, with the
+ * parts Censys gives separately (each read from `raw` when empty) and the host key's SHA-256 in
+ * hex; shared by the current and the legacy (v1) service shapes.
+ */
+export function fillSshIdentity(e: Event, raw: string, given: { version: string; software: string; comment: string }, hostKeyHex: string): void {
   const parsed = sshIdentification(raw)
-  const version = str(id.protocol_version) || parsed.version
-  const software = str(id.software_version) || parsed.software
-  const comment = str(id.comment) || parsed.comment
+  const software = given.software || parsed.software
   e.ssh.banner = raw
-  e.ssh.version = sshMajor(version)
-  const hex = str(at(ssh, 'server_host_key', 'fingerprint_sha256'))
-  e.ssh.fingerprint = hex ? sshFingerprint(hex) : ''
+  e.ssh.version = sshMajor(given.version || parsed.version)
+  e.ssh.fingerprint = hostKeyHex ? sshFingerprint(hostKeyHex) : ''
   if (software !== '') {
     const sw = sshSoftware(software)
     e.service.software.name = sw.name
     e.service.software.version = sw.version
-    e.service.software.os = osOf(comment)
+    e.service.software.os = osOf(given.comment || parsed.comment)
   }
-  if (e.summary === '') e.summary = raw
 }
 
 /**
