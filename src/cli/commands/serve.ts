@@ -1,5 +1,4 @@
 /** `l9kit serve`: Run the reference lookup service. */
-import { printable } from '../../validate/printable.js'
 import { parse, portOption, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
@@ -73,7 +72,7 @@ export const serve: Command = {
     const port = portOption('serve', values.port, 8080)
     const host = values.host ?? '127.0.0.1'
     if (values.config === undefined) refuseDemoOffLoopback(host)
-    const config = values.config === undefined ? defaultConfig() : await readConfig(values.config, io.stderr)
+    const config = values.config === undefined ? defaultConfig() : await readConfig(values.config)
     for (const warning of config.warnings ?? []) io.stderr.write(`l9kit serve: warning: ${warning}\n`)
     if (values['allow-private-hooks']) config.allowPrivateHooks = true
     const files = [...(values.load ?? []), ...positionals]
@@ -166,15 +165,14 @@ export const serve: Command = {
   },
 }
 
-async function readConfig(path: string, stderr: { write(text: string): unknown }): Promise<ServiceConfig> {
+async function readConfig(path: string): Promise<ServiceConfig> {
   await readableFile(path) // a missing file or a directory is worded as for every other file option
   try {
     return await loadConfig(path)
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error
-    // One line per problem: every line but the last here, the last as the usage error.
-    for (const line of error.problems.slice(0, -1)) stderr.write(`l9kit serve: ${printable(line)}\n`)
-    throw new UsageError(`serve: ${error.problems.at(-1)}`)
+    // One line per problem (program.ts prints a usage error line by line, each made terminal-safe).
+    if (error instanceof ConfigError) throw new UsageError(`serve: ${error.problems.join('\nl9kit serve: ')}`)
+    throw error
   }
 }
 
