@@ -4,7 +4,10 @@
  *   bare node:http server in the same process writing the same events' stored bytes as JSON Lines
  *   from memory (64 KiB chunks, waiting for 'drain': the same writer discipline) (target ≥ 0.5);
  * - memory: the peak RSS growth of the service's process during each export (target ≤ 64 MB).
- * Rounds alternate (baseline, export, …; best of each). Size: L9KIT_BENCH_BULK_EVENTS events
+ * One export of each route first, outside the rounds: it warms the code, and the first
+ * /bulk/search of more than one batch starts the export thread (aggregate/export-thread.ts),
+ * a cost of the process, once, reported on its own line (run from source, the thread also
+ * compiles TypeScript). Rounds alternate (baseline, export, …; best of each). Size: L9KIT_BENCH_BULK_EVENTS events
  * (default 1 000 000: 800 000 services, 200 000 leaks on 65 536 + IPv6 addresses).
  * L9KIT_BENCH_BULK_STORE=postgres runs it on a PostgreSQL store instead (a schema of its own in
  * L9KIT_BENCH_DATABASE_URL or L9KIT_TEST_DATABASE_URL, dropped afterwards).
@@ -94,6 +97,10 @@ const routes = [
   { name: '/bulk/search?q=* (aggregations)', url: `${service.url}/bulk/search?q=*`, base: `${baseUrl}/leak`, events: held.leak.length },
 ]
 console.log(`bulk: ${EVENTS} events in the ${onPostgres ? 'PostgreSQL' : 'memory'} store (${held.service.length} services, ${held.leak.length} leaks), ${ROUNDS} rounds each, alternating; read by curl`)
+for (const route of routes) {
+  const first = await download(route.url)
+  if (route.events > 0 && route.url.includes('/bulk/search')) report(`${route.name}: peak RSS growth of the first export (starts the export thread; not in the rounds)`, first.rssGrowthMb, 'MB')
+}
 for (const route of routes) {
   const base: number[] = []
   const bulk: number[] = []

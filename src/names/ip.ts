@@ -7,7 +7,7 @@
 /** The canonical spelling of an IP address, or null when the text is not one. */
 export function canonicalIp(text: string): string | null {
   if (text.length === 0 || text.length > 45) return null
-  if (text.indexOf(':') === -1) return ipv4(text) === null ? null : canonicalV4(text)
+  if (text.indexOf(':') === -1) return isDottedQuad(text) ? canonicalV4(text) : null
   const groups = ipv6Groups(text)
   if (groups === null) return null
   if (groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff) {
@@ -21,6 +21,27 @@ export const isIp = (text: string) => canonicalIp(text) !== null
 
 // A valid dotted quad is already canonical (leading zeros are rejected): no new string.
 const canonicalV4 = (text: string) => text
+
+/** Whether the text is a dotted quad (decimal, no leading zeros): ipv4() without building the octets. */
+function isDottedQuad(text: string): boolean {
+  let parts = 0
+  let digits = 0
+  let n = 0
+  for (let i = 0; i <= text.length; i++) {
+    const c = i === text.length ? 46 : text.charCodeAt(i)
+    if (c === 46) {
+      if (digits === 0 || n > 255 || ++parts > 4) return false
+      digits = 0
+      n = 0
+    } else {
+      const d = c - 48
+      // A leading zero only as the whole part ("0"); at most three digits.
+      if (d < 0 || d > 9 || (digits === 1 && n === 0) || ++digits > 3) return false
+      n = n * 10 + d
+    }
+  }
+  return parts === 4
+}
 
 /** The four octets of a dotted quad (decimal, no leading zeros), or null. */
 function ipv4(text: string): number[] | null {

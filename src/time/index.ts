@@ -10,6 +10,7 @@ export { daysFromCivil, civilFromDays, daysInMonth, isLeapYear } from './calenda
 export { type EpochUnit, parseEpoch } from './epoch.js'
 export { formatTime, formatTimeMillis } from './format.js'
 export { compareTime, diffTime, type Instant, MAX_INSTANT, MIN_INSTANT, ZERO_INSTANT } from './instant.js'
+export { compareTimeText } from './compare-text.js'
 export { type ParseTimeOptions, parseTime, type TimeResult } from './parse.js'
 
 const CANONICAL_RE = new RegExp(TIME_CANONICAL)

@@ -15,14 +15,16 @@ const SERVICE = join(packageRoot(), 'src', 'service')
  * (interfaces, shared preparation, the backends) sits on them; hooks/, ingest/ and web/ use the
  * store (aggregate/ makes a resource's events into an aggregation; live/ fans new events out to
  * stream subscribers; plugins/ names and describes the plugins); http/ serves all of them; the files at the top of src/service wire the whole service,
- * except three leaves: package-root.ts and demo-events.ts use nothing of the service, and
- * config.ts (every part's settings) is read by http/.
+ * except four leaves: package-root.ts, demo-events.ts and worker-source.ts (finding a worker
+ * thread's module) use nothing of the service, and config.ts (every part's settings) is read by
+ * http/.
  */
 const LAYER: Record<string, number> = {
   names: 0,
   ratelimit: 0,
   'package-root.ts': 0,
   'demo-events.ts': 0,
+  'worker-source.ts': 0,
   auth: 1,
   store: 2,
   hooks: 3,

@@ -4,6 +4,7 @@ import { ZERO_TIME } from '../../src/schema/index.js'
 import {
   canonicalTime,
   compareTime,
+  compareTimeText,
   daysInMonth,
   diffTime,
   formatTime,
@@ -232,5 +233,21 @@ describe('time properties', () => {
       }),
       { numRuns: 200 },
     )
+  })
+})
+
+describe('compareTimeText', () => {
+  it('orders canonical texts as their instants, and other spellings by reading them (property)', () => {
+    const instant = fc.oneof(fc.bigInt({ min: MIN_INSTANT, max: MAX_INSTANT }), fc.bigInt({ min: 0n, max: 10n ** 10n }).map((n) => 1_700_000_000_000_000_000n + n))
+    fc.assert(
+      fc.property(instant, instant, (a, b) => {
+        const order = Math.sign(compareTimeText(formatTime(a), formatTime(b)))
+        expect(order).toBe(compareTime(a, b))
+        // An offset spelling of `a` is read, not compared as text.
+        expect(Math.sign(compareTimeText(formatTime(a).replace(/Z$/, '+00:00'), formatTime(b)))).toBe(compareTime(a, b))
+      }),
+      { numRuns: 500 },
+    )
+    expect(() => compareTimeText('yesterday', '2024-01-01T00:00:00Z')).toThrow(RangeError)
   })
 })

@@ -6,7 +6,7 @@
  * "Aggregations", says why each member is what it is).
  */
 import { type Aggregation, emptyEvent, type Event, type GeoIp, type Network } from '../../schema/index.js'
-import { formatTime, type Instant, parseTime } from '../../time/index.js'
+import { compareTimeText, formatTime, type Instant, parseTime } from '../../time/index.js'
 import { canonicalDomain } from '../names/domain.js'
 import { resourceOf } from './resource.js'
 
@@ -36,43 +36,103 @@ export function aggregate(items: readonly SeenItem[], now: Instant, options: Agg
   for (const item of items) {
     if (resourceOf(item.event).id !== resource.id) throw new RangeError(`aggregate: events of ${JSON.stringify(resourceOf(item.event).id)} and ${JSON.stringify(resource.id)} are two resources`)
   }
-  const sorted = items.map((item) => ({ ...item, at: instantOf(item.event.time) })).sort(newestFirst)
-  const events = sorted.map((s) => s.event)
-  const leaks = events.filter((e) => e.event_type === 'leak')
-  const creation = min(items.map((i) => instantOf(i.firstSeen)))
-  const update = max(items.map((i) => instantOf(i.lastSeen)))
+  const members = items.map((item) => {
+    const e = item.event
+    return { item, leak: e.event_type === 'leak', source: e.event_source, fingerprint: e.event_fingerprint, host: e.host, port: e.port, time: e.time, first: instantOf(item.firstSeen), last: instantOf(item.lastSeen) }
+  })
+  const s = summarize(members, now, options)
+  const events = s.sorted.map((m) => m.item.event)
   const geoip = events.find((e) => hasGeoIp(e.geoip))?.geoip
   const network = events.find((e) => hasNetwork(e.network))?.network
   return {
     summary: events[0]!.summary,
     ip: resource.ip,
     resource_id: resource.id,
-    open_ports: distinct(events.map((e) => e.port)).sort((a, b) => Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0)),
-    leak_count: distinct(leaks.map((e) => `${e.event_source}\n${hostKey(e.host)}\n${e.port}`)).length,
-    leak_event_count: leaks.length,
+    open_ports: s.open_ports,
+    leak_count: s.leak_count,
+    leak_event_count: s.leak_event_count,
     events,
-    plugins: distinct(events.map((e) => e.event_source)).sort(byteOrder),
+    plugins: s.plugins,
     // Copies (an event's own objects stay its own); member by member: structuredClone costs more than the rest together.
     geoip: geoip === undefined ? emptyEvent().geoip : { ...geoip, location: { ...geoip.location } },
     network: network === undefined ? emptyEvent().network : { ...network },
-    creation_date: formatTime(creation),
-    update_date: formatTime(update),
-    fresh: now - update <= (options.freshWindow ?? FRESH_WINDOW),
+    creation_date: s.creation_date,
+    update_date: s.update_date,
+    fresh: s.fresh,
   }
 }
 
-function instantOf(text: string): Instant {
+/** What the order and the counts of an aggregation read of each event (an Event or the bulk export's facts). */
+export interface Member {
+  leak: boolean
+  source: string
+  fingerprint: string
+  host: string
+  port: string
+  /** The event's `time` (canonical RFC 3339). */
+  time: string
+  /** When the event's identity was first and last seen. */
+  first: Instant
+  last: Instant
+}
+
+/** The members of an aggregation that do not copy an event's values. */
+export interface Summary<M extends Member> {
+  /** The members newest first (by `time`; equal times by fingerprint, host, port and source). */
+  sorted: M[]
+  open_ports: string[]
+  leak_count: number
+  leak_event_count: number
+  plugins: string[]
+  creation_date: string
+  update_date: string
+  fresh: boolean
+}
+
+/** The order and the counts of one resource's members (at least one). */
+export function summarize<M extends Member>(members: readonly M[], now: Instant, options: AggregateOptions = {}): Summary<M> {
+  const window = options.freshWindow ?? FRESH_WINDOW
+  if (members.length === 1) {
+    // One event (most resources): nothing to order or compare.
+    const m = members[0]!
+    const update = m.last
+    const created = formatTime(m.first)
+    return {
+      sorted: [m],
+      open_ports: m.port === '' ? [] : [m.port],
+      leak_count: m.leak ? 1 : 0,
+      leak_event_count: m.leak ? 1 : 0,
+      plugins: m.source === '' ? [] : [m.source],
+      creation_date: created,
+      update_date: m.last === m.first ? created : formatTime(update),
+      fresh: now - update <= window,
+    }
+  }
+  const sorted = [...members].sort(newestFirst)
+  const leaks = sorted.filter((m) => m.leak)
+  const update = max(members.map((m) => m.last))
+  return {
+    sorted,
+    open_ports: distinct(sorted.map((m) => m.port)).sort((a, b) => Number(a) - Number(b) || byteOrder(a, b)),
+    leak_count: distinct(leaks.map((m) => `${m.source}\n${hostKey(m.host)}\n${m.port}`)).length,
+    leak_event_count: leaks.length,
+    plugins: distinct(sorted.map((m) => m.source)).sort(byteOrder),
+    creation_date: formatTime(min(members.map((m) => m.first))),
+    update_date: formatTime(update),
+    fresh: now - update <= window,
+  }
+}
+
+/** The instant of a canonical time (a RangeError for anything else: the stores write canonical times). */
+export function instantOf(text: string): Instant {
   const parsed = parseTime(text)
   if (!parsed.ok) throw new RangeError(`aggregate: ${parsed.reason}`)
   return parsed.value
 }
 
 /** Newest first; equal times by fingerprint, host, port and source, so the order never depends on the input's. */
-function newestFirst(a: { at: Instant; event: Event }, b: { at: Instant; event: Event }): number {
-  if (a.at !== b.at) return a.at > b.at ? -1 : 1
-  const x = a.event
-  const y = b.event
-  return byteOrder(x.event_fingerprint, y.event_fingerprint) || byteOrder(x.host, y.host) || byteOrder(x.port, y.port) || byteOrder(x.event_source, y.event_source)
+function newestFirst(x: Member, y: Member): number {
+  return compareTimeText(y.time, x.time) || byteOrder(x.fingerprint, y.fingerprint) || byteOrder(x.host, y.host) || byteOrder(x.port, y.port) || byteOrder(x.source, y.source)
 }
 
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
@@ -81,6 +141,8 @@ const hostKey = (host: string) => (host === '' ? '' : (canonicalDomain(host) ?? 
 const min = (values: Instant[]) => values.reduce((a, b) => (b < a ? b : a))
 const max = (values: Instant[]) => values.reduce((a, b) => (b > a ? b : a))
 
-const hasGeoIp = (g: GeoIp) =>
+/** Whether a geoip member says anything (the aggregation takes the newest that does). */
+export const hasGeoIp = (g: GeoIp) =>
   g.continent_name !== '' || g.region_iso_code !== '' || g.city_name !== '' || g.country_iso_code !== '' || g.country_name !== '' || g.region_name !== '' || g.location.lat !== 0 || g.location.lon !== 0
-const hasNetwork = (n: Network) => n.organization_name !== '' || n.asn !== 0 || n.network !== ''
+/** Whether a network member says anything. */
+export const hasNetwork = (n: Network) => n.organization_name !== '' || n.asn !== 0 || n.network !== ''

@@ -1,50 +1,130 @@
 /**
  * The bulk export's lines: a stream of matching events, one resource's events together
  * (Store.searchByResource), made into one aggregation per resource. Only the current resource's
- * events are held, so memory is bounded by the largest resource, not the export. Each line
- * carries its events as the stored canonical bytes (not re-serialised), the other members as
- * JSON.stringify writes them, in the schema's member order.
+ * events are held, so memory is bounded by the largest resource, not the export.
+ *
+ * The line is written straight from the stored bytes: each event's facts are read in place
+ * (facts.ts), its bytes and its summary's JSON text are copied as they are, and only the members
+ * of the aggregation's own are serialised. The text is the same as JSON.stringify of aggregate()'s
+ * document, member for member (test/service/aggregate/lines.test.ts holds the two together).
  */
-import type { Event } from '../../schema/index.js'
+import { emptyEvent } from '../../schema/index.js'
 import type { Instant } from '../../time/index.js'
 import type { SeenEvent } from '../store/types.js'
-import { aggregate, type SeenItem } from './aggregate.js'
-import { resourceOf } from './resource.js'
+import { type AggregateOptions, instantOf, summarize } from './aggregate.js'
+import { type EventFacts, readFacts } from './facts.js'
+import { resourceOf, type Resource } from './resource.js'
 
+const EMPTY = emptyEvent()
+const EMPTY_GEOIP = Buffer.from(JSON.stringify(EMPTY.geoip))
+const EMPTY_NETWORK = Buffer.from(JSON.stringify(EMPTY.network))
+const SUMMARY_OPEN = Buffer.from('{"summary":')
 const COMMA = Buffer.from(',')
-const EVENTS_OPEN = Buffer.from(',"events":[')
-const EVENTS_CLOSE = Buffer.from('],')
+const PLUGINS_OPEN = Buffer.from('],"plugins":')
+const GEOIP_OPEN = Buffer.from(',"geoip":')
+const NETWORK_OPEN = Buffer.from(',"network":')
 
-/** One aggregation (as UTF-8 JSON, no newline) per resource of `items`, in the order the resources come. */
-export async function* aggregationLines(items: AsyncIterable<SeenEvent>, now: Instant): AsyncGenerator<Buffer> {
-  let group: SeenItem[] = []
-  let bytes = new Map<Event, Uint8Array>()
-  let current: string | undefined
-  for await (const item of items) {
-    const event = JSON.parse(Buffer.from(item.json.buffer, item.json.byteOffset, item.json.byteLength).toString('utf8')) as Event
-    const id = resourceOf(event).id
-    if (current !== undefined && id !== current) {
-      yield aggregationLine(group, bytes, now)
-      group = []
-      bytes = new Map()
-    }
-    current = id
-    group.push({ event, firstSeen: item.firstSeen, lastSeen: item.lastSeen })
-    bytes.set(event, item.json)
+/** One aggregation's JSON text (no newline), in pieces to be written one after another: strings and stored bytes. */
+export type AggregationLine = (Uint8Array | string)[]
+
+/** One aggregation per resource of `items`, in the order the resources come. */
+export async function* aggregationLines(items: AsyncIterable<SeenEvent>, now: Instant, options: AggregateOptions = {}): AsyncGenerator<AggregationLine> {
+  const maker = new LineMaker(now, options)
+  for await (const seen of items) {
+    // Instants, where the store gave them: the text is then never written (SeenAt writes it on demand).
+    const line = maker.add(seen.json, seen.first ?? instantOf(seen.firstSeen), seen.last ?? instantOf(seen.lastSeen))
+    if (line !== undefined) yield line
   }
-  if (group.length > 0) yield aggregationLine(group, bytes, now)
+  const last = maker.finish()
+  if (last !== undefined) yield last
 }
 
-/** The aggregation of one resource's items; `bytes` gives each event's stored JSON. */
-export function aggregationLine(items: readonly SeenItem[], bytes: ReadonlyMap<Event, Uint8Array>, now: Instant): Buffer {
-  const a = aggregate(items, now)
-  const head = JSON.stringify({ summary: a.summary, ip: a.ip, resource_id: a.resource_id, open_ports: a.open_ports, leak_count: a.leak_count, leak_event_count: a.leak_event_count })
-  const tail = JSON.stringify({ plugins: a.plugins, geoip: a.geoip, network: a.network, creation_date: a.creation_date, update_date: a.update_date, fresh: a.fresh })
-  const parts: Uint8Array[] = [Buffer.from(head.slice(0, -1)), EVENTS_OPEN]
-  a.events.forEach((event, i) => {
+/**
+ * Makes the lines of a stream of events that come one resource after another: each event is
+ * added with its seen times; the line of a resource comes out when the next resource's first
+ * event is added, or at finish(). Synchronous, so an export's worker thread runs it as it is.
+ */
+export class LineMaker {
+  private group: EventFacts[] = []
+  private resource: Resource | undefined
+  // The last event's ip and host: neighbours mostly share them, and so their resource.
+  private lastIp = ''
+  private lastHost = ''
+
+  constructor(
+    private readonly now: Instant,
+    private readonly options: AggregateOptions = {},
+  ) {}
+
+  /** Adds an event (its stored bytes, first and last seen); the previous resource's line when this one starts another. */
+  add(json: Uint8Array, first: Instant, last: Instant): AggregationLine | undefined {
+    const facts = readFacts(json)
+    facts.first = first
+    facts.last = last
+    let done: AggregationLine | undefined
+    if (this.resource === undefined || facts.ip !== this.lastIp || facts.host !== this.lastHost) {
+      const next = resourceOf(facts)
+      this.lastIp = facts.ip
+      this.lastHost = facts.host
+      if (this.resource !== undefined && next.id !== this.resource.id) {
+        done = aggregationLine(this.resource, this.group, this.now, this.options)
+        this.group = []
+      }
+      if (this.group.length === 0) this.resource = next
+    }
+    this.group.push(facts)
+    return done
+  }
+
+  /**
+   * Copies the bytes of the events held for the unfinished resource that were read from
+   * `buffer`, so that it can be used again (the export thread gives batch buffers back). Each
+   * event is copied once at most, however many batches its resource spans.
+   */
+  detach(buffer: ArrayBufferLike): void {
+    this.group = this.group.map((facts) => {
+      if (facts.json.buffer !== buffer) return facts
+      const copy = readFacts(Buffer.from(facts.json))
+      copy.first = facts.first
+      copy.last = facts.last
+      return copy
+    })
+  }
+
+  /** The last resource's line, if any. */
+  finish(): AggregationLine | undefined {
+    if (this.resource === undefined || this.group.length === 0) return undefined
+    const line = aggregationLine(this.resource, this.group, this.now, this.options)
+    this.group = []
+    this.resource = undefined
+    return line
+  }
+}
+
+/** The aggregation line of one resource's items. */
+function aggregationLine(resource: Resource, items: readonly EventFacts[], now: Instant, options: AggregateOptions): AggregationLine {
+  const s = summarize(items, now, options)
+  let geoip: Uint8Array | undefined
+  let network: Uint8Array | undefined
+  for (const item of s.sorted) {
+    const place = item.place()
+    if (geoip === undefined && place.hasGeoIp) geoip = place.geoip
+    if (network === undefined && place.hasNetwork) network = place.network
+    if (geoip !== undefined && network !== undefined) break
+  }
+  const ip = JSON.stringify(resource.ip)
+  const id = resource.id === resource.ip ? ip : JSON.stringify(resource.id)
+  // The constant pieces as bytes (nothing to encode), the rest as strings.
+  const parts: (Uint8Array | string)[] = [
+    SUMMARY_OPEN,
+    s.sorted[0]!.summary,
+    `,"ip":${ip},"resource_id":${id},"open_ports":${JSON.stringify(s.open_ports)},"leak_count":${s.leak_count},"leak_event_count":${s.leak_event_count},"events":[`,
+  ]
+  for (let i = 0; i < s.sorted.length; i++) {
     if (i > 0) parts.push(COMMA)
-    parts.push(bytes.get(event) ?? Buffer.from(JSON.stringify(event)))
-  })
-  parts.push(EVENTS_CLOSE, Buffer.from(tail.slice(1)))
-  return Buffer.concat(parts)
+    parts.push(s.sorted[i]!.json)
+  }
+  parts.push(PLUGINS_OPEN, JSON.stringify(s.plugins), GEOIP_OPEN, geoip ?? EMPTY_GEOIP, NETWORK_OPEN, network ?? EMPTY_NETWORK)
+  parts.push(`,"creation_date":"${s.creation_date}","update_date":"${s.update_date}","fresh":${s.fresh}}`)
+  return parts
 }

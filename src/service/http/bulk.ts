@@ -6,7 +6,7 @@
  * limit (429, one token per export), plan (403, the plan's `bulk` member), query (400).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { aggregationLines } from '../aggregate/index.js'
+import { exportLines } from '../aggregate/export-thread.js'
 import { nowInstant } from '../store/index.js'
 import { readQuery } from './query-param.js'
 import { identify, withinLimit } from './caller.js'
@@ -40,7 +40,7 @@ export function handleBulk(ctx: ServiceContext, req: IncomingMessage, res: Serve
     return void res.end()
   }
   const records =
-    scope === 'leak' ? aggregationLines(ctx.store.searchByResource(parsed.query, { batch: BATCH }), nowInstant()) : ctx.store.searchAll(parsed.query, { batch: BATCH })
+    scope === 'leak' ? exportLines(ctx.store.searchByResource(parsed.query, { batch: BATCH }), nowInstant()) : ctx.store.searchAll(parsed.query, { batch: BATCH })
   streamLines(res, records).catch((error: unknown) => {
     if (!res.headersSent) sendError(res, 500, `The store failed: ${(error as Error).message}`)
     else res.destroy()

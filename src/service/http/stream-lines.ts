@@ -6,21 +6,29 @@
  * `return`), so a dropped connection stops the query. Nothing to write at all is a 204.
  */
 import type { ServerResponse } from 'node:http'
+import { joinPieces, LineChunk, piecesLength } from '../aggregate/pieces.js'
 
 const CHUNK_BYTES = 64 * 1024
 /** Lines gathered for this long go out even when the chunk is not full (a slow query's first lines). */
 const FLUSH_MS = 50
 const NEWLINE = Buffer.from('\n')
 
+/**
+ * One record: its bytes, or its pieces in order (written into the chunk one after another,
+ * never joined first), or a LineChunk of whole lines.
+ */
+export type LineRecord = Uint8Array | readonly (Uint8Array | string)[] | LineChunk
+
 /** Content type of a JSON Lines answer. */
 export const NDJSON_TYPE = 'application/x-ndjson'
 
 /**
- * Streams `records` (each one JSON document, no newline) to `res`, one per line; resolves when
- * done or stopped by the client; when the source fails after the answer began, the connection is
- * cut (the answer is incomplete), before that the error is thrown for the caller to answer.
+ * Streams `records` (each one JSON document without its newline, or a LineChunk of whole lines)
+ * to `res`, one per line; resolves when done or stopped by the client; when the source fails
+ * after the answer began, the connection is cut (the answer is incomplete), before that the
+ * error is thrown for the caller to answer.
  */
-export async function streamLines(res: ServerResponse, records: AsyncIterable<Uint8Array>): Promise<void> {
+export async function streamLines(res: ServerResponse, records: AsyncIterable<LineRecord>): Promise<void> {
   let gone = false
   let wake: (() => void) | undefined
   const onClose = () => {
@@ -30,7 +38,7 @@ export async function streamLines(res: ServerResponse, records: AsyncIterable<Ui
   res.on('close', onClose)
   const iterator = records[Symbol.asyncIterator]()
   let done = false
-  let parts: Uint8Array[] = []
+  let parts: (Uint8Array | string)[] = []
   let bytes = 0
   let timer: NodeJS.Timeout | undefined
   /** Writes what is gathered; false when the socket wants a 'drain' first. */
@@ -38,10 +46,19 @@ export async function streamLines(res: ServerResponse, records: AsyncIterable<Ui
     if (timer !== undefined) clearTimeout(timer)
     timer = undefined
     if (bytes === 0 || gone) return true
-    const chunk = Buffer.concat(parts, bytes)
+    const chunk = joinPieces(parts, bytes)
     parts = []
     bytes = 0
     return res.write(chunk)
+  }
+  /** Resolves at the socket's next 'drain', or when the client goes away. */
+  const drained = async () => {
+    await new Promise<void>((resolve) => {
+      wake = resolve
+      res.once('drain', resolve)
+    })
+    if (wake !== undefined) res.off('drain', wake)
+    wake = undefined
   }
   try {
     for (;;) {
@@ -50,19 +67,29 @@ export async function streamLines(res: ServerResponse, records: AsyncIterable<Ui
       if (gone) return
       if (done) break
       if (!res.headersSent) res.writeHead(200, { 'content-type': NDJSON_TYPE, 'cache-control': 'no-store' })
-      parts.push(next.value, NEWLINE)
-      bytes += next.value.length + 1
+      const record = next.value
+      if (record instanceof LineChunk) {
+        // Whole lines: what is gathered goes first, then these as they are.
+        const flushed = flush()
+        if (!res.write(record.bytes, record.written) || !flushed) await drained()
+        if (gone) return
+        continue
+      }
+      if (record instanceof Uint8Array) {
+        parts.push(record)
+        bytes += record.length
+      } else {
+        parts.push(...record)
+        bytes += piecesLength(record)
+      }
+      parts.push(NEWLINE)
+      bytes++
       if (bytes < CHUNK_BYTES) {
         timer ??= setTimeout(flush, FLUSH_MS)
         continue
       }
       if (!flush()) {
-        await new Promise<void>((resolve) => {
-          wake = resolve
-          res.once('drain', resolve)
-        })
-        if (wake !== undefined) res.off('drain', wake)
-        wake = undefined
+        await drained()
         if (gone) return
       }
     }
@@ -71,7 +98,7 @@ export async function streamLines(res: ServerResponse, records: AsyncIterable<Ui
       return void res.end()
     }
     if (timer !== undefined) clearTimeout(timer)
-    res.end(bytes > 0 ? Buffer.concat(parts, bytes) : undefined)
+    res.end(bytes > 0 ? joinPieces(parts, bytes) : undefined)
   } catch (error) {
     // An answer already begun cannot become an error: cut it, so the client sees it incomplete.
     if (!res.headersSent) throw error
@@ -82,3 +109,4 @@ export async function streamLines(res: ServerResponse, records: AsyncIterable<Ui
     if (!done) await iterator.return?.()
   }
 }
+

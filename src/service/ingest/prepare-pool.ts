@@ -7,14 +7,13 @@
  * service's ingests share one pool (sharedPreparePool), kept between ingests: a new worker's
  * first batches run cold code, and compiling it takes CPU from the lookups answered meanwhile.
  */
-import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import type { PrepareResult } from '../store/prepare.js'
 import type { PrepareBatch } from './prepare-batch.js'
 import { ProcessWorker } from './prepare-process.js'
 import type { PrepareWorker } from './prepare-queue.js'
 import { ThreadWorker } from './prepare-thread.js'
+import { workerModule } from '../worker-source.js'
 import { DEFAULT_WORKER_KIND, DEFAULT_WORKER_PRIORITY, type PrepareWorkerKind, type WorkerPriority } from './worker-priority.js'
 
 /**
@@ -25,14 +24,7 @@ import { DEFAULT_WORKER_KIND, DEFAULT_WORKER_PRIORITY, type PrepareWorkerKind, t
 const CANDIDATES = ['./service/prepare-worker.js', '../service/prepare-worker.js', './prepare-worker.ts']
 
 /** The worker module's URL, or undefined when it cannot be found (then ingest stays in-thread). */
-export function prepareWorkerUrl(): URL | undefined {
-  for (const candidate of CANDIDATES) {
-    const url = new URL(candidate, import.meta.url)
-    if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) continue
-    if (!url.pathname.endsWith('.ts') || tsxAvailable()) return url
-  }
-  return undefined
-}
+export const prepareWorkerUrl = (): URL | undefined => workerModule(CANDIDATES, import.meta.url)
 
 /** One worker for 2 cores (the main thread stores and answers lookups), at most 2. */
 export const defaultPrepareWorkers = () => Math.max(1, Math.min(2, availableParallelism() - 1))
@@ -62,15 +54,6 @@ export function sharedPreparePool(url: URL, priority = DEFAULT_WORKER_PRIORITY, 
 export function startSharedPreparePool(priority = DEFAULT_WORKER_PRIORITY, kind = DEFAULT_WORKER_KIND): void {
   const url = prepareWorkerUrl()
   if (url !== undefined) sharedPreparePool(url, priority, kind)
-}
-
-function tsxAvailable(): boolean {
-  try {
-    import.meta.resolve('tsx/esm/api')
-    return true
-  } catch {
-    return false
-  }
 }
 
 /** A fixed set of prepare workers. Call close() when done with it (the shared pool is never closed). */

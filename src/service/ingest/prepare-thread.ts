@@ -10,13 +10,14 @@ import type { PrepareResult } from '../store/prepare.js'
 import { moved, type PreparedAnswer, type PrepareBatch, unpackAnswer } from './prepare-batch.js'
 import { AnswerQueue, type PrepareWorker } from './prepare-queue.js'
 import type { WorkerPriority } from './worker-priority.js'
+import { runnable } from '../worker-source.js'
 
 export class ThreadWorker implements PrepareWorker {
   private readonly queue = new AnswerQueue((busy) => (busy ? this.thread.ref() : this.thread.unref()))
   private readonly thread: Worker
 
   constructor(url: URL, priority: WorkerPriority) {
-    this.thread = new Worker(url.pathname.endsWith('.ts') ? fromSource(url) : url, { workerData: { priority } })
+    this.thread = new Worker(runnable(url), { workerData: { priority } })
     // Referenced only while it has batches to answer: an idle worker never keeps the process alive.
     this.thread.unref()
     this.thread.on('message', (answer: PreparedAnswer) => this.queue.answered(() => unpackAnswer(answer)))
@@ -42,15 +43,4 @@ export class ThreadWorker implements PrepareWorker {
     this.queue.fail(new Error('the prepare worker was closed'))
     await this.thread.terminate()
   }
-}
-
-/**
- * Run from source (tests, the bench), the worker's module is TypeScript: a small bootstrap
- * registers tsx (a development dependency) in the worker before importing it. (`--import tsx`
- * in the worker's execArgv does not apply to the worker's own entry module on Node 20.)
- */
-function fromSource(url: URL): URL {
-  const tsx = import.meta.resolve('tsx/esm/api')
-  const code = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(url.href)})`
-  return new URL(`data:text/javascript,${encodeURIComponent(code)}`)
 }

@@ -32,6 +32,9 @@ export interface SeenEvent {
   json: Uint8Array
   firstSeen: string
   lastSeen: string
+  /** The same two times as instants, where the store has them (the bulk export compares them). */
+  first?: Instant
+  last?: Instant
 }
 
 /** A lookup with first and last seen times, for the web view. */

@@ -11,7 +11,7 @@ import { type SearchPage, SearchLimitError } from '../search.js'
 import type { SearchIndex } from './search-index.js'
 import { TimeOrder } from './time-order.js'
 import { split } from './instants.js'
-import { formatTime } from '../../../time/index.js'
+import { SeenAt } from '../seen-at.js'
 import type { SeenEvent } from '../types.js'
 
 /** What a search reads of the store. */
@@ -129,7 +129,7 @@ export async function* searchByResource(view: SearchView, query: Query, batch: n
     const id = order[i]!
     if (view.isGone(id)) continue // deleted meanwhile
     const seen = view.seen(id)
-    yield { json: view.bytes(id), firstSeen: formatTime(seen.first), lastSeen: formatTime(seen.last) }
+    yield new SeenAt(view.bytes(id), seen.first, seen.last)
   }
 }
 

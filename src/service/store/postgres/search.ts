@@ -10,7 +10,7 @@ import type { Sql } from 'postgres'
 import type { Query } from '../../../query/index.js'
 import { toSql } from '../../../query/sql.js'
 import { type SearchPage, SearchLimitError } from '../search.js'
-import { formatTime } from '../../../time/index.js'
+import { SeenAt } from '../seen-at.js'
 import type { SeenEvent } from '../types.js'
 
 /** The stored JSON with NUL and unpaired surrogates made storable, parsed once per row (OFFSET 0 keeps it one). */
@@ -85,7 +85,7 @@ export async function* searchByResource(sql: Sql, query: Query, batch: number): 
       const statement = `${text} AND ${pass.where}${keyset} ORDER BY ${pass.key}, e.id LIMIT $${p.push(String(batch))}::bigint`
       const rows = (await sql.unsafe(statement, p).raw()) as unknown as Buffer[][]
       for (const row of rows) {
-        yield { json: row[0]!, firstSeen: formatTime(BigInt(row[1]!.toString('latin1'))), lastSeen: formatTime(BigInt(row[2]!.toString('latin1'))) }
+        yield new SeenAt(row[0]!, BigInt(row[1]!.toString('latin1')), BigInt(row[2]!.toString('latin1')))
       }
       if (rows.length < batch) break
       const last = rows[rows.length - 1]!

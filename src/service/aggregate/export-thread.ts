@@ -1,0 +1,177 @@
+/**
+ * The bulk export's worker thread (export-worker.ts): an export of more than one batch of
+ * events has its aggregation lines made there, so the thread that answers lookups only reads the
+ * store and writes the answer, and the two run at once. One thread per process, started at the
+ * first large export and kept (idle, it does not keep the process alive); one that failed is
+ * replaced at the next export. A small export is made in-thread (exportLines), with the same
+ * code, so its lines are the same.
+ */
+import { Worker } from 'node:worker_threads'
+import type { Instant } from '../../time/index.js'
+import { runnable, workerModule } from '../worker-source.js'
+import type { SeenEvent } from '../store/types.js'
+import { instantOf } from './aggregate.js'
+import { type ExportAnswer, type ExportBatch, type ExportDrop, type ExportRecycle, movedOf, packBatch } from './export-batch.js'
+import { type AggregationLine, LineMaker } from './lines.js'
+import { LineChunk } from './pieces.js'
+
+/** Events per batch, and bytes: a batch is sent when either is reached. */
+const BATCH_EVENTS = 512
+const BATCH_BYTES = 1 << 20
+/** Batches an export has at the worker at once: one being made while the previous is written. */
+const IN_FLIGHT = 2
+/** Batch buffers kept for reuse (fresh memory costs a page fault per 4 KB on first touch). */
+const SPARES = 2
+
+export class ExportThread {
+  readonly thread: Worker
+  private readonly waiting = new Map<number, { resolve(lines: LineChunk | undefined): void; reject(e: Error): void }[]>()
+  /** Batch buffers the worker gave back, for the next batches. */
+  private readonly spares: ArrayBuffer[] = []
+  private outstanding = 0
+  private nextId = 1
+  failed = false
+
+  constructor(url: URL) {
+    this.thread = new Worker(runnable(url))
+    this.thread.unref()
+    this.thread.on('message', (answer: ExportAnswer) => this.answered(answer))
+    this.thread.on('error', (error) => this.fail(error))
+    this.thread.on('exit', (code) => this.fail(new Error(`the export worker stopped (exit code ${code})`)))
+  }
+
+  /** A new export's number. */
+  open(): number {
+    return this.nextId++
+  }
+
+  /** A batch buffer given back by the worker, if one is at hand (packBatch's `spare`). */
+  spare(): ArrayBuffer | undefined {
+    return this.spares.pop()
+  }
+
+  /** Sends a batch; resolves with the lines it completed (undefined: none). */
+  send(batch: ExportBatch): Promise<LineChunk | undefined> {
+    if (this.failed) return Promise.reject(new Error('the export worker failed'))
+    return new Promise((resolve, reject) => {
+      const queue = this.waiting.get(batch.export) ?? []
+      queue.push({ resolve, reject })
+      this.waiting.set(batch.export, queue)
+      // Referenced only while it has batches to answer.
+      if (this.outstanding++ === 0) this.thread.ref()
+      this.thread.postMessage(batch, movedOf(batch))
+    })
+  }
+
+  /** Forgets an export that stopped early (its answers still on the way are dropped when they come). */
+  drop(id: number): void {
+    if (!this.failed) this.thread.postMessage({ export: id, drop: true } satisfies ExportDrop)
+  }
+
+  private answered(answer: ExportAnswer): void {
+    if (--this.outstanding === 0) this.thread.unref()
+    if (answer.spent !== undefined && this.spares.length < SPARES) this.spares.push(answer.spent)
+    const queue = this.waiting.get(answer.export)
+    const next = queue?.shift()
+    if (queue !== undefined && queue.length === 0) this.waiting.delete(answer.export)
+    if (next === undefined) return
+    if (answer.error !== undefined) next.reject(new Error(answer.error))
+    else if (answer.lines === undefined) next.resolve(undefined)
+    else {
+      const lines = answer.lines
+      // Once written to the client, the buffer goes back to the worker for a later answer.
+      next.resolve(new LineChunk(Buffer.from(lines, 0, answer.length), () => this.recycle(lines)))
+    }
+  }
+
+  private recycle(buffer: ArrayBuffer): void {
+    if (!this.failed) this.thread.postMessage({ recycle: buffer } satisfies ExportRecycle, [buffer])
+  }
+
+  private fail(error: Error): void {
+    this.failed = true
+    for (const queue of this.waiting.values()) for (const w of queue) w.reject(error)
+    this.waiting.clear()
+  }
+}
+
+let shared: ExportThread | undefined
+
+/** The process's export thread (started on first use; a failed one replaced), or undefined when its module cannot be found. */
+export function sharedExportThread(): ExportThread | undefined {
+  if (shared !== undefined && !shared.failed) return shared
+  const url = workerModule(CANDIDATES, import.meta.url)
+  shared = url === undefined ? undefined : new ExportThread(url)
+  return shared
+}
+
+/** In the built package, the entry dist/service/export-worker.js; run from source, the TypeScript file beside this one. */
+const CANDIDATES = ['./service/export-worker.js', '../service/export-worker.js', './export-worker.ts']
+
+/**
+ * The aggregation lines of `items` (one resource's events together, as Store.searchByResource
+ * gives them): made by the export thread when there is more than one batch of events (`thread`
+ * gives it; undefined: none), in this thread otherwise. Each value is one line's pieces, or
+ * a chunk of whole lines.
+ */
+export async function* exportLines(items: AsyncIterable<SeenEvent>, now: Instant, thread: () => ExportThread | undefined = sharedExportThread): AsyncGenerator<AggregationLine | LineChunk> {
+  const source = items[Symbol.asyncIterator]()
+  let batch = await readBatch(source)
+  let read = batch.final // the source is at its end
+  const worker = batch.final ? undefined : thread()
+  const pending: Promise<LineChunk | undefined>[] = []
+  let id: number | undefined
+  let sent = false // the final batch, to the worker
+  try {
+    if (worker === undefined) {
+      // Small, or no worker: in this thread.
+      const maker = new LineMaker(now)
+      for (;;) {
+        for (const seen of batch.events) {
+          const line = maker.add(seen.json, seen.first ?? instantOf(seen.firstSeen), seen.last ?? instantOf(seen.lastSeen))
+          if (line !== undefined) yield line
+        }
+        if (batch.final) break
+        batch = await readBatch(source)
+        read = batch.final
+      }
+      const last = maker.finish()
+      if (last !== undefined) yield last
+      return
+    }
+    id = worker.open()
+    let next: Batch | undefined = batch
+    while (!sent || pending.length > 0) {
+      while (!sent && pending.length < IN_FLIGHT) {
+        const b: Batch = next ?? (await readBatch(source))
+        next = undefined
+        read = sent = b.final
+        pending.push(worker.send(packBatch(id, b.events, now, b.final, worker.spare())))
+      }
+      const lines = await pending.shift()!
+      if (lines !== undefined) yield lines
+    }
+  } finally {
+    // Stopped early (the client went away, or a failure): the worker forgets the export, the store's read is closed.
+    if (id !== undefined && (!sent || pending.length > 0)) {
+      worker!.drop(id)
+      for (const p of pending) p.catch(() => undefined)
+    }
+    if (!read) await source.return?.()
+  }
+}
+
+type Batch = { events: SeenEvent[]; final: boolean }
+
+/** Up to a batch of events; `final` when the source has no more. */
+async function readBatch(source: AsyncIterator<SeenEvent>): Promise<Batch> {
+  const events: SeenEvent[] = []
+  let bytes = 0
+  while (events.length < BATCH_EVENTS && bytes < BATCH_BYTES) {
+    const next = await source.next()
+    if (next.done) return { events, final: true }
+    events.push(next.value)
+    bytes += next.value.json.length
+  }
+  return { events, final: false }
+}

@@ -1,0 +1,41 @@
+/**
+ * Text made of pieces (strings and bytes, as an aggregation line is: aggregate/lines.ts),
+ * written into one buffer without joining the pieces first.
+ */
+
+/** The UTF-8 length of the pieces together. */
+export function piecesLength(pieces: readonly (Uint8Array | string)[]): number {
+  let bytes = 0
+  for (const piece of pieces) bytes += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length
+  return bytes
+}
+
+/** Writes the pieces into `out` from `at`; the index after them. */
+export function writePieces(out: Buffer, at: number, pieces: readonly (Uint8Array | string)[]): number {
+  for (const piece of pieces) {
+    if (typeof piece === 'string') at += out.write(piece, at)
+    else {
+      out.set(piece, at)
+      at += piece.length
+    }
+  }
+  return at
+}
+
+/** The pieces as one buffer (`bytes`: their length, when known). */
+export function joinPieces(pieces: readonly (Uint8Array | string)[], bytes = piecesLength(pieces)): Buffer {
+  const out = Buffer.allocUnsafe(bytes)
+  writePieces(out, 0, pieces)
+  return out
+}
+
+/**
+ * Several records already written as lines, each ending with a newline: sent as they are, not
+ * copied. `written` is called once they are written to the client (their buffer may be reused).
+ */
+export class LineChunk {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly written?: () => void,
+  ) {}
+}
