@@ -18,8 +18,8 @@ import { LineChunk } from './pieces.js'
 /** Events per batch, and bytes: a batch is sent when either is reached. */
 const BATCH_EVENTS = 512
 const BATCH_BYTES = 1 << 20
-/** Batches an export has at the worker at once: one being made while the previous is written. */
-const IN_FLIGHT = 2
+/** Batches an export has sent ahead of the answer being written: made while it is written. */
+const IN_FLIGHT = 3
 /** Batch buffers kept for reuse (fresh memory costs a page fault per 4 KB on first touch). */
 const SPARES = 2
 
@@ -116,48 +116,86 @@ const CANDIDATES = ['./service/export-worker.js', '../service/export-worker.js',
  */
 export async function* exportLines(items: AsyncIterable<SeenEvent>, now: Instant, thread: () => ExportThread | undefined = sharedExportThread): AsyncGenerator<AggregationLine | LineChunk> {
   const source = items[Symbol.asyncIterator]()
-  let batch = await readBatch(source)
-  let read = batch.final // the source is at its end
-  const worker = batch.final ? undefined : thread()
-  const pending: Promise<LineChunk | undefined>[] = []
-  let id: number | undefined
-  let sent = false // the final batch, to the worker
+  const first = await readBatch(source)
+  const worker = first.final ? undefined : thread()
+  if (worker === undefined) yield* inThisThread(source, first, now)
+  else yield* onWorker(worker, source, first, now)
+}
+
+/** The lines made here (a small export, or no worker). */
+async function* inThisThread(source: AsyncIterator<SeenEvent>, first: Batch, now: Instant): AsyncGenerator<AggregationLine> {
+  const maker = new LineMaker(now)
+  let batch = first
   try {
-    if (worker === undefined) {
-      // Small, or no worker: in this thread.
-      const maker = new LineMaker(now)
-      for (;;) {
-        for (const seen of batch.events) {
-          const line = maker.add(seen.json, seen.first ?? instantOf(seen.firstSeen), seen.last ?? instantOf(seen.lastSeen))
-          if (line !== undefined) yield line
-        }
-        if (batch.final) break
-        batch = await readBatch(source)
-        read = batch.final
+    for (;;) {
+      for (const seen of batch.events) {
+        const line = maker.add(seen.json, seen.first ?? instantOf(seen.firstSeen), seen.last ?? instantOf(seen.lastSeen))
+        if (line !== undefined) yield line
       }
-      const last = maker.finish()
-      if (last !== undefined) yield last
-      return
+      if (batch.final) break
+      batch = await readBatch(source)
     }
-    id = worker.open()
-    let next: Batch | undefined = batch
-    while (!sent || pending.length > 0) {
-      while (!sent && pending.length < IN_FLIGHT) {
-        const b: Batch = next ?? (await readBatch(source))
+  } finally {
+    if (!batch.final) await source.return?.()
+  }
+  const last = maker.finish()
+  if (last !== undefined) yield last
+}
+
+/**
+ * The lines made by the worker. A pump reads the store and sends batches on its own, up to
+ * IN_FLIGHT answers ahead of the reader, so the worker goes on while the reader waits for the
+ * socket to drain; the reader takes the answers in order.
+ */
+async function* onWorker(worker: ExportThread, source: AsyncIterator<SeenEvent>, first: Batch, now: Instant): AsyncGenerator<LineChunk> {
+  const id = worker.open()
+  const answers: Promise<LineChunk | undefined>[] = []
+  let sent = false // the final batch
+  let stopped = false
+  let failure: { error: unknown } | undefined
+  let wakeReader: (() => void) | undefined
+  let wakePump: (() => void) | undefined
+  const pump = (async () => {
+    let next: Batch | undefined = first
+    try {
+      while (!sent) {
+        while (answers.length >= IN_FLIGHT && !stopped) await new Promise<void>((resolve) => (wakePump = resolve))
+        if (stopped) return
+        const batch: Batch = next ?? (await readBatch(source))
         next = undefined
-        read = sent = b.final
-        pending.push(worker.send(packBatch(id, b.events, now, b.final, worker.spare())))
+        if (stopped) return
+        sent = batch.final
+        answers.push(worker.send(packBatch(id, batch.events, now, batch.final, worker.spare())))
+        wakeReader?.()
       }
-      const lines = await pending.shift()!
+    } catch (error) {
+      failure = { error }
+      wakeReader?.()
+    }
+  })()
+  try {
+    for (;;) {
+      if (answers.length === 0) {
+        if (failure !== undefined) throw failure.error
+        if (sent) break
+        await new Promise<void>((resolve) => (wakeReader = resolve))
+        continue
+      }
+      const lines = await answers.shift()!
+      wakePump?.()
       if (lines !== undefined) yield lines
     }
   } finally {
-    // Stopped early (the client went away, or a failure): the worker forgets the export, the store's read is closed.
-    if (id !== undefined && (!sent || pending.length > 0)) {
-      worker!.drop(id)
-      for (const p of pending) p.catch(() => undefined)
+    // Stopped early (the client went away, or a failure): the pump stops, the worker forgets the
+    // export, answers still on the way are dropped, and the store's read is closed.
+    stopped = true
+    wakePump?.()
+    await pump
+    if (!sent || answers.length > 0) {
+      worker.drop(id)
+      for (const a of answers) a.catch(() => undefined)
+      if (!sent) await source.return?.()
     }
-    if (!read) await source.return?.()
   }
 }
 

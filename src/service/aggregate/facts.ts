@@ -15,7 +15,7 @@
 import type { Event } from '../../schema/index.js'
 import type { Instant } from '../../time/index.js'
 import type { Member } from './aggregate.js'
-import { bytesOf, numberEnd, QUOTE, startsWith, stringAt, stringEnd, textsEnd } from './json-bytes.js'
+import { bytesOf, numberEnd, QUOTE, RepeatedText, startsWith, stringAt, stringEnd, textsEnd } from './json-bytes.js'
 import { type Place, placeOf, placeOfObjects } from './place.js'
 
 export type { Place } from './place.js'
@@ -57,6 +57,9 @@ const KEPT = LEAD.map((_, i) => [0, 1, 3, 4, 5, 7].indexOf(i))
 /** The kept strings' quotes, two indexes each (reused: read at once into the facts). */
 const SPANS = new Int32Array(12)
 const LEAK = bytesOf('"leak"')
+/** Sources and ports repeat from event to event: their strings are kept (RepeatedText). */
+const SOURCES = new RepeatedText()
+const PORTS = new RepeatedText()
 const LEAD_NAMES = LEAD.map(([name]) => bytesOf(name))
 const HEADER = bytesOf(',"header":{')
 const HEADER_END = bytesOf('},"title":"')
@@ -109,28 +112,33 @@ export function readFactsInPlace(json: Uint8Array): EventFacts | undefined {
   const timeEnd = stringEnd(b, timeAt)
   if (timeEnd < 0) return undefined
   const leak = SPANS[1] === SPANS[0]! + 5 && startsWith(b, SPANS[0]!, LEAK)
-  const source = stringAt(b, SPANS[2]!, SPANS[3]!)
+  const source = SOURCES.read(b, SPANS[2]!, SPANS[3]!)
   const ip = stringAt(b, SPANS[6]!, SPANS[7]!)
   const host = stringAt(b, SPANS[8]!, SPANS[9]!)
-  const port = stringAt(b, SPANS[10]!, SPANS[11]!)
-  const facts = new StoredFacts(b, leak, source, '', ip, host, port, '', b.subarray(summaryAt, summaryEnd + 1))
+  const port = PORTS.read(b, SPANS[10]!, SPANS[11]!)
+  const facts = new StoredFacts(b, leak, source, '', ip, host, port, '', undefined)
   facts.fingerprintAt = SPANS[4]!
   facts.fingerprintEnd = SPANS[5]!
   facts.timeAt = timeAt
   facts.timeEnd = timeEnd
+  facts.summaryAt = summaryAt
+  facts.summaryEnd = summaryEnd + 1
   return facts
 }
 
 /**
- * Facts read in place; the time and the fingerprint (needed only to order a resource's events)
- * and the place are read when first asked for. A class: no closure per event.
+ * Facts read in place; the time and the fingerprint (needed only to order a resource's events),
+ * the summary (the newest event's only) and the place are read when first asked for. A class:
+ * no closure per event.
  */
 class StoredFacts implements EventFacts {
-  /** The fingerprint's quotes and the time's text in `json`, while not read yet. */
+  /** The fingerprint's quotes, the time's text and the summary's JSON text in `json`, while not read yet. */
   fingerprintAt = -1
   fingerprintEnd = -1
   timeAt = -1
   timeEnd = -1
+  summaryAt = -1
+  summaryEnd = -1
   /** When the event was first and last seen: set by the aggregation's reader (declared here so every instance has one shape). */
   first: Instant = 0n
   last: Instant = 0n
@@ -145,8 +153,12 @@ class StoredFacts implements EventFacts {
     readonly host: string,
     readonly port: string,
     private timeText: string,
-    readonly summary: Uint8Array,
+    private summaryText: Uint8Array | undefined,
   ) {}
+
+  get summary(): Uint8Array {
+    return (this.summaryText ??= this.json.subarray(this.summaryAt, this.summaryEnd))
+  }
 
   get time(): string {
     if (this.timeAt >= 0) {

@@ -43,6 +43,37 @@ export function stringAt(b: Buffer, open: number, close: number): string {
   return raw.includes('\\') ? (JSON.parse(b.toString('utf8', open, close + 1)) as string) : raw
 }
 
+/**
+ * stringAt for a member whose value mostly repeats from one document to the next (a plugin's
+ * name, a port): the last value's bytes are kept (a copy: the buffers read are used again), and
+ * bytes equal to them give the same string without decoding.
+ */
+export class RepeatedText {
+  private readonly last = new Uint8Array(64)
+  private length = -1
+  private text = ''
+
+  read(b: Buffer, open: number, close: number): string {
+    const n = close - open - 1
+    if (n === this.length) {
+      let same = true
+      for (let i = 0; i < n; i++) {
+        if (b[open + 1 + i] !== this.last[i]) {
+          same = false
+          break
+        }
+      }
+      if (same) return this.text
+    }
+    this.text = stringAt(b, open, close)
+    if (n <= this.last.length) {
+      this.last.set(b.subarray(open + 1, close))
+      this.length = n
+    } else this.length = -1
+    return this.text
+  }
+}
+
 /** The index after a number starting at `at`, or -1. */
 export function numberEnd(b: Buffer, at: number): number {
   const start = at

@@ -37,13 +37,13 @@ store.ingest(events)
 const resources = new Set(events.map((e) => resourceOf(e).id)).size
 const query = parseQuery('*', { scope: 'leak' })
 
-/** The store's matches, noting whether the read was closed before its end. */
-function read(): { items: AsyncIterable<SeenEvent>; closed: () => boolean } {
+/** The store's matches (`times` over), noting whether the read was closed before its end. */
+function read(times = 1): { items: AsyncIterable<SeenEvent>; closed: () => boolean } {
   let closed = false
   const items = (async function* () {
     let done = false
     try {
-      yield* store.searchByResource(query)
+      for (let t = 0; t < times; t++) yield* store.searchByResource(query)
       done = true
     } finally {
       if (!done) closed = true
@@ -103,7 +103,8 @@ describe('the export thread', () => {
 
   it('stops with its reader: the store read is closed, the thread goes on with the next export', async () => {
     const thread = started()
-    const first = read()
+    // Ten times the store: more than the batches the export reads ahead.
+    const first = read(10)
     for await (const value of exportLines(first.items, NOW, () => thread)) {
       expect(value).toBeInstanceOf(LineChunk)
       break
