@@ -11,11 +11,13 @@ const SUBPATHS = Object.fromEntries(
 export default defineConfig({
   // cli/jobs-worker: the worker threads of `--jobs` (src/cli/parallel), found beside cli/main.
   // service/prepare-worker: the worker threads of a large ingest (src/service/ingest/prepare-pool.ts).
+  // service/live-fanout: the live stream's fan-out process (src/service/live/fanout.ts).
   entry: {
     index: 'src/index.ts',
     'cli/main': 'src/cli/main.ts',
     'cli/jobs-worker': 'src/cli/parallel/worker.ts',
     'service/prepare-worker': 'src/service/ingest/prepare-worker.ts',
+    'service/live-fanout': 'src/service/live/fanout-child.ts',
     ...SUBPATHS,
   },
   format: ['esm'],

@@ -1,0 +1,148 @@
+/**
+ * The live stream's fan-out process, as the service's process sees it: a child process
+ * (fanout-child.ts) that owns the subscribers' connections and writes the frames, so that the
+ * kernel copies of a frame to a hundred sockets are not made on the thread that ingests and
+ * answers lookups. It runs at a lower priority (worker-priority.ts: Linux's idle class where
+ * `chrt` is found, else niceness 19): delivery takes the CPU the service leaves.
+ *
+ * Connections are handed over on the IPC channel (`send(message, socket)`: the service's copy of
+ * the socket is closed once the child has it, the connection stays open); new events go over a
+ * pipe of their own (fd 3 of the child, channel.ts), one write per turn of the event loop.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import type { Socket } from 'node:net'
+import type { Writable } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { launcherFor, type WorkerPriority } from '../ingest/worker-priority.js'
+import type { FromFanout, ToFanout } from './fanout-messages.js'
+
+/** The priority the fan-out process runs at. */
+const FANOUT_PRIORITY: WorkerPriority = 'idle'
+
+/**
+ * Where the child's module may be, relative to this code: in the built package it is the entry
+ * dist/service/live-fanout.js (this code sits in a chunk at dist/ or in an entry one folder
+ * down); run from source, it is the TypeScript file beside this one.
+ */
+const CANDIDATES = ['./service/live-fanout.js', '../service/live-fanout.js', './fanout-child.ts']
+
+/** The child's module, or undefined when it cannot be found. */
+export function fanoutModule(): string | undefined {
+  for (const candidate of CANDIDATES) {
+    const path = fileURLToPath(new URL(candidate, import.meta.url))
+    if (existsSync(path)) return path
+  }
+  return undefined
+}
+
+export interface FanoutListener {
+  (message: FromFanout): void
+}
+
+export class FanoutProcess {
+  private readonly child: ChildProcess
+  private readonly events: Writable
+  /** Messages held until the child listens (a handle sent before would be lost). */
+  private waiting: { message: ToFanout; socket?: Socket; sent?: () => void }[] | null = []
+  /** Whether it stopped or was told to. */
+  private ended = false
+  private stderr = ''
+  /** Resolves when the child has exited; `expected` unless it died or was killed for falling behind. */
+  readonly exited: Promise<{ expected: boolean; why: string }>
+
+  constructor(maxBufferedBytes: number, listener: FanoutListener) {
+    const entry = fanoutModule()
+    if (entry === undefined) throw new Error('the fan-out module (live-fanout.js) is missing')
+    // From source the entry is TypeScript: tsx (a development dependency) loads it.
+    const node = [process.execPath, ...(entry.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : []), entry, String(maxBufferedBytes)]
+    const [command, ...args] = [...launcherFor(FANOUT_PRIORITY), ...node]
+    this.child = spawn(command!, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'ipc'] })
+    this.events = this.child.stdio[3] as Writable
+    this.events.on('error', () => undefined) // (the child's exit says it)
+    // This process's life is its server's: an idle fan-out process does not keep it going.
+    for (const h of [this.child, this.child.channel, this.child.stderr, this.events] as ({ unref?(): void } | null | undefined)[]) h?.unref?.()
+    this.child.stderr!.setEncoding('utf8')
+    this.child.stderr!.on('data', (text: string) => (this.stderr = (this.stderr + text).slice(-2048)))
+    let killedFor: string | undefined
+    this.kill = (why: string) => {
+      killedFor ??= why
+      this.ended = true
+      this.child.kill('SIGKILL')
+    }
+    this.exited = new Promise((resolve) => {
+      this.child.once('error', (error) => (killedFor ??= error.message))
+      this.child.once('close', (code, signal) => {
+        this.ended = true
+        for (const held of this.waiting ?? []) held.socket?.destroy()
+        this.waiting = null
+        const expected = killedFor === undefined && code === 0 && this.closing
+        const why = killedFor ?? `${signal ?? `exit code ${code}`}${this.stderr.trim() === '' ? '' : `: ${this.stderr.trim()}`}`
+        resolve({ expected, why })
+      })
+    })
+    this.child.on('message', (message: FromFanout) => {
+      if (message.t === 'ready') {
+        const held = this.waiting ?? []
+        this.waiting = null
+        for (const m of held) this.post(m.message, m.socket, m.sent)
+      }
+      listener(message)
+    })
+  }
+
+  private closing = false
+
+  /** Stops the child at once (SIGKILL): its subscribers' connections drop. */
+  readonly kill: (why: string) => void
+
+  /** The child's process id. */
+  get pid(): number | undefined {
+    return this.child.pid
+  }
+
+  /** Bytes of events written but not yet taken by the child. */
+  get behind(): number {
+    return this.events.writableLength
+  }
+
+  /** Sends a turn's new events (channel.ts records). */
+  write(records: Buffer): void {
+    if (!this.ended) this.events.write(records)
+  }
+
+  /** Hands a subscriber's connection over; `sent` is called once this process no longer has it. */
+  handOver(message: Extract<ToFanout, { t: 'sub' }>, socket: Socket, sent: () => void): void {
+    this.post(message, socket, sent)
+  }
+
+  disconnect(code: number, reason: string): void {
+    this.post({ t: 'disconnect', code, reason })
+  }
+
+  /** Tells the child to close its subscribers (1001) and exit; resolves once it has. */
+  close(): Promise<unknown> {
+    this.closing = true
+    this.child.ref() // (until it has gone)
+    if (!this.ended) this.post({ t: 'close' })
+    return this.exited
+  }
+
+  private post(message: ToFanout, socket?: Socket, sent?: () => void): void {
+    if (this.waiting !== null) return void this.waiting.push({ message, socket, sent })
+    if (this.ended || !this.child.connected) {
+      socket?.destroy()
+      return void sent?.()
+    }
+    if (socket === undefined) return void this.child.send(message)
+    // Sent as a socket of no server: Node would otherwise have the server wait, when it closes, for
+    // a word from this child about the connections it was given, which never comes once the child
+    // has gone (the server then never closes). The connection is this server's until sent: the
+    // socket, its handle gone to the child, is destroyed after, which counts it off.
+    ;(socket as unknown as { server: unknown }).server = null
+    this.child.send(message, socket, { keepOpen: false }, () => {
+      socket.destroy()
+      sent?.()
+    })
+  }
+}
