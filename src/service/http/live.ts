@@ -1,9 +1,10 @@
 /**
  * The live stream over WebSocket: GET /ws/service and /ws/leak with `Upgrade: websocket` (LeakIX's
- * Go client's GetChannel), the `ws` package on node:http's `upgrade` event. Checks in the lookups'
- * order, each refusal a whole HTTP answer with a JSON error body before the socket is closed:
- * route (404), method, key (401), rate limit (429, charged once per connection), plan (403, the
- * plan's `live` member), query (400), the store's feed (503); then the 101. Any `Origin` is
+ * Go client's GetChannel), on node:http's `upgrade` event. Checks in the lookups' order, each
+ * refusal a whole HTTP answer with a JSON error body before the socket is closed: route (404),
+ * method, key (401), rate limit (429, charged once per connection), plan (403, the plan's `live`
+ * member), query (400), the store's feed (503); then the connection goes to the fan-out process
+ * (live/fanout.ts), which sends the 101 (`ws`) and the events. Any `Origin` is
  * accepted (the Go client sends `HOST:PORT`, not an origin): the key travels in a header that a
  * browser's WebSocket cannot set, so a page on another site cannot use a visitor's key.
  * A plain GET of those paths (no upgrade) is answered 426.

@@ -2,8 +2,8 @@
  * The live stream's fan-out process, as the service's process sees it: a child process
  * (fanout-child.ts) that owns the subscribers' connections and writes the frames, so that the
  * kernel copies of a frame to a hundred sockets are not made on the thread that ingests and
- * answers lookups. It runs at a lower priority (worker-priority.ts: Linux's idle class where
- * `chrt` is found, else niceness 19): delivery takes the CPU the service leaves.
+ * answers lookups. It is started under a launcher that lowers its priority (the service's is
+ * Linux's idle class, ingest/worker-priority.ts): delivery takes the CPU the service leaves.
  *
  * Connections are handed over on the IPC channel (`send(message, socket)`: the service's copy of
  * the socket is closed once the child has it, the connection stays open); new events go over a
@@ -14,11 +14,7 @@ import { existsSync } from 'node:fs'
 import type { Socket } from 'node:net'
 import type { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { launcherFor, type WorkerPriority } from '../ingest/worker-priority.js'
 import type { FromFanout, ToFanout } from './fanout-messages.js'
-
-/** The priority the fan-out process runs at. */
-const FANOUT_PRIORITY: WorkerPriority = 'idle'
 
 /**
  * Where the child's module may be, relative to this code: in the built package it is the entry
@@ -36,27 +32,27 @@ export function fanoutModule(): string | undefined {
   return undefined
 }
 
-export interface FanoutListener {
-  (message: FromFanout): void
-}
+export type FanoutListener = (message: FromFanout) => void
 
 export class FanoutProcess {
   private readonly child: ChildProcess
   private readonly events: Writable
   /** Messages held until the child listens (a handle sent before would be lost). */
-  private waiting: { message: ToFanout; socket?: Socket; sent?: () => void }[] | null = []
+  private waiting: { message: ToFanout; socket?: Socket }[] | null = []
   /** Whether it stopped or was told to. */
   private ended = false
+  private closing = false
   private stderr = ''
   /** Resolves when the child has exited; `expected` unless it died or was killed for falling behind. */
   readonly exited: Promise<{ expected: boolean; why: string }>
 
-  constructor(maxBufferedBytes: number, listener: FanoutListener) {
+  /** `launcher`: the program (and its arguments) the child is started under, e.g. `chrt --idle 0`. */
+  constructor(maxBufferedBytes: number, launcher: readonly string[], listener: FanoutListener) {
     const entry = fanoutModule()
     if (entry === undefined) throw new Error('the fan-out module (live-fanout.js) is missing')
     // From source the entry is TypeScript: tsx (a development dependency) loads it.
     const node = [process.execPath, ...(entry.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : []), entry, String(maxBufferedBytes)]
-    const [command, ...args] = [...launcherFor(FANOUT_PRIORITY), ...node]
+    const [command, ...args] = [...launcher, ...node]
     this.child = spawn(command!, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'ipc'] })
     this.events = this.child.stdio[3] as Writable
     this.events.on('error', () => undefined) // (the child's exit says it)
@@ -71,7 +67,7 @@ export class FanoutProcess {
       this.child.kill('SIGKILL')
     }
     this.exited = new Promise((resolve) => {
-      this.child.once('error', (error) => (killedFor ??= error.message))
+      this.child.on('error', (error) => (killedFor ??= error.message))
       this.child.once('close', (code, signal) => {
         this.ended = true
         for (const held of this.waiting ?? []) held.socket?.destroy()
@@ -85,13 +81,11 @@ export class FanoutProcess {
       if (message.t === 'ready') {
         const held = this.waiting ?? []
         this.waiting = null
-        for (const m of held) this.post(m.message, m.socket, m.sent)
+        for (const m of held) this.post(m.message, m.socket)
       }
       listener(message)
     })
   }
-
-  private closing = false
 
   /** Stops the child at once (SIGKILL): its subscribers' connections drop. */
   readonly kill: (why: string) => void
@@ -111,9 +105,9 @@ export class FanoutProcess {
     if (!this.ended) this.events.write(records)
   }
 
-  /** Hands a subscriber's connection over; `sent` is called once this process no longer has it. */
-  handOver(message: Extract<ToFanout, { t: 'sub' }>, socket: Socket, sent: () => void): void {
-    this.post(message, socket, sent)
+  /** Hands a subscriber's connection over (the child answers `added` or `gone` with its id). */
+  handOver(message: Extract<ToFanout, { t: 'sub' }>, socket: Socket): void {
+    this.post(message, socket)
   }
 
   disconnect(code: number, reason: string): void {
@@ -128,21 +122,16 @@ export class FanoutProcess {
     return this.exited
   }
 
-  private post(message: ToFanout, socket?: Socket, sent?: () => void): void {
-    if (this.waiting !== null) return void this.waiting.push({ message, socket, sent })
-    if (this.ended || !this.child.connected) {
-      socket?.destroy()
-      return void sent?.()
-    }
-    if (socket === undefined) return void this.child.send(message)
+  private post(message: ToFanout, socket?: Socket): void {
+    if (this.waiting !== null) return void this.waiting.push({ message, socket })
+    if (this.ended || !this.child.connected) return void socket?.destroy()
+    // (A failed send is the child's end, which its exit reports.)
+    if (socket === undefined) return void this.child.send(message, () => undefined)
     // Sent as a socket of no server: Node would otherwise have the server wait, when it closes, for
     // a word from this child about the connections it was given, which never comes once the child
     // has gone (the server then never closes). The connection is this server's until sent: the
     // socket, its handle gone to the child, is destroyed after, which counts it off.
     ;(socket as unknown as { server: unknown }).server = null
-    this.child.send(message, socket, { keepOpen: false }, () => {
-      socket.destroy()
-      sent?.()
-    })
+    this.child.send(message, socket, { keepOpen: false }, () => socket.destroy())
   }
 }

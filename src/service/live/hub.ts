@@ -25,6 +25,8 @@ const MIN_BEHIND_BYTES = 64 * 1024 * 1024
 export interface LiveHubOptions {
   /** Unread bytes a subscriber may have before it is disconnected. */
   maxBufferedBytes: number
+  /** The program (and its arguments) the fan-out process is started under, to lower its priority; default none. */
+  launcher?: readonly string[]
   /** Where a line about the fan-out process goes (default: standard error). */
   log?: (line: string) => void
 }
@@ -101,7 +103,7 @@ export class LiveHub {
     }
     const id = this.nextId++
     this.handed.set(id, { fanout, member: false, release: hold.release })
-    fanout.handOver({ t: 'sub', id, scope, filter, req, head: head.toString('base64') }, socket, () => undefined)
+    fanout.handOver({ t: 'sub', id, scope, filter, req, head: head.toString('base64') }, socket)
   }
 
   /** Closes every subscriber with `code` (subscribers may connect again). */
@@ -120,7 +122,7 @@ export class LiveHub {
   }
 
   private startFanout(): FanoutProcess {
-    const fanout: FanoutProcess = new FanoutProcess(this.options.maxBufferedBytes, (message) => this.heard(message))
+    const fanout: FanoutProcess = new FanoutProcess(this.options.maxBufferedBytes, this.options.launcher ?? [], (message) => this.heard(message))
     void fanout.exited.then(({ expected, why }) => {
       if (this.fanout === fanout) this.fanout = null
       for (const [id, h] of this.handed) {
