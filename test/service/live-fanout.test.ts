@@ -63,6 +63,26 @@ describe('live stream fan-out process', async () => {
     await until(() => service.context.live.size === 0)
   })
 
+  it('a subscriber that joins while events are held gets exactly those stored after it', async () => {
+    // The default unread limit: the fan-out process holds these events until new ones pause.
+    const own = await serveForTest({ store: new MemoryStore(), config: unlimitedConfig() })
+    const ingest = (docs: unknown[]) => request(own.url, '/admin/events', { method: 'POST', headers: { authorization: `Bearer ${KEYS.admin}` }, body: jsonl(docs) })
+    const first = await connect(own.url, '/ws/leak')
+    const gotFirst = summaries(first)
+    const before = Array.from({ length: 30 }, (_, i) => leak(2000 + i, 'before '))
+    await ingest(before)
+    // At once: the fan-out process may still hold `before` for the first subscriber.
+    const second = await connect(own.url, '/ws/leak')
+    const gotSecond = summaries(second)
+    const after = Array.from({ length: 30 }, (_, i) => leak(3000 + i, 'after '))
+    await ingest(after)
+    await until(() => gotFirst.length >= 60 && gotSecond.length >= 30)
+    expect(gotFirst).toEqual([...before, ...after].map((d) => d.summary))
+    expect(gotSecond).toEqual(after.map((d) => d.summary))
+    first.close()
+    second.close()
+  })
+
   it('a killed fan-out process drops its subscribers, not the service; the next subscriber starts a new one', async () => {
     const ws = await connect(service.url, '/ws/leak')
     await until(() => service.context.live.size === 1)

@@ -2,7 +2,7 @@
  * Entry point of the live stream's fan-out process (started by fanout.ts): it is handed the
  * subscribers' connections, checked by the service, completes their WebSocket handshakes,
  * reads the new events from the pipe on fd 3 and writes their frames to the subscribers
- * (groups.ts). Its one argument is the configuration's `live_buffer_bytes`. It leaves when its
+ * (groups.ts). Messages are acted on in step with the pipe (fanout-messages.ts, `at`). Its one argument is the configuration's `live_buffer_bytes`. It leaves when its
  * parent does, or when told to close and its subscribers have gone.
  */
 import { Socket } from 'node:net'
@@ -43,7 +43,7 @@ function subscribe(message: Extract<ToFanout, { t: 'sub' }>, socket: Socket | un
   })
 }
 
-process.on('message', (message: ToFanout, socket?: Socket) => {
+function act(message: ToFanout, socket: Socket | undefined): void {
   if (message.t === 'sub') subscribe(message, socket)
   else if (message.t === 'disconnect') groups.disconnect(message.code, message.reason)
   else if (message.t === 'close') {
@@ -53,10 +53,40 @@ process.on('message', (message: ToFanout, socket?: Socket) => {
     // Each is cut after the grace; this is in case one is not.
     setTimeout(() => process.exit(0), 2 * CLOSE_GRACE_MS).unref()
   }
+}
+
+/** Bytes of events read from the pipe so far. */
+let read = 0
+/** Messages waiting for the pipe to reach their `at`, in the order sent. */
+const due: { message: ToFanout; socket: Socket | undefined }[] = []
+
+function actOnDue(): void {
+  while (due.length > 0 && due[0]!.message.at <= read) {
+    const { message, socket } = due.shift()!
+    act(message, socket)
+  }
+}
+
+process.on('message', (message: ToFanout, socket?: Socket) => {
+  due.push({ message, socket })
+  actOnDue()
 })
 process.on('disconnect', () => process.exit(0))
 
 const events = new Socket({ fd: 3, readable: true, writable: false })
-events.on('data', (chunk: Buffer) => groups.hold(chunk))
+events.on('data', (chunk: Buffer) => {
+  let from = 0
+  // A message due inside this chunk: the events before it first (at `at` a record ends).
+  while (due.length > 0 && due[0]!.message.at < read + chunk.length - from) {
+    const cut = from + (due[0]!.message.at - read)
+    if (cut > from) groups.hold(chunk.subarray(from, cut))
+    read += cut - from
+    from = cut
+    actOnDue()
+  }
+  if (from < chunk.length) groups.hold(chunk.subarray(from))
+  read += chunk.length - from
+  actOnDue()
+})
 events.on('end', () => process.exit(0))
 send({ t: 'ready' })

@@ -12,13 +12,20 @@ export interface UpgradeRequest {
   headers: Record<string, string | undefined>
 }
 
-export type ToFanout =
+/**
+ * `at`: how many bytes of events the service had written to the pipe when it sent the message.
+ * The child acts on a message once it has read that far, and before what follows: so a new
+ * subscriber gets exactly the events stored after it was handed over, and a close frame comes
+ * after every event stored before it.
+ */
+export type ToFanout = { at: number } & (
   /** A subscriber's connection (the message's handle), checked and ready for the 101; `head` in base64. */
   | { t: 'sub'; id: number; scope: LiveScope; filter: string; req: UpgradeRequest; head: string }
   /** Close every subscriber with this code. */
   | { t: 'disconnect'; code: number; reason: string }
   /** The service is stopping: close every subscriber (1001) and exit. */
   | { t: 'close' }
+)
 
 export type FromFanout =
   /** Listening: messages may come. */

@@ -42,6 +42,8 @@ export class FanoutProcess {
   /** Whether it stopped or was told to. */
   private ended = false
   private closing = false
+  /** Bytes of events written to the pipe: each message says how far it came (fanout-messages.ts). */
+  private written = 0
   private stderr = ''
   /** Resolves when the child has exited; `expected` unless it died or was killed for falling behind. */
   readonly exited: Promise<{ expected: boolean; why: string }>
@@ -102,23 +104,25 @@ export class FanoutProcess {
 
   /** Sends a turn's new events (channel.ts records). */
   write(records: Buffer): void {
-    if (!this.ended) this.events.write(records)
+    if (this.ended) return
+    this.events.write(records)
+    this.written += records.length
   }
 
   /** Hands a subscriber's connection over (the child answers `added` or `gone` with its id). */
-  handOver(message: Extract<ToFanout, { t: 'sub' }>, socket: Socket): void {
-    this.post(message, socket)
+  handOver(message: Omit<Extract<ToFanout, { t: 'sub' }>, 'at'>, socket: Socket): void {
+    this.post({ ...message, at: this.written }, socket)
   }
 
   disconnect(code: number, reason: string): void {
-    this.post({ t: 'disconnect', code, reason })
+    this.post({ t: 'disconnect', code, reason, at: this.written })
   }
 
   /** Tells the child to close its subscribers (1001) and exit; resolves once it has. */
   close(): Promise<unknown> {
     this.closing = true
     this.child.ref() // (until it has gone)
-    if (!this.ended) this.post({ t: 'close' })
+    if (!this.ended) this.post({ t: 'close', at: this.written })
     return this.exited
   }
 

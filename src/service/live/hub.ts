@@ -101,6 +101,7 @@ export class LiveHub {
       socket.destroy()
       return hold.release()
     }
+    this.flush() // (the events stored before it go to the others)
     const id = this.nextId++
     this.handed.set(id, { fanout, member: false, release: hold.release })
     fanout.handOver({ t: 'sub', id, scope, filter, req, head: head.toString('base64') }, socket)
@@ -108,6 +109,7 @@ export class LiveHub {
 
   /** Closes every subscriber with `code` (subscribers may connect again). */
   disconnect(code: number, reason: string): void {
+    this.flush() // (the close frames come after the events stored before)
     this.fanout?.disconnect(code, reason)
   }
 
@@ -117,6 +119,7 @@ export class LiveHub {
    */
   async close(): Promise<void> {
     this.closed = true
+    this.flush()
     const fanout = this.fanout
     if (fanout !== null) await fanout.close()
   }
@@ -161,6 +164,7 @@ export class LiveHub {
     }
   }
 
+  /** Writes the turn's new events to the fan-out process. */
   private flush(): void {
     this.flushing = false
     const records = this.pending.take()
