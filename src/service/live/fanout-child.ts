@@ -2,8 +2,9 @@
  * Entry point of the live stream's fan-out process (started by fanout.ts): it is handed the
  * subscribers' connections, checked by the service, completes their WebSocket handshakes,
  * reads the new events from the pipe on fd 3 and writes their frames to the subscribers
- * (groups.ts). Messages are acted on in step with the pipe (fanout-messages.ts, `at`). Its one argument is the configuration's `live_buffer_bytes`. It leaves when its
- * parent does, or when told to close and its subscribers have gone.
+ * (groups.ts). Messages are acted on in step with the pipe (fanout-messages.ts, `at`). Its one
+ * argument is the configuration's `live_buffer_bytes`. It leaves when its parent does, or when
+ * told to close and its subscribers have gone.
  */
 import { Socket } from 'node:net'
 import { WebSocketServer } from 'ws'

@@ -30,9 +30,9 @@ export const SLOW_CONSUMER_CLOSE = 1013
 export const CLOSE_GRACE_MS = 1_000
 /** A ping every this long; a subscriber that answered none since the last one is cut. */
 const PING_MS = 30_000
-/** Queued frames are written once no new event came for this long… */
+/** Events held are written once no new event came for this long… */
 export const HOLD_QUIET_MS = 100
-/** …or this long after the first of them was queued. */
+/** …or this long after the first of them came. */
 export const HOLD_MAX_MS = 1_000
 
 interface Group {
@@ -94,7 +94,7 @@ export class LiveGroups {
 
   /** Closes every subscriber with `code` (each is cut if it has not closed within the grace). */
   disconnect(code: number, reason: string): void {
-    this.flush() // (what is queued goes before the close frame)
+    this.flush() // (what is held goes before the close frame)
     for (const group of this.groups.values()) for (const member of group.members) closeSoon(member, code, reason)
   }
 
@@ -108,7 +108,7 @@ export class LiveGroups {
     else this.holdTimer ??= setTimeout(() => this.due(), HOLD_QUIET_MS)
   }
 
-  /** Writes the queues if new events have paused or the first queued frame has waited long enough. */
+  /** Writes what is held if new events have paused or the first has waited long enough. */
   private due(): void {
     this.holdTimer = null
     if (this.held === 0) return
