@@ -12,12 +12,14 @@ export default defineConfig({
   // cli/jobs-worker: the worker threads of `--jobs` (src/cli/parallel), found beside cli/main.
   // service/prepare-worker: the worker threads of a large ingest (src/service/ingest/prepare-pool.ts).
   // service/export-worker: the thread that makes a large bulk export's lines (src/service/aggregate/export-thread.ts).
+  // service/live-fanout: the live stream's fan-out process (src/service/live/fanout.ts).
   entry: {
     index: 'src/index.ts',
     'cli/main': 'src/cli/main.ts',
     'cli/jobs-worker': 'src/cli/parallel/worker.ts',
     'service/prepare-worker': 'src/service/ingest/prepare-worker.ts',
     'service/export-worker': 'src/service/aggregate/export-worker.ts',
+    'service/live-fanout': 'src/service/live/fanout-child.ts',
     ...SUBPATHS,
   },
   format: ['esm'],

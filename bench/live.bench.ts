@@ -4,7 +4,9 @@
  * (target ≥ 0.8). Rounds alternate (without, with, …; best of each), and every round stores new
  * events, so each is fanned out. The subscribers run in a worker thread over raw sockets that
  * do the WebSocket handshake and then only count bytes, so their reading costs the service's
- * thread nothing; at the end each must have received every frame.
+ * thread nothing; at the end each must have received every frame. (The fan-out process holds
+ * frames while new events keep coming, so most of a round is delivered after its ingest: the
+ * rate measured is the ingest's, and delivery must still be complete before the next round.)
  * Sizes: L9KIT_BENCH_LIVE_EVENTS events a round (default 30000), 3 rounds each.
  */
 import { Worker } from 'node:worker_threads'
@@ -91,6 +93,8 @@ await ingest(round(0).bodies)
 
 const without: number[] = []
 const withSubs: number[] = []
+/** Per round with subscribers: ms from the end of its ingest until every subscriber had every frame. */
+const deliveredAfter: number[] = []
 let worker: Worker | undefined
 let expectedBytes = 0
 for (let r = 0; r < ROUNDS * 2; r++) {
@@ -112,11 +116,15 @@ for (let r = 0; r < ROUNDS * 2; r++) {
   if (subscribed) {
     expectedBytes = rounds[r]!.serviceBytes
     // Every subscriber must get every frame of the round before it counts.
-    const end = Date.now() + 60_000
+    const ingested = Date.now()
+    const end = ingested + 60_000
     for (;;) {
       worker!.postMessage('count')
       const { received } = (await new Promise((resolve) => worker!.once('message', resolve))) as { received: number[] }
-      if (received.every((n) => n >= expectedBytes)) break
+      if (received.every((n) => n >= expectedBytes)) {
+        deliveredAfter.push(Date.now() - ingested)
+        break
+      }
       if (Date.now() > end) throw new Error(`subscribers got ${Math.min(...received)} of ${expectedBytes} bytes`)
       await new Promise((r) => setTimeout(r, 50))
     }
@@ -137,3 +145,4 @@ report(`ingest over HTTP, ${SUBSCRIBERS} subscribers reading /ws/service`, best(
   target: '>= 0.8',
 })
 console.log(`rounds without: ${without.map((x) => x.toFixed(0)).join(', ')}; with: ${withSubs.map((x) => x.toFixed(0)).join(', ')}`)
+console.log(`every frame delivered ${deliveredAfter.join(', ')} ms after each round's ingest ended (checked every 50 ms)`)

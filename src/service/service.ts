@@ -66,9 +66,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server,
     context,
     close: async (graceMs = 3_000) => {
-      // Stream subscribers are told first: their upgraded connections would keep the server open.
-      context.live.close()
-      await Promise.all([closeServer(server, graceMs), hooks.dispatcher.close(graceMs)])
+      // Stream subscribers are told first (the fan-out process has their connections, and the server waits for them).
+      await Promise.all([context.live.close(), closeServer(server, graceMs), hooks.dispatcher.close(graceMs)])
       hooks.detach()
       // Counted once requests in flight have finished: their ingests may have queued more.
       return { pendingDeliveries: await hooks.store.pendingCount() }

@@ -4,6 +4,7 @@ import type { ServiceConfig } from '../config.js'
 import { type LimiterOptions, RateLimiter } from '../ratelimit/index.js'
 import type { Store } from '../store/index.js'
 import type { Dispatcher, HookStore, Resolver } from '../hooks/index.js'
+import { launcherFor } from '../ingest/worker-priority.js'
 import { LiveHub } from '../live/hub.js'
 import { ANSWER_CACHE_LIMITS, AnswerCache } from './answer-cache.js'
 
@@ -31,7 +32,8 @@ export function createContext(store: Store, config: ServiceConfig, limiter: Limi
   const hostVersion = store.hostVersion?.bind(store)
   const stillRight = hostVersion && ((ip: string, builtAt: number) => hostVersion(ip) <= builtAt)
   const answers = { host: new AnswerCache(ANSWER_CACHE_LIMITS, stillRight), domain: new AnswerCache() }
-  const live = new LiveHub(store, { maxBufferedBytes: config.liveBufferBytes })
+  // The live stream's fan-out process runs in the idle class: delivery gets the CPU the service leaves.
+  const live = new LiveHub(store, { maxBufferedBytes: config.liveBufferBytes, launcher: launcherFor('idle') })
   return { store, config, keys: new KeyRing(config.keys), limiter: new RateLimiter(limiter), answers, live }
 }
 

@@ -1,27 +1,24 @@
 /**
  * The live stream over WebSocket: GET /ws/service and /ws/leak with `Upgrade: websocket` (LeakIX's
- * Go client's GetChannel), the `ws` package on node:http's `upgrade` event. Checks in the lookups'
- * order, each refusal a whole HTTP answer with a JSON error body before the socket is closed:
- * route (404), method, key (401), rate limit (429, charged once per connection), plan (403, the
- * plan's `live` member), query (400), the store's feed (503); then the 101. Any `Origin` is
+ * Go client's GetChannel), on node:http's `upgrade` event. Checks in the lookups' order, each
+ * refusal a whole HTTP answer with a JSON error body before the socket is closed: route (404),
+ * method, key (401), rate limit (429, charged once per connection), plan (403, the plan's `live`
+ * member), query (400), the store's feed (503); then the connection goes to the fan-out process
+ * (live/fanout.ts), which sends the 101 (`ws`) and the events. Any `Origin` is
  * accepted (the Go client sends `HOST:PORT`, not an origin): the key travels in a header that a
  * browser's WebSocket cannot set, so a page on another site cannot use a visitor's key.
  * A plain GET of those paths (no upgrade) is answered 426.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { WebSocketServer } from 'ws'
 import { formatMillis } from '../ratelimit/index.js'
 import { liveFilter } from '../live/filter.js'
+import { HANDSHAKE_HEADERS, type UpgradeRequest } from '../live/fanout-messages.js'
 import type { LiveScope } from '../live/hub.js'
 import type { Caller, ServiceContext } from './context.js'
 import { rawError, sendError } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
-
-/** Largest frame a subscriber may send (it sends none but control frames). */
-const MAX_CLIENT_PAYLOAD = 4096
-
-const servers = new WeakMap<ServiceContext, WebSocketServer>()
 
 /** node:http's `upgrade` listener of a service. */
 export function upgradeHandler(ctx: ServiceContext): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
@@ -67,13 +64,19 @@ async function upgrade(ctx: ServiceContext, req: IncomingMessage, socket: Duplex
   }
   // The client may have gone while the feed got ready.
   if (socket.destroyed) return hold.release()
-  let added = false
-  // `ws` answers a malformed handshake itself (400) without calling back: the hold goes with the socket.
-  socket.once('close', () => added || hold.release())
-  serverOf(ctx).handleUpgrade(req, socket, head, (ws) => {
-    added = true
-    ctx.live.add(target.param as LiveScope, filter.filter, ws, socket)
-  })
+  // The fan-out process completes the handshake (fanout.ts); bytes the client sent after its request go with it.
+  const more = socket.readableLength > 0 ? (socket.read() as Buffer | null) : null
+  ctx.live.handOver(hold, target.param as LiveScope, filter.filter.text, handshakeOf(req), socket as Socket, more === null ? head : Buffer.concat([head, more]))
+}
+
+/** What `ws` reads of the request to complete a handshake. */
+function handshakeOf(req: IncomingMessage): UpgradeRequest {
+  const headers: Record<string, string | undefined> = {}
+  for (const name of HANDSHAKE_HEADERS) {
+    const value = req.headers[name]
+    headers[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return { method: req.method ?? 'GET', url: req.url ?? '/', headers }
 }
 
 /** The caller as the lookups identify it: no key (or an empty one) is anonymous; an unknown key, undefined. */
@@ -82,15 +85,6 @@ function callerOf(ctx: ServiceContext, req: IncomingMessage): Caller | undefined
   if (header === undefined || header === '') return { plan: ctx.config.plans.anonymous, bucket: `address:${req.socket.remoteAddress ?? 'unknown'}` }
   const key = ctx.keys.identify(Array.isArray(header) ? header.join(',') : header)
   return key === undefined ? undefined : { plan: ctx.config.plans[key.plan], bucket: `key:${key.name}` }
-}
-
-function serverOf(ctx: ServiceContext): WebSocketServer {
-  let wss = servers.get(ctx)
-  if (wss === undefined) {
-    wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_CLIENT_PAYLOAD, clientTracking: false })
-    servers.set(ctx, wss)
-  }
-  return wss
 }
 
 /** A refused upgrade: a whole HTTP answer with a JSON error body, then the end of the connection. */

@@ -1,56 +1,53 @@
 /**
- * The live stream's fan-out (docs/service.md, "Live stream"): subscribers of /ws/service and
- * /ws/leak grouped by scope and filter; each new event of the store is framed once and queued
- * for every group it matches; once per turn of the event loop each group's queue becomes one
- * buffer that is written, as it is, to each member's socket. So a new event costs one frame and
- * a predicate call per group, not work per subscriber, and memory is shared, not copied.
+ * The live stream's subscribers, as the service's process keeps them (docs/service.md, "Live
+ * stream"). The connections themselves are handed to the fan-out process (fanout.ts), started
+ * with the first subscriber and stopped with the service, which completes their handshakes and
+ * writes the frames (groups.ts); this side holds the store's feed while any subscriber is
+ * connected or coming, and sends each new event to that process once, batched per turn of the
+ * event loop. It counts the subscribers from what that process tells it.
  *
- * A subscriber that does not read is not buffered for without bound: when its unread bytes
- * (`ws`'s bufferedAmount) pass the limit, it gets close code 1013 ("try again later": cast off
- * to keep the service well) and its connection is cut a second later if it does not close.
+ * If the fan-out process dies, its subscribers' connections drop with it and the next
+ * subscriber starts a new one. If it falls so far behind that the events waiting for it pass
+ * a bound, it is stopped the same way, rather than being buffered for without end.
  */
-import type { Duplex } from 'node:stream'
-import type { WebSocket } from 'ws'
+import type { Socket } from 'node:net'
 import type { NewEvent, NewEventFeed, Store } from '../store/index.js'
-import type { LiveFilter } from './filter.js'
-import { textFrame } from './frames.js'
+import { EventRecords } from './channel.js'
+import { FanoutProcess } from './fanout.js'
+import type { FromFanout, UpgradeRequest } from './fanout-messages.js'
+import type { LiveScope } from './groups.js'
 
-export type LiveScope = 'service' | 'leak'
+export { SLOW_CONSUMER_CLOSE, type LiveScope } from './groups.js'
 
-/** Close code and reason for a subscriber that fell behind. */
-export const SLOW_CONSUMER_CLOSE = 1013
-/** How long a subscriber told to close may take before its connection is cut. */
-const CLOSE_GRACE_MS = 1_000
-/** A ping every this long; a subscriber that answered none since the last one is cut. */
-const PING_MS = 30_000
-
-interface Group {
-  scope: LiveScope
-  filter: LiveFilter
-  members: Set<Member>
-  pending: Buffer[]
-  pendingBytes: number
-}
-
-interface Member {
-  ws: WebSocket
-  socket: Duplex
-  group: Group
-  alive: boolean
-}
+/** Least bound on the event bytes waiting for the fan-out process (see behindLimit). */
+const MIN_BEHIND_BYTES = 64 * 1024 * 1024
 
 export interface LiveHubOptions {
   /** Unread bytes a subscriber may have before it is disconnected. */
   maxBufferedBytes: number
+  /** The program (and its arguments) the fan-out process is started under, to lower its priority; default none. */
+  launcher?: readonly string[]
+  /** Where a line about the fan-out process goes (default: standard error). */
+  log?: (line: string) => void
+}
+
+/** A connection handed to the fan-out process: a member once it has had its 101. */
+interface Handed {
+  fanout: FanoutProcess
+  member: boolean
+  release(): void
 }
 
 export class LiveHub {
-  private readonly groups = new Map<string, Group>()
   private feed: NewEventFeed | null = null
-  /** Subscribers, and upgrades waiting for the feed to be ready: the feed stays while any. */
+  /** Subscribers, and upgrades on their way: the feed stays while any. */
   private holders = 0
+  private fanout: FanoutProcess | null = null
+  private readonly handed = new Map<number, Handed>()
+  private nextId = 1
+  private members = 0
+  private readonly pending = new EventRecords()
   private flushing = false
-  private pinger: NodeJS.Timeout | null = null
   private closed = false
   /** Subscribers disconnected for falling behind, since the start (diagnostics, tests). */
   slowDisconnects = 0
@@ -60,11 +57,14 @@ export class LiveHub {
     private readonly options: LiveHubOptions,
   ) {}
 
-  /** Subscribers connected now. */
+  /** Subscribers connected now (as the fan-out process last told). */
   get size(): number {
-    let n = 0
-    for (const group of this.groups.values()) n += group.members.size
-    return n
+    return this.members
+  }
+
+  /** The fan-out process's id, while one runs (tests). */
+  get fanoutPid(): number | undefined {
+    return this.fanout?.pid
   }
 
   /**
@@ -81,6 +81,7 @@ export class LiveHub {
       this.drop()
     }
     try {
+      this.fanout ??= this.startFanout()
       this.feed ??= this.store.onNewEvent((item) => this.take(item))
       await this.feed.ready
     } catch (error) {
@@ -90,101 +91,98 @@ export class LiveHub {
     return { release }
   }
 
-  /** Adds a connected subscriber (after reserve(), whose hold it takes over). */
-  add(scope: LiveScope, filter: LiveFilter, ws: WebSocket, socket: Duplex): void {
-    const key = `${scope}\u0000${filter.text}`
-    let group = this.groups.get(key)
-    if (group === undefined) {
-      group = { scope, filter, members: new Set(), pending: [], pendingBytes: 0 }
-      this.groups.set(key, group)
+  /**
+   * Hands a checked connection (after reserve(), whose hold goes with it) to the fan-out
+   * process, which sends the 101 and adds it to the group of `scope` and `filter` (its text).
+   */
+  handOver(hold: { release(): void }, scope: LiveScope, filter: string, req: UpgradeRequest, socket: Socket, head: Buffer): void {
+    const fanout = this.fanout
+    if (fanout === null) {
+      socket.destroy()
+      return hold.release()
     }
-    const member: Member = { ws, socket, group, alive: true }
-    group.members.add(member)
-    ws.on('pong', () => (member.alive = true))
-    ws.on('close', () => this.remove(member))
-    ws.on('error', () => ws.terminate())
-    this.pinger ??= setInterval(() => this.ping(), PING_MS).unref()
+    this.flush() // (the events stored before it go to the others)
+    const id = this.nextId++
+    this.handed.set(id, { fanout, member: false, release: hold.release })
+    fanout.handOver({ t: 'sub', id, scope, filter, req, head: head.toString('base64') }, socket)
   }
 
   /** Closes every subscriber with `code` (subscribers may connect again). */
   disconnect(code: number, reason: string): void {
-    for (const group of this.groups.values()) for (const member of group.members) closeSoon(member, code, reason)
+    this.flush() // (the close frames come after the events stored before)
+    this.fanout?.disconnect(code, reason)
   }
 
-  /** Closes every subscriber (code 1001, going away) and takes no new one: the service is stopping. */
-  close(): void {
+  /**
+   * Closes every subscriber (code 1001, going away) and takes no new one: the service is
+   * stopping. Resolves when the fan-out process has exited.
+   */
+  async close(): Promise<void> {
     this.closed = true
-    this.disconnect(1001, 'the service is stopping')
+    this.flush()
+    const fanout = this.fanout
+    if (fanout !== null) await fanout.close()
   }
 
-  /** A new event of the store: framed once, queued for every group whose scope and filter take it. */
-  private take(item: NewEvent): void {
-    let frame: Buffer | undefined
-    for (const group of this.groups.values()) {
-      if ((group.scope === 'leak') !== item.leak || group.members.size === 0 || !group.filter.matches(item)) continue
-      frame ??= textFrame(item.bytes)
-      group.pending.push(frame)
-      group.pendingBytes += frame.length
+  private startFanout(): FanoutProcess {
+    const fanout: FanoutProcess = new FanoutProcess(this.options.maxBufferedBytes, this.options.launcher ?? [], (message) => this.heard(message))
+    void fanout.exited.then(({ expected, why }) => {
+      if (this.fanout === fanout) this.fanout = null
+      for (const [id, h] of this.handed) {
+        if (h.fanout !== fanout) continue
+        this.handed.delete(id)
+        if (h.member) this.members--
+        h.release()
+      }
+      if (!expected) (this.options.log ?? ((line) => process.stderr.write(`${line}\n`)))(`live stream: the fan-out process stopped (${why}); its subscribers were disconnected`)
+    })
+    return fanout
+  }
+
+  private heard(message: FromFanout): void {
+    if (message.t === 'slow') this.slowDisconnects++
+    if (message.t !== 'added' && message.t !== 'gone' && message.t !== 'removed') return
+    const h = this.handed.get(message.id)
+    if (h === undefined) return
+    if (message.t === 'added') {
+      h.member = true
+      this.members++
+      return
     }
-    if (frame !== undefined && !this.flushing) {
+    this.handed.delete(message.id)
+    if (h.member) this.members--
+    h.release()
+  }
+
+  /** A new event of the store: queued for the fan-out process, which gets the turn's events at once. */
+  private take(item: NewEvent): void {
+    if (this.fanout === null) return
+    this.pending.add(item.bytes, item.leak)
+    if (!this.flushing) {
       this.flushing = true
       setImmediate(() => this.flush())
     }
   }
 
-  /** Writes each group's queued frames, as one buffer, to each of its members. */
+  /** Writes the turn's new events to the fan-out process. */
   private flush(): void {
     this.flushing = false
-    for (const group of this.groups.values()) {
-      if (group.pending.length === 0) continue
-      const chunk = group.pending.length === 1 ? group.pending[0]! : Buffer.concat(group.pending, group.pendingBytes)
-      group.pending = []
-      group.pendingBytes = 0
-      for (const member of group.members) {
-        if (member.ws.readyState !== member.ws.OPEN) continue
-        if (member.ws.bufferedAmount > this.options.maxBufferedBytes) {
-          this.slowDisconnects++
-          closeSoon(member, SLOW_CONSUMER_CLOSE, `slow consumer: more than ${this.options.maxBufferedBytes} bytes unread`)
-          continue
-        }
-        member.socket.write(chunk)
-      }
+    const records = this.pending.take()
+    const fanout = this.fanout
+    if (fanout === null || records.length === 0) return
+    fanout.write(records)
+    const limit = Math.max(MIN_BEHIND_BYTES, 4 * this.options.maxBufferedBytes)
+    if (fanout.behind > limit) {
+      this.slowDisconnects += this.members
+      fanout.kill(`more than ${limit} bytes of new events waited for it`)
     }
   }
 
-  private remove(member: Member): void {
-    const group = member.group
-    if (!group.members.delete(member)) return
-    if (group.members.size === 0) this.groups.delete(`${group.scope}\u0000${group.filter.text}`)
-    this.drop()
-  }
-
-  /** One holder fewer; the last one stops the store's feed and the pings. */
+  /** One holder fewer; the last one stops the store's feed. */
   private drop(): void {
     if (--this.holders > 0) return
     this.feed?.stop()
     this.feed = null
-    if (this.pinger) clearInterval(this.pinger)
-    this.pinger = null
+    this.pending.take()
   }
-
-  private ping(): void {
-    for (const group of this.groups.values()) {
-      for (const member of group.members) {
-        if (!member.alive) {
-          member.ws.terminate()
-          continue
-        }
-        member.alive = false
-        if (member.ws.readyState === member.ws.OPEN) member.ws.ping()
-      }
-    }
-  }
-}
-
-/** Sends a close frame now and cuts the connection if the subscriber has not closed within the grace. */
-function closeSoon(member: Member, code: number, reason: string): void {
-  if (member.ws.readyState !== member.ws.OPEN) return
-  member.ws.close(code, reason)
-  setTimeout(() => member.ws.terminate(), CLOSE_GRACE_MS).unref()
 }
