@@ -23,13 +23,16 @@ const IN_FLIGHT = 3
 /** Batch buffers kept for reuse (fresh memory costs a page fault per 4 KB on first touch). */
 const SPARES = 2
 
+/** The worker thread and the answers it owes, by export. */
 export class ExportThread {
+  /** The thread itself (the tests stop it). */
   readonly thread: Worker
   private readonly waiting = new Map<number, { resolve(lines: LineChunk | undefined): void; reject(e: Error): void }[]>()
   /** Batch buffers the worker gave back, for the next batches. */
   private readonly spares: ArrayBuffer[] = []
   private outstanding = 0
   private nextId = 1
+  /** It stopped or failed: its exports were failed, and sharedExportThread() starts another. */
   failed = false
 
   constructor(url: URL) {

@@ -15,8 +15,8 @@ const spares: ArrayBuffer[] = []
 const SPARES = 3
 const NEWLINE = 0x0a
 
-/** The lines of one batch (exported for the tests, which run it in their own thread). */
-export function answerBatch(batch: ExportBatch): ExportAnswer {
+/** The lines of one batch. */
+function answerBatch(batch: ExportBatch): ExportAnswer {
   let maker = makers.get(batch.export)
   if (maker === undefined) {
     maker = new LineMaker(batch.now)
