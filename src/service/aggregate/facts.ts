@@ -18,8 +18,6 @@ import type { Member } from './aggregate.js'
 import { bytesOf, numberEnd, QUOTE, RepeatedText, startsWith, stringAt, stringEnd, textsEnd } from './json-bytes.js'
 import { type Place, placeOf, placeOfObjects } from './place.js'
 
-export type { Place } from './place.js'
-
 /**
  * The members an aggregation reads, with the stored bytes it writes as they are. `first` and
  * `last` (Member's seen times) are 0 until the reader of the store's answer sets them.
@@ -68,13 +66,14 @@ const SUMMARY = bytesOf('},"summary":"')
 const TIME = bytesOf(',"time":"')
 /** The facts of a stored event (canonical JSON as the stores keep it). */
 export function readFacts(json: Uint8Array): EventFacts {
-  const b = Buffer.isBuffer(json) ? json : Buffer.from(json.buffer, json.byteOffset, json.byteLength)
-  return readFactsInPlace(b) ?? parsedFacts(b)
+  return readFactsInPlace(json) ?? parsedFacts(asBuffer(json))
 }
+
+const asBuffer = (json: Uint8Array): Buffer => (Buffer.isBuffer(json) ? json : Buffer.from(json.buffer, json.byteOffset, json.byteLength))
 
 /** The facts read in place, or undefined when the bytes are not laid out as expected. */
 export function readFactsInPlace(json: Uint8Array): EventFacts | undefined {
-  const b = Buffer.isBuffer(json) ? json : Buffer.from(json.buffer, json.byteOffset, json.byteLength)
+  const b = asBuffer(json)
   let at = 0
   for (let m = 0; m < LEAD.length; m++) {
     const name = LEAD_NAMES[m]!

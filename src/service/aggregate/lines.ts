@@ -10,8 +10,7 @@
  */
 import { emptyEvent } from '../../schema/index.js'
 import type { Instant } from '../../time/index.js'
-import type { SeenEvent } from '../store/types.js'
-import { type AggregateOptions, instantOf, summarize } from './aggregate.js'
+import { type AggregateOptions, summarize } from './aggregate.js'
 import { type EventFacts, readFacts } from './facts.js'
 import { resourceOf, type Resource } from './resource.js'
 
@@ -26,18 +25,6 @@ const NETWORK_OPEN = Buffer.from(',"network":')
 
 /** One aggregation's JSON text (no newline), in pieces to be written one after another: strings and stored bytes. */
 export type AggregationLine = (Uint8Array | string)[]
-
-/** One aggregation per resource of `items`, in the order the resources come. */
-export async function* aggregationLines(items: AsyncIterable<SeenEvent>, now: Instant, options: AggregateOptions = {}): AsyncGenerator<AggregationLine> {
-  const maker = new LineMaker(now, options)
-  for await (const seen of items) {
-    // Instants, where the store gave them: the text is then never written (SeenAt writes it on demand).
-    const line = maker.add(seen.json, seen.first ?? instantOf(seen.firstSeen), seen.last ?? instantOf(seen.lastSeen))
-    if (line !== undefined) yield line
-  }
-  const last = maker.finish()
-  if (last !== undefined) yield last
-}
 
 /**
  * Makes the lines of a stream of events that come one resource after another: each event is

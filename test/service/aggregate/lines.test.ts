@@ -13,7 +13,8 @@ import { parseQuery } from '../../../src/query/index.js'
 import type { Event } from '../../../src/schema/index.js'
 import { aggregate, resourceOf, type SeenItem } from '../../../src/service/aggregate/index.js'
 import { readFacts, readFactsInPlace } from '../../../src/service/aggregate/facts.js'
-import { aggregationLines } from '../../../src/service/aggregate/lines.js'
+import { exportLines } from '../../../src/service/aggregate/export-thread.js'
+import { LineChunk } from '../../../src/service/aggregate/pieces.js'
 import { MemoryStore, type SeenEvent } from '../../../src/service/index.js'
 import { formatTime, parseTime } from '../../../src/time/index.js'
 
@@ -59,7 +60,9 @@ async function exportOf(events: Record<string, unknown>[]): Promise<{ seen: Seen
   const seen: SeenEvent[] = []
   for await (const s of store.searchByResource(query)) seen.push(s)
   const lines: string[] = []
-  for await (const parts of aggregationLines(store.searchByResource(query), NOW)) {
+  // A small export: its lines are made in this thread (no worker: `() => undefined`).
+  for await (const parts of exportLines(store.searchByResource(query), NOW, () => undefined)) {
+    if (parts instanceof LineChunk) throw new Error('a small export went to the export thread')
     lines.push(parts.map((p) => (typeof p === 'string' ? p : Buffer.from(p).toString('utf8'))).join(''))
   }
   return { seen, lines }
