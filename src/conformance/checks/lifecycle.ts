@@ -80,6 +80,8 @@ async function listed(ctx: SuiteContext, list: string, who: Identity): Promise<{
 }
 
 async function resourceRound(ctx: SuiteContext, who: Identity, nonce: string, note: Note): Promise<string | undefined> {
+  // The list before: a server may only show a change to a reader that read before it.
+  await listed(ctx, '/api/resources', who)
   const created = await ctx.request('POST', '/api/resources', who, { json: { type: 'domain', value: `${nonce}-life.test` } })
   if ([404, 405, 501].includes(created.status)) return `the server has no watched resources (POST /api/resources answered ${created.status})`
   if (created.status !== 201) return `POST /api/resources answered ${statusLine(created)}, not 201: nothing to judge`

@@ -20,7 +20,7 @@ import { type Check, fail, pass, skip, type Verdict } from '../check.js'
 import type { SuiteContext } from '../context.js'
 import { RUN_TAG_PREFIX, runNonce } from './hook-plan.js'
 
-/** How long the events may take to arrive. */
+/** How long the events may take to arrive, once ingested. */
 const WAIT_MS = 10_000
 
 /** Why the checks are skipped without `--allow-writes`. */
@@ -63,14 +63,18 @@ async function run(ctx: SuiteContext): Promise<Scenario> {
     { name: `/ws/leak?q=${FILTER(tag)}`, query: FILTER(tag), got: [], complete: false },
   ]
   const stop = new AbortController()
-  const timer = setTimeout(() => stop.abort(), WAIT_MS)
+  // Opening may take a while (a server may start its stream's machinery on the first subscriber).
+  const openMs = ctx.options.timeoutMs ?? 15_000
+  let timer = setTimeout(() => stop.abort(), openMs)
   const last = planned[planned.length - 1]!.event.summary
   let cleanup: (() => Promise<void>) | undefined
   try {
     const opened = streams.map((s) => follow(ctx, key, s, last, stop.signal))
     const first = await Promise.all(opened.map((o) => Promise.race([o.open, o.done.then(() => 'ended' as const)])))
     const refused = streams.find((_, i) => first[i] !== 'open')
-    if (refused) return { ok: false, verdict: refusal(refused) }
+    if (refused) return { ok: false, verdict: refusal(refused, openMs) }
+    clearTimeout(timer)
+    timer = setTimeout(() => stop.abort(), WAIT_MS)
     await ctx.hookClient().ingest(adminToken, planned.map((p) => `${JSON.stringify(p.event)}\n`).join(''))
     cleanup = () => deleteEvents(ctx, adminToken, tag)
     await Promise.all(opened.map((o) => o.done))
@@ -144,14 +148,14 @@ function plan(nonce: string, tag: string): Planned[] {
 }
 
 /** The verdict when a stream ended before it opened: no /ws route (404, 405, 501) is a skip, anything else a failure. */
-function refusal(stream: Stream): Verdict {
+function refusal(stream: Stream, openMs: number): Verdict {
   const early = stream.error
   if (early?.kind === 'http') {
     const status = early.status ?? 0
     if (status === 404 || status === 405 || status === 501) return skip(`the server has no live stream (GET /ws/leak answered ${status})`)
     return fail({ message: `the live stream ${stream.name} was refused: ${early.message}`, ...(early.details.response ? { response: early.details.response } : {}) })
   }
-  return fail({ message: `the live stream ${stream.name} ended before it opened: ${early?.message ?? 'no error, no message'}` })
+  return fail({ message: `the live stream ${stream.name} ${early ? `ended before it opened: ${early.message}` : `did not open within ${openMs / 1000} s`}` })
 }
 
 /** Deletes the scenario's events by their tag, and notes what became of them. */

@@ -34,15 +34,21 @@ export const searchPartition: Check = {
     if (absent !== null) return skip(absent)
     let judged = 0
     for (const scope of SCOPES) {
-      const bases = ['*', ...ctx.known.ips.slice(0, 2).map((ip) => `+ip:${ip}`)]
-      for (const base of bases) {
+      // `*`, then an address with several events (of `*`'s, else a known one): a split of
+      // `+ip:X` also tells whether `+` is read as required.
+      const all = await wholeSearch(ctx, scope, '*')
+      const everything = all?.events ?? []
+      const bases = ['*', ...busiest(everything).map((ip) => `+ip:${ip}`), ...ctx.known.ips.slice(0, 2).map((ip) => `+ip:${ip}`)]
+      let splits = 0
+      for (const base of [...new Set(bases)]) {
+        if (splits === 2) break
         const whole = await wholeSearch(ctx, scope, base)
-        const term = whole && tellingTerm(whole.events, scope)
+        const term = whole && tellingTerm(whole.events, scope, everything)
         if (!whole || term === undefined) continue
         const [plusQ, minusQ] = halves(base, term)
         const plus = await wholeSearch(ctx, scope, plusQ)
         const minus = await wholeSearch(ctx, scope, minusQ)
-        if (!plus || !minus) break
+        if (!plus || !minus) continue
         for (const [half, q] of [[plus, plusQ], [minus, minusQ]] as const) {
           const query = oracle(q, scope)
           if (query === null) continue
@@ -55,12 +61,19 @@ export const searchPartition: Check = {
         const problem = partitionProblem(whole.events, plus.events, minus.events, [`q=${JSON.stringify(base)}`, `q=${JSON.stringify(plusQ)}`, `q=${JSON.stringify(minusQ)}`])
         if (problem) return fail(problemAt(whole.pages[0]!.response, `scope ${scope}: ${problem}`), term)
         judged++
-        break
+        splits++
       }
     }
     if (judged === 0) return skip('no search ended within its first pages with a term that splits it')
     return pass(plural(judged, 'split'))
   },
+}
+
+/** The addresses holding two events or more, most first (at most two). */
+function busiest(events: readonly Obj[]): string[] {
+  const counts = new Map<string, number>()
+  for (const e of events) if (typeof e.ip === 'string' && e.ip !== '') counts.set(e.ip, (counts.get(e.ip) ?? 0) + 1)
+  return [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1]).slice(0, 2).map(([ip]) => ip)
 }
 
 export const searchOrder: Check = {

@@ -13,8 +13,12 @@ type Obj = Record<string, unknown>
 /** A value written so the query parser reads it back. */
 const value = (v: string) => (/^[A-Za-z0-9_.:/@-]+$/.test(v) && v !== '*' ? v : JSON.stringify(v))
 
-/** A term that some but not all of `events` satisfy (in `scope`), the most even split first; undefined when none. */
-export function tellingTerm(events: readonly Obj[], scope: Scope): string | undefined {
+/**
+ * A term that some but not all of `events` satisfy (in `scope`); undefined when none. Preferred:
+ * one that events of `wider` (a larger set the server returned) outside `events` satisfy too (so
+ * `q +term` also tells whether `+` is read as required), then the most even split.
+ */
+export function tellingTerm(events: readonly Obj[], scope: Scope, wider: readonly Obj[] = []): string | undefined {
   if (events.length < 2) return undefined
   const candidates = new Set<string>()
   for (const e of events) {
@@ -23,6 +27,8 @@ export function tellingTerm(events: readonly Obj[], scope: Scope): string | unde
     if (typeof e.host === 'string' && e.host !== '') candidates.add(`host:${value(e.host)}`)
     if (typeof e.ip === 'string' && e.ip !== '') candidates.add(`ip:${e.ip}`)
   }
+  const mine = new Set(events.map(eventKey))
+  const outside = wider.filter((e) => !mine.has(eventKey(e)))
   let best: { term: string; off: number } | undefined
   for (const term of candidates) {
     let query
@@ -33,7 +39,7 @@ export function tellingTerm(events: readonly Obj[], scope: Scope): string | unde
     }
     const n = events.filter((e) => matches(query, e)).length
     if (n === 0 || n === events.length) continue
-    const off = Math.abs(events.length - 2 * n)
+    const off = Math.abs(events.length - 2 * n) + (outside.some((e) => matches(query, e)) ? 0 : events.length + 1)
     if (best === undefined || off < best.off) best = { term, off }
   }
   return best?.term
