@@ -68,7 +68,9 @@ async function runScenario(ctx: SuiteContext): Promise<Scenario> {
   if (!hookReceiver || !proKey || !adminToken) return { ok: false, reason: 'needs --pro-key, --admin-token and --hook-receiver' }
   const client = ctx.hookClient(proKey)
   const plan = hookPlan(ctx.seedFor('hook-scenario'), runNonce(ctx.seed))
-  const receiver = await startHookReceiver((a) => ctx.recorder?.incoming(a.method, a.path, a.headers, a.body, 204))
+  let base = ''
+  const receiver = await startHookReceiver((a) => ctx.recorder?.incoming(a.method, base + a.path, a.headers, a.body, 204))
+  base = receiver.base
   const cleanup: (() => Promise<unknown>)[] = []
   try {
     const offered = await register(client, plan, receiver, cleanup)
