@@ -11,19 +11,13 @@ import { LIFECYCLE_NEEDS_WRITES } from '../../src/conformance/checks/lifecycle.j
 import { runSuite, type SuiteReport } from '../../src/conformance/index.js'
 import { FAKE_DOMAIN } from './fake/data.js'
 import { FAKE_ADMIN_TOKEN, FAKE_PRO_KEY } from './fake/hooks.js'
-import { FAKE_KEY, type Fake, startFake } from './fake/server.js'
+import { FAKE_KEY, FAKE_LACKS, type Fake, startFake } from './fake/server.js'
 
 const BROKEN = readdirSync(new URL('./broken/', import.meta.url)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort()
 
 /** The hook checks' options: the hook fixtures (hook-*.ts) and the correct fake are judged with them. */
 const HOOK_OPTIONS = { proKey: FAKE_PRO_KEY, adminToken: FAKE_ADMIN_TOKEN, hookReceiver: true, allowWrites: true, hookWaitMs: 3000 }
 
-/**
- * What the fake does not model (its fixtures are judged without them): the OpenAPI document's 429 headers,
- * methods, parameters and keys, the export's order, the live stream. The mutation test judges
- * those against the reference service (mutation.test.ts).
- */
-const FAKE_LACKS = ['bulk-order', 'documented-headers', 'key-required', 'param-constraints', 'unsupported-method', 'live-delivers', 'live-scope', 'live-filter']
 
 async function judge(fake: Fake, hooks = false): Promise<SuiteReport> {
   try {
