@@ -44,7 +44,7 @@ describe('the mutation harness', () => {
 })
 
 describe.concurrent('every mutant is killed by the checks it names', () => {
-  it.each(MUTANTS.map((m) => [m.id, m] as const))('%s', { timeout: 120_000 }, async (_, mutant) => {
+  it.each(MUTANTS.map((m) => [m.id, m] as const))('%s', { timeout: 200_000 }, async (_, mutant) => {
     const report = await judgeMutant(mutant, bases)
     expect(survived(mutant, report)).toBeUndefined()
   })

@@ -92,10 +92,17 @@ function containsMatch(store: Store, hooks: MemoryHookStore): Store {
 }
 
 /** A live mutant: the service on a store whose new-event feed is changed by `edit` (null: dropped). */
+/**
+ * The stream's fan-out process runs in Linux's idle class: on a loaded machine it may take long
+ * to start, so the live runs wait up to a minute (--timeout) for the stream to open.
+ */
+const LIVE_OPTIONS = { timeoutMs: 60_000 }
+
 const liveMutant = (m: Omit<Mutant, 'start' | 'checks' | 'run'>, edit: (listener: NewEventListener) => NewEventListener): Mutant => ({
   ...m,
   checks: LIVE_CHECKS,
   run: 'writes',
+  options: LIVE_OPTIONS,
   start: async () => service({ store: wrapStore(await demoStore(), { onNewEvent: (onNewEvent) => (listener) => onNewEvent(edit(listener)) }) }),
 })
 
@@ -163,6 +170,7 @@ export const WRITE_MUTANTS: Mutant[] = [
     killedBy: ['live-filter'],
     checks: LIVE_CHECKS,
     run: 'writes',
+    options: LIVE_OPTIONS,
     start: () => proxiedService({ request: (asked) => (asked.url.startsWith('/ws/') ? { ...asked, url: asked.url.split('?')[0]! } : asked) }),
   },
   // Created and deleted objects.
