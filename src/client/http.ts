@@ -1,8 +1,8 @@
 /** One HTTP request with Node's fetch: a timeout, the caller's signal, and the whole answer as text. */
 import { ClientError } from './errors.js'
 
-/** The methods the clients send (lookups GET; the hook API also POST and DELETE). */
-export type Method = 'GET' | 'POST' | 'DELETE'
+/** The methods the clients send (lookups GET; the hook API also POST and DELETE; the conformance suite's method probes PUT and the like). */
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
 /** An answer as the server gave it; header names lower-case. */
 export interface RawResponse {

@@ -22,6 +22,10 @@ export interface Check {
   description: string
   /** The section of spec/event-and-api.md (or DESIGN.md for our choices) it enforces. */
   spec: string
+  /** Its family (families.ts); absent: found from the id (`search-…` is search, …). */
+  family?: string
+  /** The check writes to the server: it runs only with `--allow-writes` (the runner's summary lists them). */
+  writes?: boolean
   /**
    * Why a server without state (a mock that answers each operation with a fixed example) cannot
    * pass it; `--stateless` skips the check with this reason. Absent: such a server can pass it.

@@ -4,11 +4,12 @@
  * fast-check helper that reports the smallest failing input with its seed.
  */
 import fc, { type Arbitrary } from 'fast-check'
-import { ClientError, LookupClient, Pacer, type RawResponse, type Rate } from '../client/index.js'
+import { ClientError, HookClient, LookupClient, Pacer, type RawResponse, type Rate } from '../client/index.js'
 import { BULK_ACCEPT } from '../client/client.js'
 import { jsonLines } from '../client/bulk.js'
-import { open } from '../client/http.js'
+import { type Method, open } from '../client/http.js'
 import type { Problem } from './check.js'
+import { Recorder } from './record.js'
 
 /** Who a request is sent as: the user's key (anonymous without one), no key, a key the server cannot know, the pro key. */
 export type Identity = 'key' | 'anonymous' | 'wrong' | 'pro'
@@ -50,6 +51,10 @@ export interface SuiteOptions {
   timeoutMs?: number
   /** Most requests of one rate-limit burst (default 10). */
   burst?: number
+  /** Record every exchange for the HAR cassette (`--report har:FILE`). */
+  record?: boolean
+  /** Slowest answer allowed, milliseconds (`--max-response-time`; the response-time check). */
+  maxResponseTimeMs?: number
   signal?: AbortSignal
   fetch?: typeof fetch
 }
@@ -71,11 +76,17 @@ export class SuiteContext {
   requestCount = 0
   /** What the run wrote to the server and what it left there, for the person running it. */
   readonly notes: string[] = []
+  /** The run's exchanges, when they are recorded (`record`). */
+  readonly recorder: Recorder | undefined
+  /** The fetch every client of the run uses (recording when `record`). */
+  readonly fetch: typeof fetch
+  /** The one pacer of the run's paced requests (every client shares it: one rate for the run). */
+  readonly pacer: Pacer
   private readonly client: LookupClient
   private readonly burstClient: LookupClient
   private readonly identities = new WeakMap<RawResponse, Identity>()
   private readonly cache = new Map<string, Promise<RawResponse>>()
-  private readonly memos = new Map<string, Promise<unknown>>()
+  private readonly memos = new Map<string, { value: Promise<unknown>; from: number; to: number }>()
   private readonly parsed = new WeakMap<RawResponse, { ok: true; value: unknown } | { ok: false }>()
   readonly wrongKey: string
 
@@ -83,6 +94,16 @@ export class SuiteContext {
     this.maxExamples = options.maxExamples ?? 10
     this.seed = options.seed ?? 0
     this.wrongKey = `l9kit-conform-wrong-${(this.seed >>> 0).toString(16)}-0f1e2d3c4b5a`
+    const base = options.fetch ?? ((input, init) => fetch(input, init))
+    if (options.record) {
+      this.recorder = new Recorder((headers) => this.identityOfHeaders(headers))
+      for (const secret of [options.apiKey, options.proKey, options.adminToken]) if (secret) this.recorder.secrets.add(secret)
+      this.fetch = this.recorder.wrap(base)
+    } else {
+      this.recorder = undefined
+      this.fetch = base
+    }
+    this.pacer = new Pacer(options.rate ?? 1)
     const common = {
       baseUrl: options.baseUrl,
       timeoutMs: options.timeoutMs ?? 15_000,
@@ -91,14 +112,65 @@ export class SuiteContext {
       backoff: { initialMs: 500, maxMs: 8000 },
       validate: false,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch: this.fetch,
       onResponse: (r: RawResponse) => {
         this.requestCount++
         this.responses.push(r)
       },
     }
-    this.client = new LookupClient({ ...common, pacer: new Pacer(options.rate ?? 1) })
+    this.client = new LookupClient({ ...common, pacer: this.pacer })
     this.burstClient = new LookupClient({ ...common, pacer: new Pacer('auto') })
+  }
+
+  /** The check running now (the runner sets it): recorded exchanges name it. */
+  set currentCheck(id: string) {
+    if (this.recorder) this.recorder.check = id
+  }
+
+  /**
+   * A client of the hook API and the admin routes (`apiKey`: the key sent), on the run's pacer
+   * and fetch; its answers are counted, not kept in `responses` (they are not lookups).
+   */
+  hookClient(apiKey?: string): HookClient {
+    return new HookClient({
+      baseUrl: this.options.baseUrl,
+      ...(apiKey === undefined ? {} : { apiKey }),
+      pacer: this.pacer,
+      timeoutMs: this.options.timeoutMs ?? 15_000,
+      maxRetries: 4,
+      maxWaitMs: 60_000,
+      validate: false,
+      fetch: this.fetch,
+      ...(this.options.signal ? { signal: this.options.signal } : {}),
+      onResponse: () => {
+        this.requestCount++
+      },
+    })
+  }
+
+  /**
+   * Any request as `identity` (paced, 429s waited out, never cached), the answer kept in
+   * `responses` like the lookups'. `headers` are added to the client's (accept, user-agent, key).
+   */
+  async request(method: Method, path: string, identity: Identity | 'admin', send: { text?: string; json?: unknown; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+    const headers = { ...send.headers }
+    if (identity === 'admin' && this.options.adminToken !== undefined) headers.authorization = `Bearer ${this.options.adminToken}`
+    const key = identity === 'admin' ? null : this.keyOf(identity)
+    const r = await this.client.request(method, path, { ...send, headers }, { apiKey: key })
+    if (identity !== 'admin') this.identities.set(r, identity)
+    return r
+  }
+
+  /** The identity a request's headers show (for the recorder). */
+  private identityOfHeaders(headers: Headers): string {
+    const auth = headers.get('authorization')
+    if (auth !== null && this.options.adminToken !== undefined && auth.endsWith(this.options.adminToken)) return 'admin'
+    const key = headers.get('api-key')
+    if (key === null || key === '') return 'anonymous'
+    if (key === this.options.proKey) return 'pro'
+    if (key === this.options.apiKey) return 'key'
+    if (key === this.wrongKey) return 'wrong'
+    return 'other'
   }
 
   /** The api-key header sent for an identity (null: none). */
@@ -121,7 +193,7 @@ export class SuiteContext {
       this.cache.set(key, answer)
       // A failed request may be retried by a later caller.
       answer.catch(() => this.cache.delete(key))
-    }
+    } else this.recorder?.use('GET', this.client.baseUrl + path, this.keyOf(identity))
     return answer
   }
 
@@ -175,12 +247,17 @@ export class SuiteContext {
 
   /** Runs `make` once per run and shares its result (probes several checks judge). */
   memo<T>(name: string, make: () => Promise<T>): Promise<T> {
-    let value = this.memos.get(name)
-    if (!value) {
-      value = make()
-      this.memos.set(name, value)
+    const memo = this.memos.get(name)
+    if (memo) {
+      // The probe's exchanges belong to every check that judges it (the cassette's replay sends them).
+      const check = this.recorder?.check ?? ''
+      void memo.value.finally(() => this.recorder?.useRange(memo.from, memo.to, check)).catch(() => undefined)
+      return memo.value as Promise<T>
     }
-    return value as Promise<T>
+    const made = { value: make() as Promise<unknown>, from: this.recorder?.exchanges.length ?? 0, to: Number.POSITIVE_INFINITY }
+    void made.value.finally(() => (made.to = this.recorder?.exchanges.length ?? 0)).catch(() => undefined)
+    this.memos.set(name, made)
+    return made.value as Promise<T>
   }
 
   /** The seed of a named generator: the run's seed mixed with the name, so one check replays alone. */

@@ -8,6 +8,7 @@ import { CHECKS } from './checks/index.js'
 import { describeRequest, describeResponse } from './checks/lib.js'
 import { SuiteContext, type SuiteOptions } from './context.js'
 import { discover } from './discover.js'
+import type { Exchange } from './record.js'
 
 export interface SuiteReport {
   baseUrl: string
@@ -22,6 +23,8 @@ export interface SuiteReport {
   summary: { passed: number; failed: number; skipped: number; errors: number }
   /** What the run wrote to the server and what it left there (empty when it wrote nothing). */
   notes: string[]
+  /** Every exchange, when recorded (`record`: the HAR cassette), and the values to redact. */
+  recording?: { exchanges: Exchange[]; secrets: Set<string> }
 }
 
 /** The suite could not run at all: bad options (`usage`) or no server answering (`unreachable`). */
@@ -67,11 +70,13 @@ export async function runSuite(options: SuiteOptions, hooks: RunHooks = {}): Pro
   hooks.onDiscovered?.({ domains: [...ctx.known.domains], ips: [...ctx.known.ips] })
   const results: CheckResult[] = []
   for (const check of checks) {
+    ctx.currentCheck = check.id
     const result = options.stateless && check.needsState ? statelessSkip(ctx, check) : await runCheck(ctx, check)
     results.push(result)
     hooks.onResult?.(result)
   }
   const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length
+  await ctx.recorder?.settled()
   return {
     baseUrl: options.baseUrl,
     seed,
@@ -83,11 +88,13 @@ export async function runSuite(options: SuiteOptions, hooks: RunHooks = {}): Pro
     results,
     summary: { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), errors: count('error') },
     notes: [...ctx.notes],
+    ...(ctx.recorder ? { recording: { exchanges: ctx.recorder.exchanges, secrets: new Set([...ctx.recorder.secrets, ctx.wrongKey]) } } : {}),
   }
 }
 
 /** `l9kit conform` with what changes the questions asked (base URL, names, examples, seed), for one check. */
-function replayCommand(options: SuiteOptions, id: string, seed: number): string {
+function replayCommand(options: SuiteOptions, check: Check, seed: number): string {
+  const id = check.id
   const parts = ['l9kit conform', `--base-url ${options.baseUrl}`]
   for (const d of options.domains ?? []) parts.push(`--domain ${d}`)
   for (const ip of options.ips ?? []) parts.push(`--ip ${ip}`)
@@ -95,7 +102,8 @@ function replayCommand(options: SuiteOptions, id: string, seed: number): string 
   if (options.stateless) parts.push('--stateless')
   // The hook checks need the receiver again (their key and token are left out like every key).
   if (options.hookReceiver && id.startsWith('hook-')) parts.push('--hook-receiver')
-  if (options.allowWrites && (id.startsWith('hook-') || id === 'live-delivers' || id === 'search-complete')) parts.push('--allow-writes')
+  if (options.allowWrites && (check.writes === true || id.startsWith('hook-') || id === 'search-complete')) parts.push('--allow-writes')
+  if (options.maxResponseTimeMs !== undefined && id === 'response-time') parts.push(`--max-response-time ${options.maxResponseTimeMs}`)
   if (options.hookWaitMs !== undefined && id.startsWith('hook-')) parts.push(`--hook-wait ${options.hookWaitMs}`)
   parts.push(`--checks ${id}`, `--seed ${seed}`)
   return parts.join(' ')
@@ -131,7 +139,7 @@ async function runCheck(ctx: SuiteContext, check: Check): Promise<CheckResult> {
     case 'skipped':
       return { ...base, status: 'skipped', message: verdict.reason }
     case 'error':
-      return { ...base, status: 'error', message: verdict.message, replay: replayCommand(ctx.options, check.id, ctx.seed) }
+      return { ...base, status: 'error', message: verdict.message, replay: replayCommand(ctx.options, check, ctx.seed) }
     case 'failed': {
       const { problem, input, path } = verdict
       const r = problem.response
@@ -139,7 +147,7 @@ async function runCheck(ctx: SuiteContext, check: Check): Promise<CheckResult> {
         ...(input === undefined ? {} : { input }),
         ...(r ? { request: describeRequest(r, ctx.identityOf(r)), response: describeResponse(r) } : {}),
       }
-      return { ...base, status: 'failed', message: problem.message, example, ...(path ? { path } : {}), replay: replayCommand(ctx.options, check.id, ctx.seed) }
+      return { ...base, status: 'failed', message: problem.message, example, ...(path ? { path } : {}), replay: replayCommand(ctx.options, check, ctx.seed) }
     }
   }
 }

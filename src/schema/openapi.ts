@@ -67,7 +67,8 @@ const lookupErrors = (param: 'ip' | 'domain', html: boolean) => ({
 
 const pageQuery = [
   { name: 'sort', in: 'query', required: false, description: 'Web view only: the column the page is sorted by.', schema: { type: 'string' } },
-  { name: 'dir', in: 'query', required: false, description: 'Web view only: sort direction.', schema: { type: 'string', enum: ['asc', 'desc'] } },
+  // No enum: a JSON answer ignores both (only the web view's page reads them, and refuses a bad `dir` with 400).
+  { name: 'dir', in: 'query', required: false, description: 'Web view only: sort direction, `asc` or `desc` (the page answers 400 to anything else; a JSON answer ignores it).', schema: { type: 'string' } },
 ]
 
 const lookup = (operationId: string, summary: string, description: string, param: 'ip' | 'domain', paramText: string) => ({
@@ -211,7 +212,8 @@ export function openApiDocument(): JsonSchema {
         'Read-only lookups of the events known for a host or domain and the subdomains of a domain, as the specification describes them, ' +
         'plus the extensions of the l9kit reference service (tagged `extension`): ingest, watched resources, hooks and their deliveries, ' +
         "and the web view's pages. Error bodies and 400/401/403/404/406/409/413 are the reference service's choices where the " +
-        'specification says nothing. The version is the schema version (schema/VERSION).',
+        'specification says nothing. A method a path does not list is answered 405 with an `allow` header naming the methods it ' +
+        'takes (and a JSON error body); a path not listed here is 404. The version is the schema version (schema/VERSION).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',

@@ -8,7 +8,7 @@ import { start as startSuffixMatch } from '../conformance/broken/domain-suffix-m
 import { start as startLookAlikes } from '../conformance/broken/hook-suffix-match.js'
 import { FAKE_DOMAIN } from '../conformance/fake/data.js'
 import { FAKE_ADMIN_TOKEN, FAKE_PRO_KEY } from '../conformance/fake/hooks.js'
-import { FAKE_KEY, type Fake, startFake } from '../conformance/fake/server.js'
+import { FAKE_KEY, FAKE_LACKS, type Fake, startFake } from '../conformance/fake/server.js'
 import { childrenNamed, parseXml } from '../conformance/junit-tree.js'
 import { running } from '../support/running.js'
 import { runCli } from '../support/streams.js'
@@ -23,7 +23,7 @@ async function withServer<T>(server: Promise<Fake>, use: (url: string) => Promis
   }
 }
 
-const args = (url: string, ...more: string[]) => ['conform', '--base-url', url, '--api-key', FAKE_KEY, '--domain', FAKE_DOMAIN, '--rate', 'auto', '--seed', '7', ...more]
+const args = (url: string, ...more: string[]) => ['conform', '--base-url', url, '--api-key', FAKE_KEY, '--domain', FAKE_DOMAIN, '--rate', 'auto', '--seed', '7', ...(more.includes('--exclude-checks') ? [] : ['--exclude-checks', FAKE_LACKS.join(',')]), ...more]
 
 describe('l9kit conform', () => {
   it('passes a conforming server: one line per check, then the count; exit 0; keys never printed', async () => {
@@ -31,9 +31,9 @@ describe('l9kit conform', () => {
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/^l9kit conform http:\/\/127\.0\.0\.1:\d+ \(seed 7, rate auto, 10 examples per check\)\n/)
     expect(r.stdout).toContain('PASS  lookup-shape: ')
-    expect(r.stdout).toMatch(/^writes off \(they need --allow-writes and --admin-token\): skipping hook-delivered, hook-severity-floor, .*hook-signature-valid, live-delivers, search-complete$/m)
+    expect(r.stdout).toMatch(/^writes off \(they need --allow-writes and --admin-token\): skipping hook-delivered, hook-severity-floor, .*hook-signature-valid, search-complete, created-readable, deleted-gone$/m)
     expect(r.stdout).toMatch(/^SKIP {2}hook-delivered: .*\n +needs --allow-writes \(with --pro-key, --admin-token and --hook-receiver\): the hook checks write to the server: /m)
-    expect(r.stdout).toMatch(/\n33 passed, 0 failed, 11 skipped \(\d+ requests in [\d.]+ s, seed 7\)\n$/)
+    expect(r.stdout).toMatch(/\n36 passed, 0 failed, 13 skipped \(\d+ requests in [\d.]+ s, seed 7\)\n$/)
     expect(r.stdout + r.stderr).not.toContain(FAKE_KEY)
   })
 
@@ -50,17 +50,17 @@ describe('l9kit conform', () => {
     expect(block).toContain('smallest failing input: ')
     expect(block).toContain('request: GET /')
     expect(block).toMatch(/replay: l9kit conform --base-url http:\/\/127\.0\.0\.1:\d+ --domain example\.com --checks domain-events-match-domain --seed 7/)
-    expect(r.stdout).toMatch(/\n32 passed, 1 failed, 11 skipped /)
+    expect(r.stdout).toMatch(/\n35 passed, 1 failed, 13 skipped /)
 
     const suite = childrenNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')[0]!
-    expect(suite.attributes).toMatchObject({ tests: '44', failures: '1', skipped: '11', errors: '0' })
+    expect(suite.attributes).toMatchObject({ tests: '49', failures: '1', skipped: '13', errors: '0' })
     const failed = childrenNamed(suite, 'testcase').filter((c) => childrenNamed(c, 'failure').length > 0)
     expect(failed.map((c) => c.attributes.name)).toEqual(['domain-events-match-domain'])
 
     const report = JSON.parse(readFileSync(json, 'utf8'))
     const valid = new Ajv2020({ strict: true }).compile(schemaDocument('conform-report'))
     expect(valid(report), JSON.stringify(valid.errors)).toBe(true)
-    expect(report.summary).toEqual({ passed: 32, failed: 1, skipped: 11, errors: 0 })
+    expect(report.summary).toEqual({ passed: 35, failed: 1, skipped: 13, errors: 0 })
     expect(JSON.stringify(report)).not.toContain(FAKE_KEY)
   })
 
@@ -71,12 +71,12 @@ describe('l9kit conform', () => {
     // The fake has no DELETE /admin/events: the run says what it left there.
     expect(good.stdout).toMatch(/^note: the 16 test events tagged l9kit-conform:c\w+ stay on the server \(hosts under c\w+-\*\.test, addresses in 192\.0\.2\.0\/24, 203\.0\.113\.0\/24 and 2001:db8::\/32\): DELETE \/admin\/events\?tag= answered 404 Not Found; delete them with the server's own tools$/m)
     expect(good.stdout).toMatch(/^PASS {2}hook-delivered: .* \(\d+ expected deliveries to 5 hooks\)$/m)
-    expect(good.stdout).toMatch(/\n44 passed, 0 failed \(/)
+    expect(good.stdout).toMatch(/\n48 passed, 0 failed, 1 skipped \(/)
     expect(good.stdout + good.stderr).not.toContain(FAKE_ADMIN_TOKEN)
     const bad = await withServer(startLookAlikes(), (url) => runCli(hookArgs(url)))
     expect(bad.code).toBe(1)
     expect(bad.stdout).toMatch(/^FAIL {2}hook-look-alikes: .*\n +hook \S+ \(min_severity \w+, event_types [\w,]+\) received event \d+ \(\w+ \w* ?on notc\w+-watch\.test, [\d.]+\), whose host only looks like the watched domain$/m)
-    expect(bad.stdout).toMatch(/\n43 passed, 1 failed \(/)
+    expect(bad.stdout).toMatch(/\n47 passed, 1 failed, 1 skipped \(/)
   })
 
   it('with the hook options passes the hook checks against l9kit serve (its built-in demo keys and admin token)', async () => {
@@ -85,7 +85,7 @@ describe('l9kit conform', () => {
       const base = await serve.url()
       const pro = /^ +pro +api-key: (\S+)/m.exec(serve.stdout.text)![1]!
       const admin = /Bearer (\S+)/.exec(serve.stdout.text)![1]!
-      const hookChecks = (await runCli(['conform', '--list-checks'])).stdout.split('\n').filter((l) => l.startsWith('hook-'))
+      const hookChecks = (await runCli(['conform', '--list-checks'])).stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('hook-'))
       expect(hookChecks.length).toBeGreaterThanOrEqual(9)
       const r = await runCli(['conform', '--base-url', base!, '--pro-key', pro, '--admin-token', admin, '--hook-receiver', '--allow-writes', '--rate', 'auto', '--seed', '7', '--checks', hookChecks.join(',')])
       expect(r.code, r.stdout).toBe(0)
@@ -122,9 +122,9 @@ describe('l9kit conform', () => {
     }
     expect(results.filter((x) => x.id.startsWith('hook-')).every((x) => x.message?.startsWith('not for a stateless server'))).toBe(true)
     expect(results.filter((x) => x.status === 'passed').map((x) => x.id)).toContain('subdomains-of-domain')
-    expect(r.stdout).toMatch(/\n18 passed, 0 failed, 26 skipped \(/)
+    expect(r.stdout).toMatch(/\n18 passed, 0 failed, 31 skipped \(/)
     const list = await runCli(['conform', '--list-checks'])
-    expect(list.stdout.match(/^ {4}needs state \(skipped with --stateless\): /gm)).toHaveLength(stateful.length + 9 + 6 + 5) // the hook checks; plugin-found, plugin-unknown, live-delivers, the three bulk checks; five search checks
+    expect(list.stdout.match(/^ {6}needs state \(skipped with --stateless\): /gm)).toHaveLength(stateful.length + 9 + 2 + 3 + 5 + 7 + 3) // the hook checks; plugin-found and plugin-unknown; the three live checks; the five bulk checks; seven search checks; unsupported-method, created-readable, deleted-gone
   })
 
   it('exits 2 with one line when the server cannot be reached', async () => {
@@ -144,7 +144,8 @@ describe('l9kit conform', () => {
     [['conform', '--base-url', 'http://127.0.0.1:1', '--rate', '0/s'], '--rate must be requests per second'],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--seed', 'x'], '--seed must be an integer'],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--max-examples', '0'], '--max-examples must be a positive integer'],
-    [['conform', '--base-url', 'http://127.0.0.1:1', '--report', 'xml:out.xml'], '--report must be junit:FILE or json:FILE'],
+    [['conform', '--base-url', 'http://127.0.0.1:1', '--report', 'xml:out.xml'], '--report must be junit:FILE, json:FILE or har:FILE'],
+    [['conform', '--replay', 'x.har'], '--replay FILE and --check ID go together'],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--checks', 'nope'], "unknown check 'nope'"],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--hook-receiver'], '--hook-receiver needs --pro-key'],
     [['conform', '--base-url', 'http://127.0.0.1:1', '--hook-receiver', '--pro-key', 'k'], '--hook-receiver needs --admin-token'],
@@ -162,10 +163,12 @@ describe('l9kit conform', () => {
   it('lists the checks and describes every option in --help', async () => {
     const list = await runCli(['conform', '--list-checks'])
     expect(list.code).toBe(0)
-    expect(list.stdout).toContain('rate-limit-header\n')
+    expect(list.stdout).toContain('  rate-limit-header\n')
+    expect(list.stdout).toMatch(/^Rate limit \(429\) \(rate-limit\):\n {2}rate-limit-header\n/m)
+    expect(list.stdout).toMatch(/^Generic checks from the OpenAPI document \(schema\/openapi\.json\) \(openapi\):\n {2}param-constraints\n/m)
     expect(list.stdout).toContain('specification: ')
     const help = await runCli(['conform', '--help'])
-    for (const option of ['--base-url', '--api-key', '--pro-key', '--checks', '--exclude-checks', '--seed', '--max-examples', '--rate', '--report', '--hook-receiver', '--admin-token', '--allow-writes', '--hook-wait', '--domain', '--ip', '--stateless']) {
+    for (const option of ['--base-url', '--api-key', '--pro-key', '--checks', '--exclude-checks', '--seed', '--max-examples', '--rate', '--report', '--hook-receiver', '--admin-token', '--allow-writes', '--hook-wait', '--domain', '--ip', '--stateless', '--max-response-time', '--replay', '--check', 'har:FILE']) {
       expect(help.stdout).toContain(option)
     }
   })

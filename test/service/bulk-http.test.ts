@@ -92,7 +92,7 @@ describe('GET /bulk/search and /bulk/service', async () => {
     // A leak-only field in a search of services.
     expect((await request(service.url, '/bulk/service?q=age:>3', { headers: pro })).status).toBe(400)
     expect((await request(service.url, '/bulk/search', { headers: { ...pro, accept: 'image/png' } })).status).toBe(406)
-    expect((await request(service.url, '/bulk/search', { method: 'POST', headers: pro })).status).toBe(404)
+    expect((await request(service.url, '/bulk/search', { method: 'POST', headers: pro })).status).toBe(405)
     expect((await request(service.url, '/bulk/other', { headers: pro })).status).toBe(404)
   })
 })

@@ -172,21 +172,39 @@ describe('keys', () => {
 })
 
 describe('everything else', () => {
-  it('answers 404 JSON for unknown paths, extra segments and other methods', async () => {
+  it('answers 404 JSON for unknown paths and extra segments', async () => {
     const cases: [string, string][] = [
       ['GET', '/'],
       ['GET', '/hosts/192.0.2.10'],
       ['GET', '/host/192.0.2.10/extra'],
       ['GET', '/host'],
       ['GET', '/api/subdomains'],
-      ['POST', '/host/192.0.2.10'],
-      ['DELETE', '/domain/example.com'],
-      ['GET', '/admin/events'],
+      ['POST', '/hosts/192.0.2.10'],
     ]
     for (const [method, path] of cases) {
       const answer = await request(service.url, path, { method })
       expect(answer.status, `${method} ${path}`).toBe(404)
       expect(json(answer)).toMatchObject({ title: 'Not Found' })
+    }
+  })
+
+  it('answers 405 JSON with allow for a method a route does not take (RFC 9110: the path exists)', async () => {
+    const cases: [string, string, string][] = [
+      ['POST', '/host/192.0.2.10', 'GET, HEAD'],
+      ['DELETE', '/domain/example.com', 'GET, HEAD'],
+      ['PUT', '/api/subdomains/example.com', 'GET, HEAD'],
+      ['GET', '/admin/events', 'POST, DELETE'],
+      ['PATCH', '/search?scope=leak', 'GET, HEAD'],
+      ['PUT', '/api/plugins/HttpPlugin', 'GET, HEAD'],
+      ['PUT', '/bulk/service', 'GET, HEAD'],
+      ['POST', '/ws/leak', 'GET, HEAD'],
+      ['PUT', '/', 'GET, HEAD'],
+    ]
+    for (const [method, path, allow] of cases) {
+      const answer = await request(service.url, path, { method })
+      expect([answer.status, answer.headers.allow], `${method} ${path}`).toEqual([405, allow])
+      expect(answer.headers['content-type']).toBe('application/json')
+      expect(json(answer)).toMatchObject({ title: 'Method Not Allowed', description: expect.stringContaining(`it takes ${allow}`) })
     }
   })
 

@@ -44,10 +44,10 @@ describe('GET /api/plugins', async () => {
     expect(r.text).toBe('"Plugin not found"')
   })
 
-  it('refuses an unknown key (401), a bad encoding (400), other methods (404)', async () => {
+  it('refuses an unknown key (401), a bad encoding (400), other methods (405)', async () => {
     expect((await request(service.url, '/api/plugins', { headers: { 'api-key': 'not-a-known-key' } })).status).toBe(401)
     expect((await request(service.url, '/api/plugins/%E0%A4%A')).status).toBe(400)
-    expect((await request(service.url, '/api/plugins', { method: 'POST' })).status).toBe(404)
+    expect((await request(service.url, '/api/plugins', { method: 'POST' })).status).toBe(405)
     expect((await request(service.url, '/api/plugins/a/b')).status).toBe(404)
   })
 })

@@ -90,8 +90,8 @@ describe('GET /search (memory store)', async () => {
     expect(r.status).toBe(303)
   })
 
-  it('refuses other methods (404) and an accept without JSON (406); an unknown key is 401', async () => {
-    expect((await request(service.url, '/search?scope=leak', { method: 'POST' })).status).toBe(404)
+  it('refuses other methods (405) and an accept without JSON (406); an unknown key is 401', async () => {
+    expect((await request(service.url, '/search?scope=leak', { method: 'POST' })).status).toBe(405)
     expect((await request(service.url, '/search?scope=leak', { headers: { accept: 'image/png' } })).status).toBe(406)
     expect((await request(service.url, '/search?scope=leak', { headers: { 'api-key': 'no-such-key-123' } })).status).toBe(401)
   })

@@ -3,15 +3,20 @@ import { writeFile } from 'node:fs/promises'
 import type { Rate } from '../../client/index.js'
 import {
   CHECKS,
+  checksByFamily,
+  replay,
+  ReplayError,
   resultText,
   runSuite,
   SuiteError,
   type SuiteOptions,
   type SuiteReport,
   summaryText,
+  toHar,
   toJsonReport,
   toJUnit,
 } from '../../conformance/index.js'
+import { VERSION } from '../version.js'
 import { parse, positiveInt } from '../args.js'
 import { type Command, EXIT, type Io, UsageError } from '../command.js'
 import { writableFile } from '../files.js'
@@ -47,11 +52,18 @@ Options:
                            only the waits 429 answers ask for)
   --report junit:FILE      write a JUnit XML report (repeatable, also with json:FILE)
   --report json:FILE       write the JSON report (schema/conform-report.schema.json)
+  --report har:FILE        write every request and answer of the run (HAR 1.2; keys, tokens, hook
+                           secrets and signatures redacted), for --replay
+  --max-response-time MS   fail response-time when an answer takes longer (default: not judged)
+  --replay FILE            send again the requests check --check made in a recorded run (a
+                           HAR file of --report har:), to --base-url (default: the recorded
+                           server), with this run's keys; prints each answer beside the recorded one
+  --check ID               the check whose requests --replay sends
   --hook-receiver          listen on 127.0.0.1 for hook deliveries and run the hook checks
                            (needs --pro-key, --admin-token and --allow-writes)
   --hook-wait MS           how long the hook checks wait for deliveries (default 20000)
   --timeout MS             per request, milliseconds (default 15000)
-  --list-checks            print every check (id, description, specification section) and exit
+  --list-checks            print every check (id, description, specification section) by family and exit
   -h, --help               show this help
 
 Without --domain or --ip, checks about the content of answers are skipped: the suite cannot
@@ -84,10 +96,13 @@ const OPTIONS = {
   'hook-wait': { type: 'string' },
   timeout: { type: 'string' },
   'list-checks': { type: 'boolean' },
+  'max-response-time': { type: 'string' },
+  replay: { type: 'string' },
+  check: { type: 'string' },
 } as const
 
 interface ReportTarget {
-  kind: 'junit' | 'json'
+  kind: 'junit' | 'json' | 'har'
   file: string
 }
 
@@ -98,13 +113,18 @@ export const conform: Command = {
   async run(argv, io) {
     const { values, positionals } = parse('conform', argv, OPTIONS)
     if (values['list-checks']) {
-      for (const c of CHECKS) {
-        io.stdout.write(`${c.id}\n    ${c.description}\n    specification: ${c.spec}\n`)
-        if (c.needsState) io.stdout.write(`    needs state (skipped with --stateless): ${c.needsState}\n`)
+      for (const { family, checks } of checksByFamily(CHECKS)) {
+        io.stdout.write(`${family.title} (${family.id}):\n`)
+        for (const c of checks) {
+          io.stdout.write(`  ${c.id}\n      ${c.description}\n      specification: ${c.spec}\n`)
+          if (c.needsState) io.stdout.write(`      needs state (skipped with --stateless): ${c.needsState}\n`)
+          if (writes(c)) io.stdout.write('      writes (runs only with --allow-writes)\n')
+        }
       }
       return EXIT.ok
     }
     if (positionals.length > 0) throw new UsageError(`conform: unexpected argument '${positionals[0]}' (see 'l9kit conform --help')`)
+    if (values.replay !== undefined || values.check !== undefined) return replayRun(values, io)
     const options = suiteOptions(values, io)
     const reports = (values.report ?? []).map(reportTarget)
     // A report that cannot be written fails now, not after a run of a minute.
@@ -114,7 +134,7 @@ export const conform: Command = {
     if (!io.quiet) io.stdout.write(
       `l9kit conform ${options.baseUrl} (${options.stateless ? 'stateless, ' : ''}seed ${options.seed}, rate ${options.rate === 'auto' ? 'auto' : `${options.rate}/s`}, ${options.maxExamples ?? 10} examples per check)\n`,
     )
-    const writeChecks = CHECKS.filter((c) => (c.id.startsWith('hook-') || c.id === 'live-delivers' || c.id === 'search-complete') && selected(c.id, options)).map((c) => c.id)
+    const writeChecks = CHECKS.filter((c) => writes(c) && selected(c.id, options)).map((c) => c.id)
     if (writeChecks.length > 0 && !options.stateless && !(options.allowWrites && options.adminToken !== undefined)) {
       io.stdout.write(`writes off (they need --allow-writes and --admin-token): skipping ${writeChecks.join(', ')}\n`)
     }
@@ -135,7 +155,12 @@ export const conform: Command = {
     for (const note of report.notes) io.stdout.write(`note: ${note}\n`)
     io.stdout.write(`${summaryText(report)}\n`)
     for (const target of reports) {
-      const text = target.kind === 'junit' ? toJUnit(report) : `${JSON.stringify(toJsonReport(report), null, 2)}\n`
+      const text =
+        target.kind === 'junit'
+          ? toJUnit(report)
+          : target.kind === 'har'
+            ? `${JSON.stringify(toHar(report.recording?.exchanges ?? [], report.recording?.secrets ?? [], { version: VERSION, baseUrl: report.baseUrl, seed: report.seed }), null, 1)}\n`
+            : `${JSON.stringify(toJsonReport(report), null, 2)}\n`
       try {
         await writeFile(target.file, text)
       } catch (error) {
@@ -177,6 +202,8 @@ function suiteOptions(values: Values, io: Io): SuiteOptions & { seed: number } {
     allowWrites: values['allow-writes'] ?? false,
     timeoutMs: positiveInt('conform', 'timeout', values.timeout, 15_000),
   }
+  if ((values.report ?? []).some((r) => r.startsWith('har:'))) options.record = true
+  if (values['max-response-time'] !== undefined) options.maxResponseTimeMs = positiveInt('conform', 'max-response-time', values['max-response-time'], 0)
   if (values['hook-wait'] !== undefined) options.hookWaitMs = positiveInt('conform', 'hook-wait', values['hook-wait'], 20_000)
   if (values['max-examples'] !== undefined) options.maxExamples = positiveInt('conform', 'max-examples', values['max-examples'], 10)
   if (apiKey !== undefined) options.apiKey = apiKey
@@ -214,7 +241,47 @@ function rateOf(text: string | undefined): Rate {
 }
 
 function reportTarget(text: string): ReportTarget {
-  const m = /^(junit|json):(.+)$/.exec(text)
-  if (!m) throw new UsageError(`conform: --report must be junit:FILE or json:FILE (got '${text}')`)
-  return { kind: m[1] as 'junit' | 'json', file: m[2]! }
+  const m = /^(junit|json|har):(.+)$/.exec(text)
+  if (!m) throw new UsageError(`conform: --report must be junit:FILE, json:FILE or har:FILE (got '${text}')`)
+  return { kind: m[1] as ReportTarget['kind'], file: m[2]! }
 }
+
+/** Whether a check writes to the server (it needs --allow-writes). */
+const writes = (c: (typeof CHECKS)[number]) => c.writes === true || c.id.startsWith('hook-') || c.id === 'search-complete'
+
+/** `--replay FILE --check ID`: the check's recorded requests, sent again; exit 0 once sent, 2 when they cannot be. */
+async function replayRun(values: Values, io: Io): Promise<number> {
+  const file = values.replay
+  const check = values.check
+  if (file === undefined || check === undefined) throw new UsageError('conform: --replay FILE and --check ID go together')
+  const base = values['base-url']
+  if (base !== undefined && !/^https?:\/\//.test(base)) throw new UsageError(`conform: --base-url must be an http:// or https:// URL (got '${base}')`)
+  try {
+    const report = await replay(
+      {
+        file,
+        check,
+        ...(base === undefined ? {} : { baseUrl: base }),
+        ...defined({ apiKey: values['api-key'] ?? nonEmpty(io.env.L9KIT_API_KEY), proKey: values['pro-key'] ?? nonEmpty(io.env.L9KIT_PRO_KEY), adminToken: values['admin-token'] ?? nonEmpty(io.env.L9KIT_ADMIN_TOKEN) }),
+        rate: rateOf(values.rate),
+        timeoutMs: positiveInt('conform', 'timeout', values.timeout, 15_000),
+        ...(io.stopSignal ? { signal: io.stopSignal } : {}),
+      },
+      (e) => {
+        const now = 'status' in e.now ? String(e.now.status) : `no answer (${e.now.error})`
+        io.stdout.write(`${e.same ? 'same' : 'DIFF'}  ${e.method} ${e.path} (${e.identity}): recorded ${e.recorded.status}, now ${now}${e.same || !('status' in e.now) || e.now.status !== e.recorded.status ? '' : ' (another body)'}\n`)
+      },
+    )
+    const differ = report.exchanges.filter((e) => !e.same).length
+    io.stdout.write(`replayed ${report.exchanges.length} requests of ${check} to ${report.baseUrl}: ${report.exchanges.length - differ} answered as recorded, ${differ} differently\n`)
+    return EXIT.ok
+  } catch (error) {
+    if (error instanceof ReplayError) {
+      io.stderr.write(`l9kit conform: ${error.message}\n`)
+      return EXIT.usage
+    }
+    throw error
+  }
+}
+
+const defined = <T extends Record<string, string | undefined>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: string }

@@ -9,6 +9,7 @@ import type { ClientError, RawResponse } from '../../client/index.js'
 import type { Scope } from '../../query/index.js'
 import type { SuiteContext } from '../context.js'
 import { pluginsAnswer } from './plugins-lib.js'
+import { halves, tellingTerm } from './telling.js'
 
 /** Why a stateless server (a mock of fixed examples) is not asked: the bulk checks' needsState. */
 export const BULK_NEEDS_STATE = 'a bulk export streams JSON Lines of what the server holds; a mock of fixed examples cannot write them (Prism has no serializer for application/x-ndjson)'
@@ -31,7 +32,33 @@ export interface BulkRead {
   error?: ClientError
 }
 
-export type BulkAnswer = { ok: true; reads: BulkRead[] } | { ok: false; skip: string }
+/** A query split in two by a telling term: `base`, `base +term`, `base -term` (telling.ts). */
+export interface BulkSplit {
+  route: BulkRoute
+  reads: [BulkRead, BulkRead, BulkRead]
+}
+
+export type BulkAnswer = { ok: true; reads: BulkRead[]; splits: BulkSplit[] } | { ok: false; skip: string }
+
+/** The events of an export's lines: each line of /bulk/service, each aggregation's events of /bulk/search. */
+export function eventsOf(read: BulkRead): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = []
+  for (const line of read.lines) {
+    if (typeof line !== 'object' || line === null) continue
+    if (read.route === 'service') out.push(line as Record<string, unknown>)
+    else for (const e of ((line as { events?: unknown }).events as unknown[] | undefined) ?? []) if (typeof e === 'object' && e !== null) out.push(e as Record<string, unknown>)
+  }
+  return out
+}
+
+/** Whether an export was read whole (a 200 to its end, or a 204). */
+export const whole = (read: BulkRead) => !read.truncated && read.error === undefined && (read.response.status === 200 || read.response.status === 204)
+
+/** Reads one export again (a split that does not add up is read once more: the server may have changed meanwhile). */
+export async function reread(ctx: SuiteContext, read: BulkRead): Promise<BulkRead> {
+  const got = await ctx.lines(bulkPath(read.route, read.q), ctx.options.proKey !== undefined ? 'pro' : 'key', MAX_LINES)
+  return { route: read.route, q: read.q, ...got }
+}
 
 /** The run's bulk exports (one set per run, shared by the checks). */
 export function bulkAnswer(ctx: SuiteContext): Promise<BulkAnswer> {
@@ -61,5 +88,18 @@ async function readAll(ctx: SuiteContext): Promise<BulkAnswer> {
       await read(route, `-plugin:${plugin}`)
     }
   }
-  return { ok: true, reads }
+  // Queries that can tell: the first export read whole with a term that splits its events.
+  const splits: BulkSplit[] = []
+  for (const route of ['search', 'service'] as const) {
+    for (const base of reads.filter((r) => r.route === route && whole(r) && (r.q === '*' || r.q.startsWith('+ip:')))) {
+      const term = tellingTerm(eventsOf(base), scopeOf(route))
+      if (term === undefined) continue
+      const [plus, minus] = halves(base.q, term)
+      await read(route, plus)
+      await read(route, minus)
+      splits.push({ route, reads: [base, reads[reads.length - 2]!, reads[reads.length - 1]!] })
+      break
+    }
+  }
+  return { ok: true, reads, splits }
 }

@@ -28,7 +28,8 @@ export interface HookReceiver {
   close(): Promise<void>
 }
 
-export async function startHookReceiver(): Promise<HookReceiver> {
+/** Listens on a free port of 127.0.0.1; `onArrival` hears each request as it is recorded (the HAR cassette). */
+export async function startHookReceiver(onArrival?: (arrival: Arrival) => void): Promise<HookReceiver> {
   const arrivals: Arrival[] = []
   const listeners = new Set<() => void>()
   const server = createServer((req, res) => {
@@ -45,7 +46,9 @@ export async function startHookReceiver(): Promise<HookReceiver> {
         if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
       }
       const bytes = Buffer.concat(chunks)
-      arrivals.push({ path: (req.url ?? '/').split('?')[0]!, method: req.method ?? '', headers, bytes, body: bytes.toString('utf8'), arrivedS: Date.now() / 1000 })
+      const arrival: Arrival = { path: (req.url ?? '/').split('?')[0]!, method: req.method ?? '', headers, bytes, body: bytes.toString('utf8'), arrivedS: Date.now() / 1000 }
+      arrivals.push(arrival)
+      onArrival?.(arrival)
       res.writeHead(204).end()
       for (const l of listeners) l()
     })

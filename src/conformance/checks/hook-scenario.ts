@@ -6,7 +6,7 @@
  * delete the run's events (`DELETE /admin/events?tag=…`, where the server offers it). It writes
  * only with `allowWrites` (`--allow-writes`), and says what it left behind.
  */
-import { HookApiError, HookClient, Pacer } from '../../client/index.js'
+import { HookApiError, type HookClient } from '../../client/index.js'
 import type { SuiteContext } from '../context.js'
 import { exclusion, type Exclusion, type HookPlan, hookPlan, type PlannedEvent, type PlannedHook, runHookUrl, runNonce } from './hook-plan.js'
 import { type Arrival, type HookReceiver, startHookReceiver } from './hook-receiver.js'
@@ -66,22 +66,11 @@ async function runScenario(ctx: SuiteContext): Promise<Scenario> {
   const { proKey, adminToken, hookReceiver, allowWrites } = ctx.options
   if (!allowWrites) return { ok: false, reason: HOOKS_NEED_WRITES }
   if (!hookReceiver || !proKey || !adminToken) return { ok: false, reason: 'needs --pro-key, --admin-token and --hook-receiver' }
-  const client = new HookClient({
-    baseUrl: ctx.options.baseUrl,
-    apiKey: proKey,
-    pacer: new Pacer(ctx.options.rate ?? 1),
-    timeoutMs: ctx.options.timeoutMs ?? 15_000,
-    maxRetries: 4,
-    maxWaitMs: 60_000,
-    validate: false,
-    ...(ctx.options.signal ? { signal: ctx.options.signal } : {}),
-    ...(ctx.options.fetch ? { fetch: ctx.options.fetch } : {}),
-    onResponse: () => {
-      ctx.requestCount++
-    },
-  })
+  const client = ctx.hookClient(proKey)
   const plan = hookPlan(ctx.seedFor('hook-scenario'), runNonce(ctx.seed))
-  const receiver = await startHookReceiver()
+  let base = ''
+  const receiver = await startHookReceiver((a) => ctx.recorder?.incoming(a.method, base + a.path, a.headers, a.body, 204))
+  base = receiver.base
   const cleanup: (() => Promise<unknown>)[] = []
   try {
     const offered = await register(client, plan, receiver, cleanup)

@@ -17,7 +17,12 @@ import { hookEventTypes, hookLookAlikes, hookSeverityFloor, hookUnwatched } from
 import { hookOrder } from './hook-order.js'
 import { hookSignatureHeaders, hookSignatureValid } from './hook-signature.js'
 import { hostEventsMatchIp } from './host-events-match-ip.js'
-import { liveDelivers } from './live-delivers.js'
+import { liveDelivers, liveFilter, liveScope } from './live-delivers.js'
+import { bulkOrder, bulkPartition } from './bulk-telling.js'
+import { createdReadable, deletedGone } from './lifecycle.js'
+import { documentedHeaders, keyRequired, responseTime, unsupportedMethod } from './openapi-answers.js'
+import { paramConstraints } from './openapi-params.js'
+import { searchOrder, searchPartition } from './search-telling.js'
 import { lookupShape } from './lookup-shape.js'
 import { no5xx } from './no-5xx.js'
 import { pluginCounts } from './plugin-counts.js'
@@ -63,13 +68,21 @@ export const CHECKS: readonly Check[] = [
   searchFindsKnown,
   searchExcludes,
   searchPagesDisjoint,
+  searchPartition,
+  searchOrder,
   searchHostile,
   // The bulk export (JSON Lines): one set of exports shared by the three.
   bulkLines,
   bulkMatches,
   bulkCounts,
+  bulkPartition,
+  bulkOrder,
   wrongKeyRefused,
   wrongKeyNotElevated,
+  // Generic checks from schema/openapi.json: what any route must refuse.
+  keyRequired,
+  paramConstraints,
+  unsupportedMethod,
   no5xx,
   contentTypeJson,
   rateLimitHeader,
@@ -85,8 +98,16 @@ export const CHECKS: readonly Check[] = [
   hookBody,
   hookSignatureHeaders,
   hookSignatureValid,
-  // The live stream (WebSocket): ingests one event of its own.
+  // The live stream (WebSocket): ingests four events of its own.
   liveDelivers,
+  liveScope,
+  liveFilter,
   // Search completeness: ingests a tagged set and pages through it.
   searchComplete,
+  // Created and deleted objects: readable at once, gone at once.
+  createdReadable,
+  deletedGone,
+  // Over every answer of the run: last.
+  documentedHeaders,
+  responseTime,
 ]

@@ -6,7 +6,7 @@
  * --allow-writes and --admin-token.
  */
 import { createHash } from 'node:crypto'
-import { ClientError, HookClient, Pacer } from '../../client/index.js'
+import { ClientError, type HookClient } from '../../client/index.js'
 import { emptyEvent } from '../../schema/index.js'
 import { formatTime } from '../../time/index.js'
 import { type Check, fail, pass, skip } from '../check.js'
@@ -37,7 +37,7 @@ export const searchComplete: Check = {
     if (absent !== null) return skip(absent)
     const nonce = runNonce(ctx.seedFor('search-complete'))
     const tag = `${RUN_TAG_PREFIX}${nonce}`
-    const admin = new HookClient({ baseUrl: ctx.options.baseUrl, pacer: new Pacer(ctx.options.rate ?? 1), timeoutMs: ctx.options.timeoutMs ?? 15_000, validate: false, onResponse: () => ctx.requestCount++ })
+    const admin = ctx.hookClient()
     try {
       await admin.ingest(adminToken, events(nonce, tag))
       const q = `+tags:"${tag}"`

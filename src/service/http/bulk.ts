@@ -12,15 +12,15 @@ import { readQuery } from './query-param.js'
 import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
 import { weightOf } from './negotiate.js'
-import { sendError, shown } from './reply.js'
-import { ROUTES_TEXT } from './route.js'
+import { READ_METHODS, sendError, sendMethodNotAllowed, shown } from './reply.js'
+import { pathOf } from './route.js'
 import { NDJSON_TYPE, streamLines } from './stream-lines.js'
 
 /** Events read from the store per step. */
 const BATCH = 1000
 
 export function handleBulk(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, which: string): void {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`)
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, req.method, pathOf(req.url), READ_METHODS)
   const accept = req.headers.accept
   // LeakIX's Python client sends `accept: application/json` here: JSON and JSON Lines both do.
   if (accept !== undefined && weightOf(accept, 'application', 'x-ndjson') === 0 && weightOf(accept, 'application', 'json') === 0) {

@@ -17,13 +17,33 @@ import { createdHookBody, deliveryBody, hookBody } from './hook-shapes.js'
 import { LimitReached } from '../store/hook-types.js'
 import { pageRequest, sendPage } from './paging.js'
 import { readJsonBody, sendBodyProblem } from './read-body.js'
-import { sendError, sendJson } from './reply.js'
+import { sendError, sendJson, sendMethodNotAllowed } from './reply.js'
 import { limitText, shownPath } from './resources.js'
 import { decodeParam, ROUTES_TEXT } from './route.js'
 
 type Action = 'list' | 'create' | 'get' | 'delete' | 'enable' | 'test' | 'deliveries' | 'retry' | 'retry-failed'
 
-/** The action a method and path name, or null (404). */
+/**
+ * The methods a path under /api/hooks takes (for 405's `allow`), or null when there is no such
+ * path (404).
+ */
+function allowedOn(segments: string[]): string | null {
+  const [, sub, delivery, tail] = segments
+  switch (segments.length) {
+    case 0:
+      return 'GET, POST'
+    case 1:
+      return 'GET, DELETE'
+    case 2:
+      return sub === 'deliveries' ? 'GET' : sub === 'test' || sub === 'enable' || sub === 'retry-failed' ? 'POST' : null
+    case 4:
+      return sub === 'deliveries' && delivery !== '' && tail === 'retry' ? 'POST' : null
+    default:
+      return null
+  }
+}
+
+/** The action a method and path name, or null (404, or 405 when the path takes other methods). */
 function actionOf(method: string, segments: string[]): Action | null {
   const [, sub, delivery, tail] = segments
   switch (segments.length) {
@@ -48,7 +68,11 @@ function actionOf(method: string, segments: string[]): Action | null {
 export async function handleHooks(ctx: ServiceContext, api: HookApi, req: IncomingMessage, res: ServerResponse, rest: string): Promise<void> {
   const segments = rest === '' ? [] : rest.slice(1).split('/').map((s) => decodeParam(s) ?? '')
   const action = actionOf(req.method ?? 'GET', segments)
-  if (action === null) return sendError(res, 404, `No route for ${req.method} ${shownPath(`/api/hooks${rest}`)}; routes are ${ROUTES_TEXT}.`)
+  if (action === null) {
+    const allow = allowedOn(segments)
+    if (allow !== null) return sendMethodNotAllowed(res, req.method, `/api/hooks${rest}`, allow)
+    return sendError(res, 404, `No route for ${req.method} ${shownPath(`/api/hooks${rest}`)}; routes are ${ROUTES_TEXT}.`)
+  }
   const key = apiKeyOwner(ctx, req, res, true)
   if (key === undefined) return
   const owner = key.name

@@ -9,14 +9,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { tokenMatches } from '../auth/index.js'
 import { ingestStream } from '../ingest/feed.js'
 import type { ServiceContext } from './context.js'
-import { sendError, sendJson } from './reply.js'
-import { ROUTES_TEXT } from './route.js'
+import { sendError, sendJson, sendMethodNotAllowed } from './reply.js'
 
 export function handleIngest(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): void {
   const method = req.method
-  if (method !== 'POST' && method !== 'DELETE') {
-    return sendError(res, 404, `No route for ${method} on this path; routes are ${ROUTES_TEXT}.`)
-  }
+  if (method !== 'POST' && method !== 'DELETE') return sendMethodNotAllowed(res, method, '/admin/events', 'POST, DELETE')
   if (ctx.config.adminToken === null) {
     return refuse(req, res, 403, `${method === 'POST' ? 'Ingest is' : 'Deleting events is'} disabled: the service configuration has no admin_token.`)
   }

@@ -17,8 +17,8 @@ import { liveFilter } from '../live/filter.js'
 import { HANDSHAKE_HEADERS, type UpgradeRequest } from '../live/fanout-messages.js'
 import type { LiveScope } from '../live/hub.js'
 import type { Caller, ServiceContext } from './context.js'
-import { rawError, sendError } from './reply.js'
-import { matchRoute, ROUTES_TEXT } from './route.js'
+import { rawError, READ_METHODS, sendError, sendMethodNotAllowed } from './reply.js'
+import { matchRoute, pathOf } from './route.js'
 
 /** node:http's `upgrade` listener of a service. */
 export function upgradeHandler(ctx: ServiceContext): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
@@ -30,14 +30,14 @@ export function upgradeHandler(ctx: ServiceContext): (req: IncomingMessage, sock
 
 /** GET /ws/… without an upgrade: 426, saying how to connect. */
 export function handleLivePlain(req: IncomingMessage, res: ServerResponse): void {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`)
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, req.method, pathOf(req.url), READ_METHODS)
   sendError(res, 426, 'This is a WebSocket endpoint: connect with `Upgrade: websocket` (one event document per text message).', { upgrade: 'websocket', connection: 'Upgrade' })
 }
 
 async function upgrade(ctx: ServiceContext, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
   const target = matchRoute(req.url ?? '/')
   if (target === null || target.route !== 'live') return refuse(socket, 404, `No WebSocket endpoint here; the live stream is at /ws/service and /ws/leak.`)
-  if (req.method !== 'GET') return refuse(socket, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`)
+  if (req.method !== 'GET') return refuse(socket, 405, `${req.method} is not allowed for a WebSocket upgrade; it takes GET.`, { allow: READ_METHODS })
   const caller = callerOf(ctx, req)
   if (caller === undefined) return refuse(socket, 401, 'The api-key header holds no known key. Send a valid key, or no key for the anonymous plan.')
   const rule = caller.plan.rate

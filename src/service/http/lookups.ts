@@ -4,16 +4,14 @@ import type { SubdomainEntry } from '../../schema/index.js'
 import { lookupBody, subdomainsBody } from '../store/index.js'
 import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
-import { lookupHeaders, sendError, sendJson, sendLookupJson, shown, VARY_ACCEPT } from './reply.js'
-import { badEncoding, decodeParam, notDomain, notIp, ROUTES_TEXT, type RouteName } from './route.js'
+import { lookupHeaders, READ_METHODS, sendError, sendJson, sendLookupJson, sendMethodNotAllowed, shown, VARY_ACCEPT } from './reply.js'
+import { badEncoding, decodeParam, notDomain, notIp, pathOf, type RouteName } from './route.js'
 import { weightOf } from './negotiate.js'
 import { canonicalIp } from '../names/ip.js'
 
 /** Answers a lookup route; errors (400, 401, 404, 406, 429) are JSON like everything else. */
 export function handleLookup(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, route: RouteName, raw: string): void {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    return sendError(res, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`)
-  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, req.method, pathOf(req.url), READ_METHODS, route === 'subdomains' ? undefined : VARY_ACCEPT)
   // Browsers get a page at /host and /domain (the web view): every answer there, errors
   // included, depends on accept, and caches must keep the representations apart. The header
   // goes with each answer's own (no setHeader first: writeHead then takes the fast path).

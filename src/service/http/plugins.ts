@@ -11,11 +11,11 @@ import { nowInstant, type PluginCount } from '../store/index.js'
 import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
 import { acceptsJson } from './lookups.js'
-import { sendError, sendJson, shown } from './reply.js'
-import { badEncoding, decodeParam, ROUTES_TEXT } from './route.js'
+import { READ_METHODS, sendError, sendJson, sendMethodNotAllowed, shown } from './reply.js'
+import { badEncoding, decodeParam, pathOf } from './route.js'
 
 export function handlePlugins(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, raw: string): void {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`)
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, req.method, pathOf(req.url), READ_METHODS)
   const accept = req.headers.accept
   if (accept !== undefined && !acceptsJson(accept)) return sendError(res, 406, `The answer is application/json, which the accept header (${shown(accept)}) does not allow.`)
   const caller = identify(ctx, req, res)

@@ -32,6 +32,7 @@ export const TITLES: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   406: 'Not Acceptable',
   409: 'Conflict',
   408: 'Request Timeout',
@@ -56,6 +57,17 @@ export function sendError(res: ServerResponse, status: number, description: stri
   if (status === 429) res.statusMessage = 'Rate-limited'
   sendJson(res, status, body, headers)
 }
+
+/**
+ * 405 for a method the path does not take, with `allow` listing the ones it does (RFC 9110
+ * 15.5.6): the path exists, so 404 would say something false (docs/service.md, Statuses).
+ */
+export function sendMethodNotAllowed(res: ServerResponse, method: string | undefined, path: string, allow: string, headers?: Record<string, string>): void {
+  sendError(res, 405, `${method ?? '(no method)'} is not allowed on ${shown(path)}; it takes ${allow}.`, { ...headers, allow })
+}
+
+/** The methods of the read-only routes (lookups, search, plugins, bulk, the web view). */
+export const READ_METHODS = 'GET, HEAD'
 
 /**
  * A whole HTTP/1.1 error answer as raw text, for sockets the HTTP parser gave up on and for

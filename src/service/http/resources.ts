@@ -13,14 +13,17 @@ import { resourceBody } from './hook-shapes.js'
 import { LimitReached } from '../store/hook-types.js'
 import { pageRequest, sendPage } from './paging.js'
 import { readJsonBody, sendBodyProblem } from './read-body.js'
-import { sendError, sendJson } from './reply.js'
+import { sendError, sendJson, sendMethodNotAllowed } from './reply.js'
 import { decodeParam, ROUTES_TEXT } from './route.js'
 
 /** Answers a request under /api/resources; `rest` is the path after it ('' or '/…'). */
 export async function handleResources(ctx: ServiceContext, api: HookApi, req: IncomingMessage, res: ServerResponse, rest: string): Promise<void> {
   const segments = rest === '' ? [] : rest.slice(1).split('/')
   const route = segments.length === 0 ? (req.method === 'GET' || req.method === 'POST' ? req.method : null) : segments.length === 1 && req.method === 'DELETE' ? 'DELETE' : null
-  if (route === null) return sendError(res, 404, `No route for ${req.method} ${shownPath(`/api/resources${rest}`)}; routes are ${ROUTES_TEXT}.`)
+  if (route === null) {
+    if (segments.length <= 1) return sendMethodNotAllowed(res, req.method, `/api/resources${rest}`, segments.length === 0 ? 'GET, POST' : 'DELETE')
+    return sendError(res, 404, `No route for ${req.method} ${shownPath(`/api/resources${rest}`)}; routes are ${ROUTES_TEXT}.`)
+  }
   const key = apiKeyOwner(ctx, req, res, false)
   if (key === undefined) return
   if (route === 'GET') {

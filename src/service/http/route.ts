@@ -45,6 +45,13 @@ export function matchRoute(url: string): Target | null {
   return null
 }
 
+/** The path of a request target (the query string cut off), for messages. */
+export const pathOf = (url: string | undefined): string => {
+  const target = url ?? '/'
+  const q = target.indexOf('?')
+  return q === -1 ? target : target.slice(0, q)
+}
+
 /** The decoded parameter, or null when its percent-encoding is malformed. */
 export function decodeParam(raw: string): string | null {
   if (raw.indexOf('%') === -1) return raw

@@ -12,15 +12,15 @@ import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
 import { acceptsJson } from './lookups.js'
 import { readQuery } from './query-param.js'
-import { sendError, sendJson, shown, VARY_ACCEPT } from './reply.js'
-import { ROUTES_TEXT } from './route.js'
+import { READ_METHODS, sendError, sendJson, sendMethodNotAllowed, shown, VARY_ACCEPT } from './reply.js'
+import { pathOf } from './route.js'
 
 /** Largest page number read (beyond any sensible cap, and offset × size stays a safe integer). */
 export const MAX_PAGE = 1_000_000
 
 export function handleSearch(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): void {
   // The web view answers browsers at /search too: every answer varies by accept.
-  if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 404, `No route for ${req.method} on this path; routes are ${ROUTES_TEXT}.`, VARY_ACCEPT)
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, req.method, pathOf(req.url), READ_METHODS, VARY_ACCEPT)
   const accept = req.headers.accept
   if (accept !== undefined && !acceptsJson(accept)) {
     return sendError(res, 406, `The answer is application/json, which the accept header (${shown(accept)}) does not allow.`, VARY_ACCEPT)

@@ -12,7 +12,7 @@ import { handleLivePlain, upgradeHandler } from './live.js'
 import { handlePlugins } from './plugins.js'
 import { handleBulk } from './bulk.js'
 import { handleSearch } from './search.js'
-import { rawError, sendError, shown, VARY_ACCEPT } from './reply.js'
+import { rawError, READ_METHODS, sendError, sendMethodNotAllowed, shown, VARY_ACCEPT } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
 import { handlePage, handleWeb, searchPage, wantsPage } from './pages.js'
 import { apiPathOf, sendHtmlError } from './send-html.js'
@@ -28,6 +28,8 @@ export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: 
       const target = matchRoute(req.url ?? '/')
       if (target === null) {
         if (handleWeb(ctx, req, res)) return
+        // The index page's path takes GET and HEAD (the web view; JSON clients get its 404).
+        if (req.method !== 'GET' && req.method !== 'HEAD' && (req.url === '/' || req.url?.startsWith('/?') === true)) return sendMethodNotAllowed(res, req.method, '/', READ_METHODS, VARY_ACCEPT)
         // A browser gets the web view's 404 page, anything else JSON: the answer varies by accept.
         if (wantsPage(req)) return sendHtmlError(req, res, 404, `There is no page at ${shown(apiPathOf(req))}.`)
         return sendError(res, 404, `No such route; routes are ${ROUTES_TEXT}.`, VARY_ACCEPT)

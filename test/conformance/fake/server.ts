@@ -135,6 +135,13 @@ export const CORRECT: Behaviour = {
   searchOffset: (page, size) => page * size,
 }
 
+/**
+ * What the fake does not model (it and its broken fixtures are judged without them): the
+ * OpenAPI document's 429 headers, methods, parameters and keys, the export's order, the live
+ * stream. The mutation test judges those against the reference service (mutation.test.ts).
+ */
+export const FAKE_LACKS = ['bulk-order', 'documented-headers', 'key-required', 'param-constraints', 'unsupported-method', 'live-delivers', 'live-scope', 'live-filter']
+
 export interface Fake {
   url: string
   close(): Promise<void>

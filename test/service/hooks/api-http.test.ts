@@ -185,10 +185,11 @@ describe('hooks', () => {
     await expectError(call(svc, 'DELETE', `/api/hooks/${created.id}`, HOOK_KEYS.alice), 404)
   })
 
-  it('answers 404 for unknown routes under /api/hooks and /api/resources', async () => {
-    await expectError(call(svc, 'PUT', '/api/hooks', HOOK_KEYS.alice), 404, /No route for PUT/)
+  it('answers 404 for unknown routes under /api/hooks and /api/resources, 405 with allow for another method of a known one', async () => {
+    await expectError(call(svc, 'PUT', '/api/hooks', HOOK_KEYS.alice), 405, /PUT is not allowed on "\/api\/hooks"; it takes GET, POST/)
     await expectError(call(svc, 'GET', '/api/hooks/a/b/c/d/e', HOOK_KEYS.alice), 404)
-    await expectError(call(svc, 'POST', '/api/resources/x', HOOK_KEYS.alice), 404)
+    await expectError(call(svc, 'POST', '/api/resources/x', HOOK_KEYS.alice), 405, /it takes DELETE/)
+    await expectError(call(svc, 'GET', '/api/hooks/hook_x/nothing', HOOK_KEYS.alice), 404)
     await expectError(call(svc, 'GET', '/api/hookss', HOOK_KEYS.alice), 404)
   })
 })
