@@ -8,7 +8,7 @@
  * Ids are never reused: a deleted event's id stays `gone`.
  */
 import type { SubdomainEntry } from '../../../schema/index.js'
-import type { Query } from '../../../query/index.js'
+import { type Query, storable } from '../../../query/index.js'
 import type { Instant } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
@@ -192,7 +192,10 @@ export class MemoryStore implements Store {
   /** Deletes every event whose `tags` hold `tag`; a scan that parses only events whose bytes may hold it. */
   deleteTagged(tag: string): number {
     let removed = 0
+    const now = nowInstant()
     forEachTagged(tag, this.next, (id) => (this.gone.data[id] ? null : this.arena.bytes(id)), (id, event) => {
+      // Counted when first stored, at its first time: uncounted there (plugin-counts.ts).
+      this.pluginCounts.remove(storable(event.event_source), instant(this.firstMs.data[id]!, this.firstSubMs.data[id]!), now)
       this.remove(id, identityOf(event))
       removed++
     })
@@ -252,6 +255,8 @@ export class MemoryStore implements Store {
       } else {
         const firstMs = this.firstMs.data[existing]!
         if (ms < firstMs || (ms === firstMs && ns < this.firstSubMs.data[existing]!)) {
+          // An earlier copy: the event counts at its first-seen time, so its count moves there.
+          this.pluginCounts.moved(p.source, instant(firstMs, this.firstSubMs.data[existing]!), p.time, this.clock)
           this.firstMs.data[existing] = ms
           this.firstSubMs.data[existing] = ns
         }
