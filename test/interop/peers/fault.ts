@@ -40,3 +40,20 @@ export async function droppingLastPage(target: string): Promise<{ url: string; c
   return { url: `http://127.0.0.1:${port}`, close: () => server.close() }
 }
 
+
+/** A proxy to `target` that passes everything and notes each answer's status (to see a client meet 429s). */
+export async function countingProxy(target: string): Promise<{ url: string; statuses: number[]; close(): void }> {
+  const statuses: number[] = []
+  const server: Server = createServer((req, res) => {
+    const up = httpRequest(new URL(req.url!, target), { headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
+      statuses.push(answer.statusCode!)
+      res.writeHead(answer.statusCode!, answer.headers)
+      answer.pipe(res)
+    })
+    up.on('error', () => res.destroy())
+    up.end()
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const port = (server.address() as { port: number }).port
+  return { url: `http://127.0.0.1:${port}`, statuses, close: () => server.close() }
+}
