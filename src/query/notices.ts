@@ -27,7 +27,7 @@ export interface QueryReading {
   readAs: string
 }
 
-const OPERATOR_WORDS = new Set(['AND', 'OR', 'NOT', '&&', '||'])
+const OPERATOR_WORDS = new Set(['AND', 'OR', 'NOT', 'TO', '&&', '||'])
 
 /** The notes on a parsed query (its syntax tree and text). */
 export function readingOf(query: { clauses: readonly Clause[]; text: string }): QueryReading {
@@ -50,7 +50,7 @@ function noteOn(node: TermNode): string | undefined {
   if (node.field === null) {
     if (node.quoted) return undefined
     const word = node.value
-    if (OPERATOR_WORDS.has(word)) return `\`${word}\` is searched as a word: LeakIX's language has no AND, OR or NOT; write \`+term\` to require a term, \`-term\` to exclude one, and no sign for "any of"`
+    if (OPERATOR_WORDS.has(word)) return `\`${word}\` is searched as a word: LeakIX's language has no AND, OR, NOT or TO; write \`+term\` to require a term, \`-term\` to exclude one, and no sign for "any of"`
     if (word.startsWith('!') && word.length > 1) return `\`${word}\` is searched as words; to exclude, write \`-${word.slice(1)}\``
     const eq = /^([A-Za-z_][\w.-]*)(=|==|!=)(.+)$/.exec(word)
     if (eq && resolveField(eq[1]!.toLowerCase()) !== undefined) {
@@ -61,6 +61,9 @@ function noteOn(node: TermNode): string | undefined {
   }
   if (node.value === '' && !node.quoted && node.op === ':') {
     return `\`${node.field}:\` has no value and matches no event (as LeakIX reads it); \`${node.field}:*\` finds events that have one`
+  }
+  if (!node.quoted && /^[[{]/.test(node.value)) {
+    return `\`${node.field}:${node.value}\` is not a range: LeakIX's language writes one as \`+${node.field}:>=LOW +${node.field}:<=HIGH\``
   }
   const resolved = resolveField(node.field)
   const type = resolved?.field.type
