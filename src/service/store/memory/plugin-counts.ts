@@ -54,14 +54,6 @@ export class PluginCounter {
     this.bump(buckets, time, now, -1)
   }
 
-  /** An event of plugin `name` first seen earlier than counted: its count moves from `from` to `to`. */
-  moved(name: string, from: Instant, to: Instant, now: Instant): void {
-    const buckets = this.byName.get(name)
-    if (buckets === undefined) return
-    this.bump(buckets, from, now, -1)
-    this.bump(buckets, to, now, 1)
-  }
-
   private bump(buckets: Buckets, time: Instant, now: Instant, by: 1 | -1): void {
     const minute = minuteOf(time)
     const hour = hourOf(time)

@@ -194,7 +194,8 @@ export class MemoryStore implements Store {
     let removed = 0
     const now = nowInstant()
     forEachTagged(tag, this.next, (id) => (this.gone.data[id] ? null : this.arena.bytes(id)), (id, event) => {
-      // Counted when first stored, at its first time: uncounted there (plugin-counts.ts).
+      // Counted when first stored, at that copy's time: uncounted at its first-seen time, the same
+      // unless a copy with an earlier time came later (docs/service.md, "Plugins").
       this.pluginCounts.remove(storable(event.event_source), instant(this.firstMs.data[id]!, this.firstSubMs.data[id]!), now)
       this.remove(id, identityOf(event))
       removed++
@@ -255,8 +256,6 @@ export class MemoryStore implements Store {
       } else {
         const firstMs = this.firstMs.data[existing]!
         if (ms < firstMs || (ms === firstMs && ns < this.firstSubMs.data[existing]!)) {
-          // An earlier copy: the event counts at its first-seen time, so its count moves there.
-          this.pluginCounts.moved(p.source, instant(firstMs, this.firstSubMs.data[existing]!), p.time, this.clock)
           this.firstMs.data[existing] = ms
           this.firstSubMs.data[existing] = ns
         }
