@@ -270,7 +270,7 @@ export interface Credentials {
    */
   key?: string
   /**
-   * Raw credential bytes as base64 text; null when none.
+   * Raw credential bytes as standard base64 text (RFC 4648, padded; what Go decodes into `[]byte`); null when none.
    */
   raw?: string | null
 }

@@ -76,20 +76,6 @@ export const uniqueTexts: Field<string[]> = {
   lenient: either(replaced('null', '[]'), uniqueList),
 }
 
-/** A string or `null`; the strict profile's choice is `null` when there is none, so `""` becomes `null` (raw). */
-export const nullableText: Field<string | null> = {
-  empty: () => null,
-  fix(value, pointer, ctx) {
-    if (value === null || value === '') return null
-    if (typeof value === 'string') return value
-    ctx.wrongType(pointer, 'string or null', value)
-    return null
-  },
-  canonical: (value) => value === null || (typeof value === 'string' && value !== ''),
-  pattern: literal(`(?:null|(?!"")${STRING})`), // "" is written as null
-  lenient: either(replaced('""', 'null'), literal(`(?:null|(?!"")${STRING})`)),
-}
-
 /** An array of `item` or `null`; `null` when none, so `[]` becomes `null` (modules, ransom_notes). */
 export function nullableList<T>(item: Field<T>, expected: string): Field<T[] | null> {
   return {

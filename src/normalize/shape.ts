@@ -5,8 +5,9 @@
  * together; a test checks that they agree.
  */
 import type { Event } from '../schema/index.js'
+import { nullableBase64 } from './base64.js'
 import { headers } from './headers.js'
-import { nullableList, nullableText, texts, uniqueTexts } from './lists.js'
+import { nullableList, texts, uniqueTexts } from './lists.js'
 import { type Members, type ObjectField, objectField } from './object.js'
 import { PROTOCOL_MEMBERS, SSH_EXTENSION_MEMBERS } from './protocols.js'
 import { fingerprint, flag, int, num, port, text, time } from './values.js'
@@ -55,7 +56,7 @@ const credentials = objectField([
   ['username', text],
   ['password', text],
   ['key', text],
-  ['raw', nullableText],
+  ['raw', nullableBase64],
 ])
 
 const module = objectField([

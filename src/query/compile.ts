@@ -9,7 +9,7 @@ import { parseTime } from '../time/index.js'
 import { parseRange } from './address.js'
 import { countryCode, countryNames } from './countries.js'
 import { QueryError, type QueryErrorKind } from './errors.js'
-import { bareFields, closestFields, type Field, resolveField } from './fields.js'
+import { bareFields, closestFields, EVENTS_PREFIX, type Field, resolveField } from './fields.js'
 import { parseRegex, RegexProblem } from './regex.js'
 import type { Clause, Span, TermNode } from './syntax.js'
 import { asciiLower, asciiUpper, wordsOf } from './text.js'
@@ -53,14 +53,21 @@ class Compiler {
     const resolved = resolveField(node.field)
     const fieldSpan = { offset: node.span.offset, length: node.field.length }
     if (resolved === undefined) {
-      const close = closestFields(node.field)
+      const instead = AGGREGATE_MEMBERS[node.field]
+      if (instead !== undefined) this.fail('unknown_field', `\`${node.field}\` is a member of LeakIX's aggregated index, which l9kit does not keep: ${instead}`, fieldSpan)
+      const events = node.field.startsWith(EVENTS_PREFIX)
+      const name = events ? node.field.slice(EVENTS_PREFIX.length) : node.field
+      const close = closestFields(name)
       const hint = close.length === 0 ? ' (docs/search.md lists the fields)' : `; did you mean ${close.map((c) => `\`${c}\``).join(' or ')}?`
-      this.fail('unknown_field', `there is no field \`${node.field}\`${hint}`, fieldSpan)
+      const prefix = events ? ` (\`${EVENTS_PREFIX}NAME\` is our field NAME)` : ''
+      this.fail('unknown_field', `there is no field \`${name}\`${prefix}${hint}`, fieldSpan)
     }
     const { field, key } = resolved
     if (field.leakOnly && this.scope === 'service') {
       this.fail('wrong_scope', `\`${field.name}\` is a field of leaks: search with scope leak, or leave it out`, fieldSpan)
     }
+    // `http.title:` (no value): LeakIX's engine sends Elasticsearch an empty match, which finds nothing.
+    if (node.value === '' && !node.quoted && node.op === ':') return NOTHING
     return { kind: 'test', fields: [field], key: key === undefined ? undefined : asciiLower(key), test: this.test(field, node), span: node.span }
   }
 
@@ -85,8 +92,10 @@ class Compiler {
       }
     }
     const range = op === ':>' || op === ':<' || op === ':>=' || op === ':<='
+    if (range && field.numeric) return { kind: 'range', ...bounds(op, this.integer(value, span)) }
     if (range && type !== 'integer' && type !== 'float' && type !== 'date') {
-      this.fail('bad_operator', `\`${field.name}\` is ${article(field.type)} field: ranges (\`${op}\`) apply to integer, number and date fields`, node.span)
+      const cidr = type === 'ip' ? ' (for a range of addresses give a CIDR block: `ip:192.0.2.0/24`)' : ''
+      this.fail('bad_operator', `\`${field.name}\` is ${article(field.type)} field: ranges (\`${op}\`) apply to integer, number and date fields, and to \`port\`${cidr}`, node.span)
     }
     switch (type) {
       case 'text':
@@ -111,7 +120,8 @@ class Compiler {
         return { kind: 'address', range: parsed }
       }
       case 'dns': {
-        const name = canonicalDomain(value)
+        // `host:.be` (the Python client's example): a leading dot asks for the names under `be`.
+        const name = canonicalDomain(value.startsWith('.') && op !== ':=' ? value.slice(1) : value)
         if (name === null) this.fail('bad_name', `\`${value}\` is not a domain name (for patterns use \`${field.name}:~"…"\`)`, span)
         return { kind: 'name', name, under: op !== ':=' }
       }
@@ -170,6 +180,20 @@ function bounds(op: string, value: number | bigint): { lo?: Bound; hi?: Bound } 
     default:
       return { lo: { value, inclusive: true }, hi: { value, inclusive: true } }
   }
+}
+
+/** No event: `bool` with only `not: [all]` (every consumer reads it as false, the planner as no candidates). */
+const NOTHING: Cond = { kind: 'bool', must: [], should: [], not: [{ kind: 'all' }] }
+
+/** Members of LeakIX's aggregated index (one document per resource) and what to search instead. */
+const AGGREGATE_MEMBERS: Readonly<Record<string, string>> = {
+  open_ports: 'search `port` (each event has one)',
+  plugins: 'search `plugin` (each event has one)',
+  fingerprints: 'search `l9fp` (`event_fingerprint`)',
+  leak_count: 'there is no counterpart; the bulk export (GET /bulk/search) gives each resource\'s count',
+  leak_event_count: 'there is no counterpart; the bulk export (GET /bulk/search) gives each resource\'s count',
+  resource_id: 'search `ip` or `host` (a resource is an address or a name)',
+  fresh: 'there is no counterpart; search `update_date:>…` for recent findings',
 }
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`)

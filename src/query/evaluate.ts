@@ -22,6 +22,8 @@ export interface Seen {
 const NS_PER_DAY = 86_400_000_000_000n
 const CANONICAL_TIME = new RegExp(TIME_CANONICAL)
 const ZERO_TIME = '0001-01-01T00:00:00Z'
+/** The values a numeric keyword (`port`) compares as numbers in a range; others are in no range. */
+export const DECIMAL = /^[0-9]{1,9}$/
 
 /** True when `doc` (a parsed event document) matches `query` in its scope. */
 export function matches(query: Query, doc: unknown, seen?: Seen): boolean {
@@ -99,6 +101,7 @@ function valueMatches(field: Field, value: unknown, test: Test): boolean {
   switch (field.type) {
     case 'text':
     case 'keyword':
+      if (test.kind === 'range') return field.numeric === true && typeof value === 'string' && DECIMAL.test(value) && inBounds(Number(value), test)
       return typeof value === 'string' && stringMatches(storable(value), test)
     case 'dns': {
       if (typeof value !== 'string') return false

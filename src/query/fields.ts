@@ -30,6 +30,11 @@ export interface Field {
    * `time` offline); `age` whole days from first to last seen; `country` the ISO code and name.
    */
   source?: 'address' | 'name' | 'first_seen' | 'last_seen' | 'age' | 'country'
+  /**
+   * A keyword whose values are decimal numbers (`port`): `:`/`:=` compare the text exactly,
+   * ranges (`:>1000`) compare the values as numbers (what LeakIX's clients send).
+   */
+  numeric?: boolean
 }
 
 const f = (name: string, type: FieldType, extra: Partial<Field> = {}): Field => ({ name, type, path: name.split('.'), ...extra })
@@ -44,7 +49,7 @@ export const FIELDS: readonly Field[] = [
   f('ip', 'ip', { source: 'address' }),
   f('host', 'dns', { source: 'name' }),
   f('reverse', 'dns'),
-  f('port', 'keyword'),
+  f('port', 'keyword', { numeric: true }),
   f('mac', 'keyword'),
   f('vendor', 'keyword'),
   list('transport', 'keyword'),
@@ -132,8 +137,15 @@ export const BARE_FIELDS: readonly string[] = ['summary', 'http.title', 'ssh.ban
 
 const BY_NAME = new Map(FIELDS.map((field) => [field.name, field]))
 
+/**
+ * The prefix of the members of LeakIX's aggregated index (one document per resource, its events
+ * under `events`): `events.leak.severity` is our `leak.severity`, since we search events.
+ */
+export const EVENTS_PREFIX = 'events.'
+
 /** The field (and for `http.header.NAME`, the header name in lower case) a name stands for. */
 export function resolveField(name: string): { field: Field; key?: string } | undefined {
+  if (name.startsWith(EVENTS_PREFIX) && name.length > EVENTS_PREFIX.length) return resolveField(name.slice(EVENTS_PREFIX.length))
   const direct = BY_NAME.get(Object.hasOwn(ALIASES, name) ? ALIASES[name]! : name)
   if (direct !== undefined) return { field: direct }
   if (name.startsWith('dataset.')) {

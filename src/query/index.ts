@@ -6,6 +6,7 @@
  */
 export { parseQuery, printQuery, type ParseOptions } from './query.js'
 export { QueryError, type QueryErrorKind } from './errors.js'
+export { headerSafe, readingLine, readingOf, type QueryNote, type QueryReading } from './notices.js'
 export { MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS } from './parse.js'
 export { MAX_PATTERN, MAX_REPEAT, MAX_SIZE } from './regex.js'
 export { matches, holds, countryOf, nameForm, type Seen } from './evaluate.js'

@@ -2,9 +2,10 @@
  * Query text → syntax tree (syntax.ts), by recursive descent over the characters. Grammar:
  *
  *   query  = ws* [clause (ws+ clause)*] ws*
- *   clause = ['+' | '-'] (group | term)
+ *   clause = ['+' | '-'] ws* (group | term)       (white space after a sign is skipped, as LeakIX's engine does)
  *   group  = '(' ws* clause (ws+ clause)* ws* ')'
  *   term   = '*' | phrase | word | name ':' ['=' | '>' | '<' | '>=' | '<=' | '~'] (phrase | word)
+ *          | name ':'                              (no value: allowed by LeakIX's syntax; matches nothing)
  *   phrase = '"' (any character; `\"` and `\\` escape a quote and a backslash) '"'
  *   word   = one or more characters other than white space, '(', ')' and '"'
  *   name   = a letter or '_', then letters, digits, '_', '.', '-' (only when ':' follows)
@@ -86,9 +87,11 @@ class Parser {
     if (sign === 43 || sign === 45) {
       occur = sign === 43 ? 'must' : 'not'
       this.at++
+      // `+ port:22`: LeakIX's engine skips white space after a sign, so this reads as `+port:22`.
+      this.skipSpace()
       const next = this.at < text.length ? text.charCodeAt(this.at) : -1
-      if (next === -1 || isSpace(next) || next === 41) this.fail('syntax', `\`${text[start]}\` must be followed by a term or a group, with no space`, { offset: start, length: 1 })
-      if (next === 43 || next === 45) this.fail('syntax', 'a term takes one sign: `+` (required) or `-` (excluded)', { offset: start, length: 2 })
+      if (next === -1 || next === 41) this.fail('syntax', `\`${text[start]}\` must be followed by a term or a group`, { offset: start, length: 1 })
+      if (next === 43 || next === 45) this.fail('syntax', 'a term takes one sign: `+` (required) or `-` (excluded)', { offset: start, length: this.at + 1 - start })
     }
     const node = text.charCodeAt(this.at) === 40 ? this.group(depth) : this.term()
     return { occur, node, span: { offset: start, length: this.at - start } }
@@ -139,7 +142,12 @@ class Parser {
       this.at++
     }
     if (this.at >= text.length || ends(text.charCodeAt(this.at))) {
-      if (text.charCodeAt(this.at) !== 34) this.fail('syntax', `\`${text.slice(start, this.at)}\` needs a value after it (quote it if it holds spaces or parentheses)`, { offset: start, length: this.at - start })
+      const c = text.charCodeAt(this.at)
+      // `http.title:` with nothing after it: LeakIX's syntax allows a field "with or without a value".
+      if (op === ':' && (this.at >= text.length || isSpace(c) || c === 41)) {
+        return { kind: 'term', field, op, value: '', quoted: false, span: { offset: start, length: this.at - start }, valueSpan: { offset: this.at, length: 0 } }
+      }
+      if (c !== 34) this.fail('syntax', `\`${text.slice(start, this.at)}\` needs a value after it (quote it if it holds spaces or parentheses)`, { offset: start, length: this.at - start })
     }
     if (text.charCodeAt(this.at) === 34) {
       const { value, valueSpan } = this.quoted()

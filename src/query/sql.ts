@@ -74,6 +74,10 @@ class SqlCompiler {
   private field(cond: TestCond, field: Field): string {
     const test = cond.test
     const column = KEYWORD_COLUMNS[field.name]
+    // A range on a numeric keyword (`port:>1000`): decimal values compared as numbers, others in no range.
+    if (column !== undefined && field.numeric && test.kind === 'range') {
+      return `COALESCE(${this.bounds(`(CASE WHEN ${column} ~ '^[0-9]{1,9}$' THEN ${column}::bigint END)`, test, (b) => this.p(String(b.value), 'bigint'))}, FALSE)`
+    }
     if (column !== undefined) return this.string(column, test)
     switch (field.source) {
       case 'address':

@@ -3,7 +3,7 @@
  * which is also the order normalised output is written in.
  */
 import Type, { type Static } from 'typebox'
-import { fingerprint, flag, int, nullable, num, port, stringMap, text, texts, time } from './fields.js'
+import { base64, fingerprint, flag, int, nullable, num, port, stringMap, text, texts, time } from './fields.js'
 import { PROTOCOL_MEMBERS, SSH_EXTENSION } from './protocols.js'
 
 export const Http = Type.Object(
@@ -63,7 +63,7 @@ export const Credentials = Type.Object(
     username: text('User name', 'User name that worked.'),
     password: text('Password', 'Password that worked.'),
     key: text('Key', 'Key or token that worked.'),
-    raw: nullable(text('Raw', ''), 'Raw', 'Raw credential bytes as base64 text; null when none.'),
+    raw: nullable(base64('Raw', ''), 'Raw', 'Raw credential bytes as standard base64 text (RFC 4648, padded; what Go decodes into `[]byte`); null when none.'),
   },
   { title: 'Credentials', description: 'Credentials the service accepted.' },
 )

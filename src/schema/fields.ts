@@ -3,7 +3,7 @@
  * description (they feed docs/format.md) and the same kinds of value are spelled one way.
  */
 import Type from 'typebox'
-import { FINGERPRINT, PORT, TIME_CANONICAL } from './patterns.js'
+import { BASE64, FINGERPRINT, PORT, TIME_CANONICAL } from './patterns.js'
 
 export const text = (title: string, description: string) => Type.String({ title, description })
 
@@ -24,6 +24,9 @@ export const time = (title: string, description: string) =>
 
 export const fingerprint = (title: string, description: string) =>
   Type.String({ title, description, pattern: FINGERPRINT })
+
+/** Bytes as standard base64 text (what Go's encoding/json makes of a `[]byte`). */
+export const base64 = (title: string, description: string) => Type.String({ title, description, pattern: BASE64 })
 
 export const port = (title: string, description: string) => Type.String({ title, description, pattern: PORT })
 

@@ -4,6 +4,7 @@
  * `additionalProperties`, and the lenient profile is derived from the strict one by rules.
  */
 import {
+  BASE64,
   BOOLEAN_STRING,
   FINGERPRINT,
   FINGERPRINT_LENIENT,
@@ -139,6 +140,8 @@ export function relax(node: JsonSchema, inNullable = false, optional?: readonly 
     case 'string':
       if (node.pattern === TIME_CANONICAL) return { ...node, pattern: TIME_LENIENT }
       if (node.pattern === FINGERPRINT) return { ...node, pattern: FINGERPRINT_LENIENT }
+      // Any text: normalize encodes what is not base64 (normalize/base64.ts), and lenient validation warns.
+      if (node.pattern === BASE64) return { ...describe(node), type: 'string' }
       if (node.pattern === PORT) {
         return {
           ...describe(node),

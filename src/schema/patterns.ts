@@ -38,6 +38,12 @@ export const PORT = '^(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][
 /** Lenient port string: the same range, leading zeros allowed. */
 export const PORT_LENIENT = '^0*(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?$'
 
+/**
+ * Standard base64 (RFC 4648 section 4: `A-Z a-z 0-9 + /`, padded with `=`), as Go's encoding/json
+ * writes and reads a `[]byte` (`service.credentials.raw`); empty is no bytes.
+ */
+export const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$'
+
 /** A JSON string that holds an integer (lenient `asn`, `status`, …). */
 export const INTEGER_STRING = '^[+-]?[0-9]+$'
 /**

@@ -6,4 +6,4 @@
  * rule raises the minor part. `npm run generate` writes it to schema/VERSION, and the
  * breaking-change guard (test/schema/compat.test.ts) compares against schema/released/.
  */
-export const SCHEMA_VERSION = '1.1.0'
+export const SCHEMA_VERSION = '2.0.0'

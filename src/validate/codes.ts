@@ -1,6 +1,7 @@
 /** Turns Ajv's errors into l9kit issues: stable codes, JSON pointers, expected vs found. */
 import type { ErrorObject } from 'ajv'
 import {
+  BASE64,
   BOOLEAN_STRING,
   FINGERPRINT,
   FINGERPRINT_LENIENT,
@@ -22,6 +23,7 @@ const PATTERNS: Record<string, { code: IssueCode; expected: string }> = {
   [FINGERPRINT_LENIENT]: { code: 'bad_fingerprint', expected: '64 hexadecimal characters, or empty' },
   [PORT]: { code: 'bad_port', expected: 'a decimal port 0–65535 without leading zeros, or empty' },
   [PORT_LENIENT]: { code: 'bad_port', expected: 'a port number 0–65535' },
+  [BASE64]: { code: 'bad_base64', expected: 'standard base64 text (RFC 4648: A-Z a-z 0-9 + /, padded with =), such as dXNlcjpwYXNz' },
   [INTEGER_STRING]: { code: 'bad_number', expected: 'an integer' },
   [NUMBER_STRING]: { code: 'bad_number', expected: 'a number' },
   [BOOLEAN_STRING]: { code: 'wrong_type', expected: 'a boolean, or yes/no, true/false, 1/0 as text' },

@@ -10,6 +10,16 @@ import checkStrict from './compiled/event.js'
 import checkLenient from './compiled/event.lenient.js'
 import type { Issue, Report } from './issue.js'
 import { hasUnknownMembers, unknownMembers, unknownValues } from './warnings.js'
+import { encodeRaw, isBase64 } from '../normalize/base64.js'
+
+/** Lenient: `service.credentials.raw` that is not base64 is accepted, and reported with what normalize writes instead. */
+function rawWarning(doc: unknown): Issue | undefined {
+  const at = (node: unknown, name: string): unknown => (typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Record<string, unknown>)[name] : undefined)
+  const raw = at(at(at(doc, 'service'), 'credentials'), 'raw')
+  if (typeof raw !== 'string' || raw === '' || isBase64(raw)) return undefined
+  const { message } = encodeRaw(raw)
+  return message === undefined ? undefined : { code: 'bad_base64', pointer: '/service/credentials/raw', message, expected: 'standard base64 text', found: raw }
+}
 
 export interface ValidateOptions {
   profile?: Profile
@@ -27,7 +37,11 @@ export function validate(doc: unknown, options: ValidateOptions = {}): Report {
   const check = strict ? checkStrict : checkLenient
   const ok = check(doc)
   const errors = ok ? [] : issuesOf(check)
-  if (!strict) return ok ? EMPTY : { ok, errors, warnings: [] }
+  if (!strict) {
+    const raw = rawWarning(doc)
+    if (raw !== undefined) return { ok, errors, warnings: [raw] }
+    return ok ? EMPTY : { ok, errors, warnings: [] }
+  }
   // The count test needs a valid document (every required member present); others get the walk.
   const unknown = ok ? hasUnknownMembers(doc as Record<string, unknown>) : true
   const warnings = unknown ? [...unknownMembers(doc), ...unknownValues(doc)] : unknownValues(doc)

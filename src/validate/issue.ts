@@ -7,6 +7,7 @@ export type IssueCode =
   | 'bad_timestamp'
   | 'bad_fingerprint'
   | 'bad_port'
+  | 'bad_base64'
   | 'bad_number'
   | 'out_of_range'
   | 'unknown_member'

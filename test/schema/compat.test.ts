@@ -33,6 +33,9 @@ function pairs(change?: (name: string, doc: any) => void): DocumentPair[] {
   return out
 }
 
+/** The breaking changes less 2.0.0's own (the base64 pattern of `service.credentials.raw`, docs/versioning.md). */
+const since2 = (changes: string[]) => changes.filter((c) => !/\$defs\/credentials\/properties\/raw\/anyOf\/0: (pattern|not) (changed|added)/.test(c))
+
 const nextMajor = (v: string) => `${Number(v.split('.')[0]) + 1}.0.0`
 const nextMinor = (v: string) => `${v.split('.')[0]}.${Number(v.split('.')[1]) + 1}.0`
 
@@ -83,19 +86,18 @@ describe('changes that break nothing', () => {
   }
 
   it('an added optional member is not breaking but needs a raised version', () => {
-    expect(breakingChanges(readReleased('event.schema.json'), (() => { const d = structuredClone(schemaDocument('event')) as any; addOptional('event', d); return d })())).toEqual([])
-    expect(versionProblems(releasedVersion, releasedVersion, pairs(addOptional))).toEqual([expect.stringMatching(/raise SCHEMA_VERSION/)])
-    expect(versionProblems(releasedVersion, nextMinor(releasedVersion), pairs(addOptional))).toEqual([])
+    expect(since2(breakingChanges(readReleased('event.schema.json'), (() => { const d = structuredClone(schemaDocument('event')) as any; addOptional('event', d); return d })()))).toEqual([])
+    expect(versionProblems(releasedVersion, SCHEMA_VERSION, pairs(addOptional))).toEqual([])
   })
 
   it('the protocol objects (schema 1.1.0) break nothing of 1.0.x; making one of them required would', () => {
-    // Every released document against its current form: only additions.
-    for (const { file, released, current } of pairs()) if (released && current) expect(breakingChanges(released, current), file).toEqual([])
+    // Every released document against its current form: only additions, and (2.0.0) the base64 pattern of credentials.raw.
+    for (const { file, released, current } of pairs()) if (released && current) expect(since2(breakingChanges(released, current)), file).toEqual([])
     const requiredRedis = (name: string, doc: any) => {
       if (name === 'event') doc.required.push('redis')
       if (name === 'event') doc.$defs.redis.required = ['auth_required']
     }
-    const problems = versionProblems(releasedVersion, SCHEMA_VERSION, pairs(requiredRedis)).join('\n')
+    const problems = versionProblems(releasedVersion, nextMinor(releasedVersion), pairs(requiredRedis)).join('\n')
     expect(problems).toMatch(/new required member redis/)
     expect(problems).toMatch(/need a new major version/)
   })
@@ -106,7 +108,7 @@ describe('changes that break nothing', () => {
       doc.$defs.http.properties.status.maximum = 1000
       doc.properties.ip.description = 'Reworded.'
     }
-    expect(breakingChanges(readReleased('event.schema.json'), pairs(loosen).find((p) => p.file === 'event.schema.json')!.current!)).toEqual([])
+    expect(since2(breakingChanges(readReleased('event.schema.json'), pairs(loosen).find((p) => p.file === 'event.schema.json')!.current!))).toEqual([])
   })
 
   it('a pattern that writes `[0-9]` for `\\d` is the same pattern', () => {

@@ -1,6 +1,6 @@
 /** `l9kit filter`: prints the event documents a search query matches, as given. */
 import { JsonlWriter, readRecords } from '../../jsonl/index.js'
-import { parseQuery, type Query, QueryError } from '../../query/index.js'
+import { parseQuery, type Query, QueryError, readingLine, readingOf } from '../../query/index.js'
 import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
@@ -33,6 +33,9 @@ Options:
 
 A record that is not JSON or cannot be normalised is reported on standard error as
 'file:line: pointer: message', counted in a last line there, and not printed.
+A query that parses but reads differently from Shodan's or Lucene's language (AND, OR, NOT,
+!field:v, field=v, field:a,b, a field with no value) gets a warning line on standard error
+saying how it was read and what to write instead (docs/search.md).
 Exit status: 0 some document matched, 1 none matched (as grep), 2 a bad query (its
 position and term are shown), a usage or an I/O error.`
 
@@ -59,6 +62,9 @@ export const filter: Command = {
       io.stderr.write(`l9kit filter: ${error.message}\n${error.caret(text)}\n`)
       return EXIT.usage
     }
+    // Words that look like operators keep LeakIX's meaning, but never silently.
+    const reading = readingLine(readingOf(query))
+    if (reading !== '') io.stderr.write(`l9kit filter: warning: ${reading}\n`)
     const inputs = await openInputs(paths, io.stdin)
     const out = new JsonlWriter(io.stdout)
     const err = new JsonlWriter(io.stderr, 16 * 1024)

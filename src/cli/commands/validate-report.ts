@@ -62,6 +62,7 @@ const RULES: Record<string, string> = {
   bad_timestamp: 'A time is not in the form the profile requires',
   bad_fingerprint: 'A fingerprint is not 64 hexadecimal characters',
   bad_port: 'A port is not a decimal number 0-65535',
+  bad_base64: 'Bytes are not standard base64 text',
   bad_number: 'A number is not written as the profile requires',
   out_of_range: 'A number is out of its range',
   unknown_member: 'A member the schema does not list',

@@ -1,7 +1,8 @@
 /**
  * What search results mean, judged with the query engine as the oracle, from queries built
  * out of events the server already returned (page 0 of `*`):
- * - search-results-match: every result of a generated query satisfies it (and has the scope's type);
+ * - search-results-match: every result of a generated query satisfies it (and has the scope's type),
+ *   and the query sent in the shapes LeakIX's clients build (search-shapes.ts) gets the same page;
  * - search-finds-known: a query an event satisfies, narrowed to it by its fingerprint and address, finds it;
  * - search-excludes: `-(q)` returns no event that satisfies q.
  */
@@ -10,6 +11,7 @@ import { queryFor } from '../gen/query.js'
 import { type Check, fail, pass, type Problem, skip } from '../check.js'
 import type { SuiteContext } from '../context.js'
 import { plural, problemAt } from './lib.js'
+import { clientShapes } from './search-shapes.js'
 import { eventKey, firstPages, oracle, type SearchScope, satisfies, searchAbsent, searchPage, searchSample } from './search-lib.js'
 import type { Event } from '../../schema/index.js'
 
@@ -30,7 +32,7 @@ const generated = (sample: { scope: SearchScope; event: Event }[]) =>
 
 export const searchResultsMatch: Check = {
   id: 'search-results-match',
-  description: 'Every event of page 0 of a generated query (built from events the server returned) satisfies the query as the engine reads it, and has the scope’s event_type',
+  description: 'Every event of page 0 of a generated query (built from events the server returned) satisfies the query as the engine reads it, and has the scope’s event_type; the query sent as LeakIX’s clients send it (form-encoded, `+ term`, `events.` names) gets the same page',
   spec: SPEC,
   needsState: NEEDS_STATE,
   async run(ctx) {
@@ -47,7 +49,15 @@ export const searchResultsMatch: Check = {
       judged++
       results += page.events.length
       const wrong = page.events.findIndex((e) => !satisfies(query, e))
-      return wrong === -1 ? undefined : problemAt(page.response, `scope ${scope}, q=${JSON.stringify(q)}: result /${wrong} does not satisfy the query (or is not a ${scope} event)`)
+      if (wrong !== -1) return problemAt(page.response, `scope ${scope}, q=${JSON.stringify(q)}: result /${wrong} does not satisfy the query (or is not a ${scope} event)`)
+      const keys = page.events.map(eventKey).join('\n')
+      for (const shape of clientShapes(query)) {
+        const response = await ctx.get(shape.path(scope, 0))
+        const body = response.status === 200 ? ctx.json(response) : undefined
+        const same = Array.isArray(body) && body.map((e) => eventKey(e as never)).join('\n') === keys
+        if (!same) return problemAt(response, `scope ${scope}, q=${JSON.stringify(q)} ${shape.name} (${shape.path(scope, 0)}): answered ${response.status} ${Array.isArray(body) ? `with ${body.length} event(s)` : ''}, not the ${page.events.length} event(s) of the canonical text`)
+      }
+      return undefined
     })
     if (!result.ok) return fail(result.problem, result.input, result.path)
     if (judged === 0) return skip('the server answered none of the generated queries with a page')

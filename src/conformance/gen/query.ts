@@ -32,6 +32,8 @@ const TERMS: TermMaker[] = [
   (e, r) => (e.host === '' ? null : `${choose(r, ['host', 'domain'])}:${e.host.split('.').slice(r.int(0, 1)).join('.')}`),
   (e) => `plugin:${value(e.event_source)}`,
   (e) => (e.port === '' ? null : `port:${e.port}`),
+  // Ranges on port compare as numbers (what LeakIX's Python client sends: `port:>1000`).
+  (e, r) => (e.port === '' ? null : `port:${choose(r, ['>', '<', '>=', '<='])}${e.port}`),
   (e) => (e.leak.severity === '' ? null : `severity:${value(e.leak.severity)}`),
   (e, r) => {
     const code = e.geoip.country_iso_code

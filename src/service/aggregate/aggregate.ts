@@ -41,7 +41,8 @@ export function aggregate(items: readonly SeenItem[], now: Instant, options: Agg
     return { item, leak: e.event_type === 'leak', source: e.event_source, fingerprint: e.event_fingerprint, host: e.host, port: e.port, time: e.time, first: instantOf(item.firstSeen), last: instantOf(item.lastSeen) }
   })
   const s = summarize(members, now, options)
-  const events = s.sorted.map((m) => m.item.event)
+  // One spelling of the address: each event's `ip` as the aggregation's (canonical) `ip`.
+  const events = s.sorted.map((m) => (m.item.event.ip === '' || resource.ip === '' || m.item.event.ip === resource.ip ? m.item.event : { ...m.item.event, ip: resource.ip }))
   const geoip = events.find((e) => hasGeoIp(e.geoip))?.geoip
   const network = events.find((e) => hasNetwork(e.network))?.network
   return {

@@ -88,6 +88,12 @@ export class LineMaker {
   }
 }
 
+/** An event's stored JSON with `ip` written canonically (rare: most events are stored so already). */
+function respelled(json: Uint8Array, ip: string): Uint8Array {
+  const event = JSON.parse(Buffer.from(json.buffer, json.byteOffset, json.byteLength).toString('utf8')) as Record<string, unknown>
+  return Buffer.from(JSON.stringify({ ...event, ip }))
+}
+
 /** The aggregation line of one resource's items. */
 function aggregationLine(resource: Resource, items: readonly EventFacts[], now: Instant, options: AggregateOptions): AggregationLine {
   const s = summarize(items, now, options)
@@ -109,7 +115,9 @@ function aggregationLine(resource: Resource, items: readonly EventFacts[], now: 
   ]
   for (let i = 0; i < s.sorted.length; i++) {
     if (i > 0) parts.push(COMMA)
-    parts.push(s.sorted[i]!.json)
+    const item = s.sorted[i]!
+    // One spelling of the address in a line: an event stored as `2001:DB8::0` is written with the resource's `2001:db8::`.
+    parts.push(item.ip === '' || resource.ip === '' || item.ip === resource.ip ? item.json : respelled(item.json, resource.ip))
   }
   parts.push(PLUGINS_OPEN, JSON.stringify(s.plugins), GEOIP_OPEN, geoip ?? EMPTY_GEOIP, NETWORK_OPEN, network ?? EMPTY_NETWORK)
   parts.push(`,"creation_date":"${s.creation_date}","update_date":"${s.update_date}","fresh":${s.fresh}}`)

@@ -7,7 +7,7 @@
  * Independent of the JSON search API: the same store call, the same paging.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { parseQuery, type Query, QueryError } from '../../query/index.js'
+import { parseQuery, type Query, QueryError, readingOf } from '../../query/index.js'
 import { SearchLimitError } from '../store/index.js'
 import type { Box } from '../web/render.js'
 import { renderResults } from '../web/render.js'
@@ -60,6 +60,9 @@ export function handleSearchPage(ctx: ServiceContext, req: IncomingMessage, res:
       if (!(error instanceof QueryError)) throw error
       return sendHtml(req, res, 400, renderResults({ ...view, error: shownError(error, target.text) }, apiPath))
     }
+    // How the query was read, where that may not be what was meant (never silently).
+    view.notes = readingOf(parsed).notes.map((n) => `Position ${n.offset + 1}: ${n.message}.`)
+    if (target.read !== undefined) view.notes.unshift(`\`${target.read}\` was searched as \`${target.text}\`.`)
     let found: Uint8Array[]
     try {
       found = await ctx.store.search(parsed, { offset: page * PAGE_SIZE, limit: PAGE_SIZE + 1 })

@@ -11,6 +11,7 @@ import { SearchLimitError } from '../store/search.js'
 import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
 import { acceptsJson } from './lookups.js'
+import { headerSafe, readingOf } from '../../query/index.js'
 import { readQuery } from './query-param.js'
 import { READ_METHODS, sendError, sendJson, sendMethodNotAllowed, shown, VARY_ACCEPT } from './reply.js'
 import { pathOf } from './route.js'
@@ -39,6 +40,9 @@ export function handleSearch(ctx: ServiceContext, req: IncomingMessage, res: Ser
         : `The ${caller.plan.name} plan may read search pages 0 to ${cap - 1} (${cap * ctx.config.searchPageSize} events); page ${page} is beyond them.`
     return sendError(res, 403, `${reason} Narrow the query, or use a key of a plan with more pages.`, VARY_ACCEPT)
   }
+  // Words that look like operators keep LeakIX's meaning; the answer says how they were read.
+  const notes = readingOf(read.query).notes
+  if (notes.length > 0) res.setHeader('x-query-notice', notes.map((n) => headerSafe(`position ${n.offset + 1}: ${n.message}`)))
   const size = ctx.config.searchPageSize
   const answer = (items: Uint8Array[]) => sendJson(res, 200, searchBody(items), VARY_ACCEPT)
   const fail = (error: unknown) => {

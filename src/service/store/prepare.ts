@@ -125,6 +125,10 @@ function prepareValue(doc: unknown): PrepareResult {
   else {
     const result = normalize(doc, OPTIONS)
     if (!result.ok) return { ok: false, errors: result.errors }
+    // Raw credential bytes that are not base64 are refused rather than guessed at: LeakIX's Go
+    // client cannot read them, and what they stand for is the sender's to say.
+    const raw = result.warnings.find((w) => w.code === 'bad_base64')
+    if (raw !== undefined) return { ok: false, errors: [{ ...raw, message: `${raw.message.replace(/: normalize .*$/, '')}: the service keeps bytes as standard base64 (l9kit normalize encodes such text as its UTF-8 bytes)` }] }
     event = result.event
   }
   if (!isStrictValid(event)) return { ok: false, errors: validate(event, { profile: 'strict' }).errors }

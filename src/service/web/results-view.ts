@@ -51,6 +51,8 @@ export interface ResultsView {
   /** Whether a next page may hold more (this one came back full and more was there). */
   more: boolean
   error: ShownError | null
+  /** How the query was read where it may not be what was meant (query/notices.ts; the box's rewrites). */
+  notes?: string[]
 }
 
 /** Longest summary shown in a results cell. */

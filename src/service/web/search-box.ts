@@ -4,16 +4,19 @@
  * (`192.0.2.1:8080`, `[2001:db8::1]:443`: the host page limited to that port), an address, a
  * host name with at least one dot (`example.com`, `example.com:8443`: the domain page; a port
  * does not narrow a domain page), and anything else a query of the search language
- * (docs/search.md), answered by the results page. A single word (`nginx`) is a query, not a
+ * (docs/search.md), answered by the results page; a CIDR block (`192.0.2.0/24`) is the query
+ * `ip:192.0.2.0/24` and an AS number (`AS64500`) `asn:64500`. A single word (`nginx`) is a query, not a
  * name: write `host:nginx` for that.
  */
 import { canonicalDomain } from '../names/domain.js'
 import { canonicalIp } from '../names/ip.js'
+import { parseRange } from '../../query/address.js'
 
 export type BoxTarget =
   | { kind: 'host'; ip: string; port: string }
   | { kind: 'domain'; name: string }
-  | { kind: 'query'; text: string }
+  /** `read`: the box's text was rewritten into this query (a CIDR block, an AS number); the page says so. */
+  | { kind: 'query'; text: string; read?: string }
 
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i
 const V4_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})$/
@@ -45,6 +48,11 @@ export function boxTarget(text: string): BoxTarget {
     const name = canonicalDomain(named[1]!)
     if (name !== null && canonicalIp(named[1]!) === null) return { kind: 'domain', name }
   }
+  // A CIDR block is an address search, `AS64500` a network's: as `ip:` and `asn:` would ask.
+  const slash = q.indexOf('/')
+  if (slash > 0 && /^\d{1,3}$/.test(q.slice(slash + 1)) && parseRange(q) !== null) return { kind: 'query', text: `ip:${q}`, read: q }
+  const as = /^AS(\d{1,10})$/i.exec(q)
+  if (as !== null && Number(as[1]) <= 4294967295) return { kind: 'query', text: `asn:${Number(as[1])}`, read: q }
   return { kind: 'query', text: q }
 }
 

@@ -2,10 +2,10 @@
 "use strict";
 export const validate = validate52;
 export default validate52;
-const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.1.0/error.schema.json","title":"Error body","description":"Body of the reference service for every status but 200.","type":"object","required":["title","description"],"properties":{"title":{"type":"string","title":"Title","description":"Short name of the error, such as `Bad Request`."},"description":{"type":"string","title":"Description","description":"What went wrong and how to fix it."}},"$defs":{}};
+const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/2.0.0/error.schema.json","title":"Error body","description":"Body of the reference service for every status but 200.","type":"object","required":["title","description"],"properties":{"title":{"type":"string","title":"Title","description":"Short name of the error, such as `Bad Request`."},"description":{"type":"string","title":"Description","description":"What went wrong and how to fix it."}},"$defs":{}};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://l9kit.dev/schema/1.1.0/error.schema.json" */;
+/*# sourceURL="https://l9kit.dev/schema/2.0.0/error.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate52.evaluated;

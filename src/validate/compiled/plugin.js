@@ -2,10 +2,10 @@
 "use strict";
 export const validate = validate52;
 export default validate52;
-const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.1.0/plugin.schema.json","title":"Plugin","description":"Answer of GET /api/plugins/:name.","type":"object","required":["name","description"],"properties":{"name":{"type":"string","title":"Name","description":"The plugin: an `event_source` value seen in stored events."},"description":{"type":"string","title":"Description","description":"What the plugin finds, from the service configuration; a default sentence when it has none."}},"$defs":{}};
+const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/2.0.0/plugin.schema.json","title":"Plugin","description":"Answer of GET /api/plugins/:name.","type":"object","required":["name","description"],"properties":{"name":{"type":"string","title":"Name","description":"The plugin: an `event_source` value seen in stored events."},"description":{"type":"string","title":"Description","description":"What the plugin finds, from the service configuration; a default sentence when it has none."}},"$defs":{}};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://l9kit.dev/schema/1.1.0/plugin.schema.json" */;
+/*# sourceURL="https://l9kit.dev/schema/2.0.0/plugin.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate52.evaluated;

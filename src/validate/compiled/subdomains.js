@@ -3,13 +3,13 @@
 const ucs2length = (text) => text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
 export const validate = validate52;
 export default validate52;
-const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/1.1.0/subdomains.schema.json","title":"Subdomains","description":"Answer of GET /api/subdomains/:domain.","type":"array","items":{"type":"object","required":["subdomain","distinct_ips","last_seen"],"properties":{"subdomain":{"type":"string","title":"Subdomain","description":"Fully qualified subdomain name.","minLength":1},"distinct_ips":{"type":"integer","title":"Distinct IPs","description":"Number of distinct IP addresses seen for it.","minimum":0},"last_seen":{"type":"string","title":"Last seen","description":"UTC time with exactly three fraction digits and `Z`.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$","not":{"pattern":"[^ -~]"}}},"title":"Subdomain entry","description":"A subdomain known for a domain."},"$defs":{}};
+const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://l9kit.dev/schema/2.0.0/subdomains.schema.json","title":"Subdomains","description":"Answer of GET /api/subdomains/:domain.","type":"array","items":{"type":"object","required":["subdomain","distinct_ips","last_seen"],"properties":{"subdomain":{"type":"string","title":"Subdomain","description":"Fully qualified subdomain name.","minLength":1},"distinct_ips":{"type":"integer","title":"Distinct IPs","description":"Number of distinct IP addresses seen for it.","minimum":0},"last_seen":{"type":"string","title":"Last seen","description":"UTC time with exactly three fraction digits and `Z`.","pattern":"^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$","not":{"pattern":"[^ -~]"}}},"title":"Subdomain entry","description":"A subdomain known for a domain."},"$defs":{}};
 const func1 = ucs2length;
 const pattern3 = new RegExp("[^ -~]", "");
 const pattern4 = new RegExp("^(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29)T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\\.[0-9]{3}Z$", "");
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://l9kit.dev/schema/1.1.0/subdomains.schema.json" */;
+/*# sourceURL="https://l9kit.dev/schema/2.0.0/subdomains.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate52.evaluated;

@@ -5,6 +5,12 @@ import { boxTarget } from '../../../src/service/web/search-box.js'
 describe('the search box', () => {
   it.each([
     ['192.0.2.1', { kind: 'host', ip: '192.0.2.1', port: '' }],
+    ['192.0.2.0/24', { kind: 'query', text: 'ip:192.0.2.0/24', read: '192.0.2.0/24' }],
+    ['2001:db8::/32', { kind: 'query', text: 'ip:2001:db8::/32', read: '2001:db8::/32' }],
+    ['AS64500', { kind: 'query', text: 'asn:64500', read: 'AS64500' }],
+    ['as0064500', { kind: 'query', text: 'asn:64500', read: 'as0064500' }],
+    ['192.0.2.0/33', { kind: 'query', text: '192.0.2.0/33' }],
+    ['AS99999999999', { kind: 'query', text: 'AS99999999999' }],
     ['  2001:DB8:0::1 ', { kind: 'host', ip: '2001:db8::1', port: '' }],
     ['192.0.2.1:8080', { kind: 'host', ip: '192.0.2.1', port: '8080' }],
     ['192.0.2.1:080', { kind: 'host', ip: '192.0.2.1', port: '80' }],

@@ -49,6 +49,11 @@ export class Postings<K> {
     list.push(id)
   }
 
+  /** Every value with a list. */
+  keys(): IterableIterator<K> {
+    return this.lists.keys()
+  }
+
   /** The ids listed under `value` (those `keep` accepts). */
   ids(value: K, keep?: (id: number) => boolean): IdSet {
     return this.lists.get(value)?.ids(keep) ?? new Int32Array(0)

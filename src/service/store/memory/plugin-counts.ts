@@ -19,6 +19,8 @@ const PRUNE_EVERY = 10_000
 export class PluginCounter {
   /** By name; a Map, so a plugin called `__proto__` is ordinary data. */
   private readonly byName = new Map<string, Buckets>()
+  /** Stored events per plugin: a plugin is listed while it has one. */
+  private readonly stored = new Map<string, number>()
   private sincePrune = 0
   private prunedAt = -1
 
@@ -30,11 +32,38 @@ export class PluginCounter {
       buckets = { minutes: new Map(), hours: new Map() }
       this.byName.set(detach(name), buckets)
     }
+    this.stored.set(name, (this.stored.get(name) ?? 0) + 1)
+    this.bump(buckets, time, now, 1)
+    if (++this.sincePrune >= PRUNE_EVERY && minuteOf(now) !== this.prunedAt) this.prune(now)
+  }
+
+  /**
+   * A deleted event of plugin `name`, counted at `time` (its first-seen time): its buckets are
+   * lowered, and the plugin is no longer listed once it has no stored event.
+   */
+  remove(name: string, time: Instant, now: Instant): void {
+    const buckets = this.byName.get(name)
+    if (name === '' || buckets === undefined) return
+    const left = (this.stored.get(name) ?? 1) - 1
+    if (left <= 0) {
+      this.stored.delete(name)
+      this.byName.delete(name)
+      return
+    }
+    this.stored.set(name, left)
+    this.bump(buckets, time, now, -1)
+  }
+
+  private bump(buckets: Buckets, time: Instant, now: Instant, by: 1 | -1): void {
     const minute = minuteOf(time)
     const hour = hourOf(time)
-    if (minuteKept(minute, now)) buckets.minutes.set(minute, (buckets.minutes.get(minute) ?? 0) + 1)
-    if (hourKept(hour, now)) buckets.hours.set(hour, (buckets.hours.get(hour) ?? 0) + 1)
-    if (++this.sincePrune >= PRUNE_EVERY && minuteOf(now) !== this.prunedAt) this.prune(now)
+    const put = (map: Map<number, number>, key: number) => {
+      const n = (map.get(key) ?? 0) + by
+      if (n > 0) map.set(key, n)
+      else map.delete(key)
+    }
+    if (minuteKept(minute, now)) put(buckets.minutes, minute)
+    if (hourKept(hour, now)) put(buckets.hours, hour)
   }
 
   /** Every plugin with its counts at `now`, by name in byte order. */

@@ -8,7 +8,8 @@
 import { reverseLabels } from '../../../names/domain.js'
 import type { IdSet, PlanIndexes } from '../../../query/plan.js'
 import { storable } from '../../../query/index.js'
-import type { TestCond } from '../../../query/index.js'
+import type { Bound, TestCond } from '../../../query/index.js'
+import { DECIMAL } from '../../../query/evaluate.js'
 import type { Prepared } from '../prepare.js'
 import { AddressOrder } from './address-order.js'
 import { Column, forEachId, type Ids } from './columns.js'
@@ -116,6 +117,12 @@ export class SearchIndex implements PlanIndexes {
       }
       return undefined
     }
+    if (test.kind === 'range' && field.name === 'port') {
+      // `port:>1000`: the lists of the ports in range (at most 65 536 of them).
+      const ids: number[] = []
+      for (const port of this.port.keys()) if (DECIMAL.test(port) && inRangeOf(Number(port), test)) for (const id of this.port.ids(port)) ids.push(id)
+      return exact(sortedUnique(ids))
+    }
     if (test.kind === 'range' && field.name === 'network.asn' && test.lo && test.hi && test.lo.value === test.hi.value) {
       const asn = Number(test.lo.value)
       return exact(this.asn.ids(asn, (id) => this.asnOf.data[id] === asn))
@@ -154,6 +161,11 @@ export class SearchIndex implements PlanIndexes {
     for (const n of this.addresses.inRange(range)) forEachId(this.view.addressIds(n), (id) => void ids.push(id))
     return sortedUnique(ids)
   }
+}
+
+function inRangeOf(value: number, test: { lo?: Bound; hi?: Bound }): boolean {
+  if (test.lo && (test.lo.inclusive ? value < Number(test.lo.value) : value <= Number(test.lo.value))) return false
+  return !(test.hi && (test.hi.inclusive ? value > Number(test.hi.value) : value >= Number(test.hi.value)))
 }
 
 function sortedUnique(ids: number[]): IdSet {

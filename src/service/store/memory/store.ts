@@ -8,7 +8,7 @@
  * Ids are never reused: a deleted event's id stays `gone`.
  */
 import type { SubdomainEntry } from '../../../schema/index.js'
-import type { Query } from '../../../query/index.js'
+import { type Query, storable } from '../../../query/index.js'
 import type { Instant } from '../../../time/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
@@ -192,7 +192,11 @@ export class MemoryStore implements Store {
   /** Deletes every event whose `tags` hold `tag`; a scan that parses only events whose bytes may hold it. */
   deleteTagged(tag: string): number {
     let removed = 0
+    const now = nowInstant()
     forEachTagged(tag, this.next, (id) => (this.gone.data[id] ? null : this.arena.bytes(id)), (id, event) => {
+      // Counted when first stored, at that copy's time: uncounted at its first-seen time, the same
+      // unless a copy with an earlier time came later (docs/service.md, "Plugins").
+      this.pluginCounts.remove(storable(event.event_source), instant(this.firstMs.data[id]!, this.firstSubMs.data[id]!), now)
       this.remove(id, identityOf(event))
       removed++
     })

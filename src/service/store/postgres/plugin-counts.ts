@@ -41,6 +41,40 @@ export async function countAdded(tx: TransactionSql, added: readonly Prepared[],
     ON CONFLICT (name, unit, bucket) DO UPDATE SET n = c.n + excluded.n`
 }
 
+/**
+ * Uncounts deleted events (`source`, `first_seen` in nanoseconds: counted there, see countAdded),
+ * and forgets the plugins no stored event has any more. Buckets go no lower than 0; an emptied
+ * one is deleted.
+ */
+export async function countDeleted(tx: TransactionSql, deleted: readonly { source: string; first_seen: string }[], now: Instant): Promise<void> {
+  const counts = new Map<string, number>()
+  const names = new Set<string>()
+  for (const d of deleted) {
+    if (d.source === '') continue
+    names.add(d.source)
+    const time = BigInt(d.first_seen)
+    if (minuteKept(minuteOf(time), now)) bump(counts, `${d.source}\u0000m\u0000${minuteOf(time)}`)
+    if (hourKept(hourOf(time), now)) bump(counts, `${d.source}\u0000h\u0000${hourOf(time)}`)
+  }
+  if (names.size === 0) return
+  const rows = [...counts].map(([key, n]) => [...key.split('\u0000'), n] as [string, string, string, number])
+  rows.sort((a, b) => byteOrder(a[0], b[0]) || byteOrder(a[1], b[1]) || Number(a[2]) - Number(b[2]))
+  if (rows.length > 0) {
+    await tx`
+      UPDATE plugin_counts AS c SET n = greatest(c.n - q.n, 0)
+      FROM unnest(
+        ${tx.array(rows.map((r) => r[0]))}::text[], ${tx.array(rows.map((r) => r[1]))}::"char"[],
+        ${tx.array(rows.map((r) => r[2]))}::bigint[], ${tx.array(rows.map((r) => r[3]))}::bigint[]
+      ) AS q (name, unit, bucket, n)
+      WHERE c.name = q.name AND c.unit = q.unit AND c.bucket = q.bucket`
+    await tx`DELETE FROM plugin_counts WHERE n <= 0 AND name = ANY(${tx.array([...names])}::text[])`
+  }
+  await tx`
+    DELETE FROM plugins p WHERE p.name = ANY(${tx.array([...names].sort(byteOrder))}::text[])
+      AND NOT EXISTS (SELECT 1 FROM events e WHERE e.source = p.name)`
+  await tx`DELETE FROM plugin_counts c WHERE c.name = ANY(${tx.array([...names])}::text[]) AND NOT EXISTS (SELECT 1 FROM plugins p WHERE p.name = c.name)`
+}
+
 /** Every plugin (or the one named) with its counts at `now`, by name in byte order. */
 export async function readPlugins(sql: Sql, now: Instant, name?: string): Promise<PluginCount[]> {
   const w = windowsAt(now)

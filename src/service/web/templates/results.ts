@@ -24,6 +24,11 @@ export const RESULT_ROWS = `<div class="scroll" role="region" aria-labelledby="<
 
 export const RESULTS = `<h1>Search <%= it.scope === 'leak' ? 'leaks' : 'services' %></h1>
 <p class="lead">Query: <code class="query"><%= it.q %></code></p>
+<% if (it.notes && it.notes.length > 0) { %>
+<div class="notice" role="note" id="query-notes">
+<% for (const note of it.notes) { %><p><%= note %></p><% } %>
+</div>
+<% } %>
 <% if (it.error !== null) { %>
 <div class="error" role="alert" id="query-error">
 <p><%= it.error.message %></p>
