@@ -74,7 +74,7 @@ export const QUERY_MUTANTS: Mutant[] = [
     },
   }),
   proxyMutant({ id: 'search-ignores-minus', layer: 'query engine', breaks: 'search reads a - term as nothing', killedBy: ['search-excludes', 'search-partition', 'search-results-match'], checks: SEARCH_CHECKS }, { request: rewriteQ('/search', withoutMinus) }),
-  proxyMutant({ id: 'search-plus-as-optional', layer: 'query engine', breaks: 'search reads + (required) as optional', killedBy: ['search-partition'], checks: SEARCH_CHECKS }, {
+  proxyMutant({ id: 'search-plus-as-optional', layer: 'query engine', breaks: 'search reads + (required) as optional', killedBy: ['search-partition', 'search-results-match'], checks: SEARCH_CHECKS }, {
     request: rewriteQ('/search', (q) => q.replace(/(^|[\s(])\+/g, '$1')),
   }),
   proxyMutant({ id: 'search-quote-500', layer: 'HTTP status', breaks: 'a query with an unbalanced quote is a 500', killedBy: ['search-hostile'], checks: SEARCH_CHECKS }, {

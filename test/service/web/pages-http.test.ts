@@ -49,7 +49,7 @@ describe('content negotiation', () => {
     }
   })
 
-  it('keeps JSON errors for API clients (400, 406) and 404 for / without a browser', async () => {
+  it('keeps JSON errors for API clients (400, 405, 406) and 404 for / without a browser', async () => {
     const bad = await getRaw(service.url, '/host/1.2.3', { accept: 'application/json' })
     expect(bad.status).toBe(400)
     expect(JSON.parse(bad.body.toString())).toEqual({ title: 'Bad Request', description: '"1.2.3" is not an IPv4 or IPv6 address.' })
@@ -60,7 +60,8 @@ describe('content negotiation', () => {
     const root = await getRaw(service.url, '/')
     expect([root.status, root.headers['content-type']]).toEqual([404, 'application/json'])
     const post = await getRaw(service.url, `/host/${HOST}`, { accept: BROWSER_ACCEPT }, 'POST')
-    expect([post.status, post.headers['content-type']]).toEqual([404, 'application/json'])
+    // A method the route does not take is a JSON 405 naming the ones it does, even for a browser.
+    expect([post.status, post.headers['content-type'], post.headers.allow]).toEqual([405, 'application/json', 'GET, HEAD'])
   })
 
   it('gives a browser the page, marked as varying by accept, with a policy that forbids scripts', async () => {
