@@ -13,6 +13,8 @@ export interface Line {
   text: string
   /** An element of a pretty-printed array (ValueSplitter), not a record of its own line. */
   element?: true
+  /** The line ended in CR LF (the CR is not in `text`): rewriting it changes its bytes. */
+  crlf?: true
 }
 export interface LineProblem {
   line: number
@@ -137,9 +139,13 @@ export class LineSplitter<T = Line> {
       return
     }
     let end = to
-    if (end > from && buf[end - 1] === CR) end--
+    const crlf = end > from && buf[end - 1] === CR
+    if (crlf) end--
     if (isBlank(buf, from, end)) return
-    out.push(this.make(this.lineNo, this.offset, buf, from, end))
+    const item = this.make(this.lineNo, this.offset, buf, from, end)
+    // Said for `normalize --check`, which must name a line that normalize rewrites with LF.
+    if (crlf) (item as Line).crlf = true
+    out.push(item)
   }
 }
 

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { emptyEvent } from '../../src/schema/index.js'
+import { runBuilt } from '../support/built-cli.js'
 import { runCli } from '../support/streams.js'
 import { testTempDir } from '../support/temp.js'
 
@@ -125,6 +126,22 @@ ${file}:4
     expect(await runCli(['normalize', '--check', '--escape', 'go', file])).toMatchObject({ code: 1, stdout: `${file}:1\n` })
     expect(await runCli(['normalize', '--check', '--rejects', join(dir, 'r.jsonl'), file])).toMatchObject({ code: 2, stdout: '' })
   })
+
+  it('--check names CR LF lines and a line after a byte order mark: normalize rewrites them (LF, no mark), so they are not canonical', async () => {
+    const dir = testTempDir('l9kit-normalize-crlf-')
+    const file = join(dir, 'crlf.jsonl')
+    writeFileSync(file, `\ufeff${canonical}\n${canonical}\r\n${canonical}\n`)
+    expect((await runCli(['normalize', file])).stdout).toBe(`${canonical}\n`.repeat(3))
+    expect(await runCli(['normalize', '--check', file])).toEqual({ code: 1, stdout: `${file}:1\n${file}:2\n`, stderr: 'normalize --check: 2 of 3 not canonical\n' })
+    // What normalize wrote is canonical.
+    writeFileSync(file, (await runCli(['normalize', file])).stdout)
+    expect(await runCli(['normalize', '--check', file])).toMatchObject({ code: 0, stdout: '' })
+    // --jobs workers (large inputs) judge alike.
+    const big = join(dir, 'big.jsonl')
+    writeFileSync(big, `\ufeff${Array.from({ length: 4000 }, (_, i) => `${canonical}${i % 1000 === 999 ? '\r' : ''}`).join('\n')}\n`)
+    const named = ['1', '1000', '2000', '3000', '4000'].map((n) => `${big}:${n}\n`).join('')
+    for (const jobs of ['1', '2']) expect(await runBuilt(['normalize', '--check', '--jobs', jobs, big]), `--jobs ${jobs}`).toMatchObject({ code: 1, stdout: named })
+  }, 60_000)
 
   it('--escape go writes Go’s escapes; --header-order input keeps the input order; bad values are usage errors', async () => {
     const doc = '{"summary":"<a href=x&y>\u2028\\b","http":{"header":{"b":"1","10":"3","9":"2","A":"4"}}}'

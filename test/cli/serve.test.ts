@@ -52,6 +52,22 @@ describe('l9kit serve', () => {
     expect(run.stderr.text).toContain(`${events}: 1 new, 0 duplicates, 1 rejected`)
   })
 
+  it('--config without --load serves an empty store (no demo data); --demo asks for the demo data with its own keys', async () => {
+    const config = join(dir, 'own-keys.json')
+    writeFileSync(config, JSON.stringify({ keys: [{ name: 'me', key: 'my-own-key-2', plan: 'pro' }], plans: { anonymous: { rate: null } } }))
+    const empty = serve(['--port', '0', '--config', config])
+    const url = await empty.url()
+    expect((await request(url!, '/domain/example.com')).json).toEqual({ Services: null, Leaks: null })
+    expect(await empty.stop()).toBe(0)
+    expect(empty.stderr.text).toContain('loaded 0 events (an empty store: --load FILE for your events, --demo for the demo data)')
+    const demo = serve(['--port', '0', '--config', config, '--demo'])
+    const demoUrl = await demo.url()
+    expect(((await request(demoUrl!, '/domain/example.com')).json as { Services: unknown[] }).Services.length).toBeGreaterThan(5)
+    expect(demo.stdout.text).not.toContain('demo keys')
+    expect((await request(demoUrl!, '/host/192.0.2.10', { headers: { 'api-key': 'l9kit-demo-pro' } })).status).toBe(401)
+    expect(await demo.stop()).toBe(0)
+  })
+
   it('exits 2 with file: /pointer: message lines for a bad config, before listening', async () => {
     const config = join(dir, 'bad.json')
     writeFileSync(config, JSON.stringify({ keys: [{ name: 'x', key: 'secret-value-1', plan: 'gold' }], colour: 1 }))
