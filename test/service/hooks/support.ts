@@ -4,6 +4,7 @@ import type { Socket } from 'node:net'
 import { afterAll, expect } from 'vitest'
 import {
   type HookStore,
+  type LimiterOptions,
   MemoryStore,
   parseConfig,
   type Resolver,
@@ -38,7 +39,7 @@ export function hookServiceConfig(extra: Record<string, unknown> = {}): ServiceC
 }
 
 /** Starts a service for one test file (stopped after it). */
-export async function serveHooks(options: { config?: ServiceConfig; resolve?: Resolver; hooks?: HookStore } = {}): Promise<RunningService> {
+export async function serveHooks(options: { config?: ServiceConfig; resolve?: Resolver; hooks?: HookStore; limiter?: LimiterOptions } = {}): Promise<RunningService> {
   const running = await startService({
     store: new MemoryStore(),
     config: options.config ?? hookServiceConfig(),
@@ -46,6 +47,7 @@ export async function serveHooks(options: { config?: ServiceConfig; resolve?: Re
     port: 0,
     resolve: options.resolve,
     hooks: options.hooks,
+    limiter: options.limiter,
   })
   afterAll(() => running.close(100))
   return running
