@@ -118,5 +118,5 @@ describe('l9kit filter', () => {
     expect(one.stderr).toMatch(/big\.jsonl:998: /)
     expect(await runBuilt([...args, '--jobs', '2', path])).toEqual(one)
     expect(await runBuilt([...args, '--jobs', '2'], path)).toEqual(await runBuilt([...args, '--jobs', '1'], path))
-  }, 120_000)
+  }, 360_000)
 })

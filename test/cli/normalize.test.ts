@@ -141,7 +141,7 @@ ${file}:4
     writeFileSync(big, `\ufeff${Array.from({ length: 4000 }, (_, i) => `${canonical}${i % 1000 === 999 ? '\r' : ''}`).join('\n')}\n`)
     const named = ['1', '1000', '2000', '3000', '4000'].map((n) => `${big}:${n}\n`).join('')
     for (const jobs of ['1', '2']) expect(await runBuilt(['normalize', '--check', '--jobs', jobs, big]), `--jobs ${jobs}`).toMatchObject({ code: 1, stdout: named })
-  }, 60_000)
+  }, 180_000)
 
   it('--escape go writes Go’s escapes; --header-order input keeps the input order; bad values are usage errors', async () => {
     const doc = '{"summary":"<a href=x&y>\u2028\\b","http":{"header":{"b":"1","10":"3","9":"2","A":"4"}}}'

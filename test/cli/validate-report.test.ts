@@ -66,7 +66,7 @@ describe('validate --format sarif', () => {
     const one = await runBuilt(['validate', '--format', 'sarif', '--jobs', '1', big])
     expect(await runBuilt(['validate', '--format', 'sarif', '--jobs', '2', big])).toEqual(one)
     expect((JSON.parse(one.stdout) as any).runs[0].results).toHaveLength(50)
-  }, 60_000)
+  }, 180_000)
 })
 
 describe('validate --format junit', () => {

@@ -38,6 +38,6 @@ describe.concurrent('every code block of the docs runs as written, or says why n
       const ctx = await docContext(ROOT, join(dir, `doc-${i}`), service!.port, bin)
       const results = await runDoc(blocks, ctx)
       expect(failures(results)).toEqual([])
-    }, 180_000)
+    }, 540_000)
   }
 })

@@ -79,7 +79,7 @@ async function serve(store: string[]): Promise<{ url: string; stop(): void }> {
 }
 
 const python = (url: string, ...args: string[]) => {
-  const run = spawnSync(PYTHON, [CLIENT, url, ...args], { encoding: 'utf8', timeout: 30_000 })
+  const run = spawnSync(PYTHON, [CLIENT, url, ...args], { encoding: 'utf8', timeout: 120_000 })
   expect(run.stderr).toBe('')
   return run.stdout.trimEnd().split('\n')
 }

@@ -80,7 +80,7 @@ needs("the format owner's model (Python, from the facts)", works(PYTHON, ['--ver
       // What the model writes, our strict validator accepts.
       expect(validate(dump, { profile: 'strict' }).errors).toEqual([])
     }
-  }, 60_000)
+  }, 180_000)
 
   it('the generated set does exercise every object and every member', async () => {
     const docs = generatedEvents() as Record<string, any>[]

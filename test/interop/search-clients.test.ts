@@ -91,7 +91,7 @@ const leaks = byTime(EVENTS.filter((e) => e.event_type === 'leak'))
 const https = services.filter((e) => e.port === '443' && e.geoip.country_iso_code !== 'DE' && e.geoip.country_name !== 'Germany')
 
 const python = (url: string, key: string, scope: string, page: number, terms: unknown[]) => {
-  const run = spawnSync(PYTHON, [CLIENT, url, key, 'search', scope, String(page), JSON.stringify(terms)], { encoding: 'utf8', timeout: 30_000 })
+  const run = spawnSync(PYTHON, [CLIENT, url, key, 'search', scope, String(page), JSON.stringify(terms)], { encoding: 'utf8', timeout: 120_000 })
   expect(run.stderr).toBe('')
   return run.stdout.trimEnd().split('\n')
 }
@@ -132,7 +132,7 @@ needs("LeakIX's Go client: GetSearchResults and Next()", goAvailable, 'the go co
   beforeAll(() => void buildGoProgram('go-search', dir, 'search'), 300_000)
 
   const go = (url: string, scope: string, q: string, key: string) => {
-    const run = spawnSync(binary, [url, scope, q, key], { encoding: 'utf8', timeout: 30_000 })
+    const run = spawnSync(binary, [url, scope, q, key], { encoding: 'utf8', timeout: 120_000 })
     expect(run.stderr).toBe('')
     return run.stdout.trimEnd().split('\n')
   }

@@ -57,7 +57,7 @@ describe('TypeScript, as docs/languages.md says', () => {
       edit: (text) => text.replace(/^npm install --save-dev typescript @types\/node$/m, links),
     })
     output = (await exec('node', ['dist/app.js'], { cwd: folder })).stdout
-  }, 180_000)
+  }, 540_000)
 
   it('builds and runs the doc’s app.ts in a project made by npm init -y, printing what the doc shows', () => {
     const shown = sectionBlocks('TypeScript').filter((b) => b.lang === 'text').at(-1)!

@@ -57,7 +57,7 @@ beforeAll(async () => {
   for (const dep of runtimeClosure()) cpSync(join(root, 'node_modules', dep), join(consumer, 'node_modules', dep), { recursive: true })
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
   await npm(['install', '--offline', '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, packed.filename)], consumer)
-}, 90_000)
+}, 270_000)
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
@@ -143,7 +143,7 @@ describe('the installed package', () => {
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
     const result = await run(process.execPath, [tsc, '-p', '.'], { cwd: consumer(), timeout: 60_000 }).catch((e: { stdout: string }) => e)
     expect(result.stdout).toBe('')
-  }, 60_000)
+  }, 180_000)
 
   it('runs the l9kit bin', async () => {
     const bin = join(consumer(), 'node_modules', '.bin', 'l9kit')

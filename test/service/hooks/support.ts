@@ -133,8 +133,8 @@ export async function startReceiver(behaviour: Behaviour = () => ({ status: 200 
   return receiver
 }
 
-/** Polls until `ready()` is true, at most `ms` (then fails with `what`). */
-export async function waitFor(what: string, ready: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+/** Polls until `ready()` is true, at most `ms` (then fails with `what`): a bound for a hang, generous for a busy machine. */
+export async function waitFor(what: string, ready: () => boolean | Promise<boolean>, ms = 90_000): Promise<void> {
   const end = Date.now() + ms
   while (Date.now() < end) {
     if (await ready()) return

@@ -145,5 +145,5 @@ describe('large ingest on prepare workers', () => {
     expect(lines.at(-1)).toBeGreaterThan(5000)
     expect(inThread.report.duplicates).toBeGreaterThan(200)
     expect(inThread.heard.some((h) => h.summary === 'newer')).toBe(true)
-  }, 60_000)
+  }, 180_000)
 })

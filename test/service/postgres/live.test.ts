@@ -9,7 +9,7 @@ import { PostgresStore } from '../../../src/service/store/postgres/index.js'
 import { jsonl, KEYS, makeEvent, request, unlimitedConfig } from '../support.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
-vi.setConfig({ testTimeout: 60_000 })
+vi.setConfig({ testTimeout: 180_000 })
 const schema = freshSchema()
 dropSchemasAfterAll([schema])
 const closing: (() => Promise<unknown>)[] = []

@@ -12,7 +12,7 @@ import { formatTime } from '../../../src/time/index.js'
 import { makeEvent } from '../support.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
-vi.setConfig({ testTimeout: 120_000 })
+vi.setConfig({ testTimeout: 360_000 })
 
 const schemas = [freshSchema(), freshSchema()]
 dropSchemasAfterAll(schemas)
