@@ -143,6 +143,28 @@ ${file}:4
     for (const jobs of ['1', '2']) expect(await runBuilt(['normalize', '--check', '--jobs', jobs, big]), `--jobs ${jobs}`).toMatchObject({ code: 1, stdout: named })
   }, 180_000)
 
+  it('says when it replaces bytes that are not UTF-8 with U+FFFD; --check names the line; validate agrees (lenient: a warning, strict: an error)', async () => {
+    const dir = testTempDir('l9kit-normalize-utf8-')
+    const file = join(dir, 'latin1.jsonl')
+    const [head, tail] = canonical.split('"summary":""')
+    const bad = Buffer.concat([Buffer.from(`${head}"summary":"caf`), Buffer.from([0xe9]), Buffer.from(`"${tail}`)])
+    writeFileSync(file, Buffer.concat([Buffer.from(`${canonical}\n`), bad, Buffer.from('\n')]))
+    const warning = `${file}:2: (document): warning: bytes that are not UTF-8 were read as U+FFFD, one for each byte (as the original tools read them)\n`
+    const r = await runCli(['normalize', file])
+    expect(r).toEqual({ code: 0, stdout: `${canonical}\n${canonical.replace('"summary":""', '"summary":"caf\ufffd"')}\n`, stderr: warning })
+    expect(await runCli(['normalize', '--check', file])).toMatchObject({ code: 1, stdout: `${file}:2\n` })
+    const lenient = await runCli(['validate', '--profile', 'lenient', file])
+    expect(lenient).toEqual({ code: 0, stdout: `${warning}2 valid, 0 invalid\n`, stderr: '' })
+    const strict = await runCli(['validate', file])
+    expect(strict.code).toBe(1)
+    expect(strict.stdout).toContain(`${file}:2: (document): bytes that are not UTF-8 were read as U+FFFD`)
+    // --jobs workers say the same.
+    const big = join(dir, 'big.jsonl')
+    writeFileSync(big, Buffer.concat([...Array.from({ length: 3000 }, () => Buffer.from(`${canonical}\n`)), bad, Buffer.from('\n')]))
+    expect((await runBuilt(['normalize', '--jobs', '2', big])).stderr).toBe(warning.replace(`${file}:2`, `${big}:3001`))
+    expect((await runBuilt(['validate', '--profile', 'lenient', '--jobs', '2', big])).stdout).toBe(`${warning.replace(`${file}:2`, `${big}:3001`)}3001 valid, 0 invalid\n`)
+  }, 180_000)
+
   it('--escape go writes Go’s escapes; --header-order input keeps the input order; bad values are usage errors', async () => {
     const doc = '{"summary":"<a href=x&y>\u2028\\b","http":{"header":{"b":"1","10":"3","9":"2","A":"4"}}}'
     const go = await runCli(['normalize', '--escape', 'go'], doc)

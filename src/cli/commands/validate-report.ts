@@ -71,6 +71,7 @@ const RULES: Record<string, string> = {
   bad_json: 'The record is not valid JSON',
   not_object: 'The document is not a JSON object',
   line_too_long: 'The line is longer than --max-line-bytes',
+  bad_utf8: 'The record holds bytes that are not UTF-8',
   too_deep: 'The document is nested too deeply',
   internal_error: 'l9kit failed on this record',
   invalid: 'The document does not match the schema',
