@@ -2,7 +2,7 @@
  * Decoding input bytes as UTF-8 the way the original Go tools do: each byte of an invalid
  * sequence becomes its own U+FFFD. Node's decoder (like a browser's) replaces a truncated
  * sequence such as `E2 82` with one U+FFFD instead, so the same bad input would give other
- * bytes than the original tools write (spec/facts.md). Valid input is decoded by Node as is.
+ * bytes than the original tools write (docs/specification.md). Valid input is decoded by Node as is.
  */
 import { isUtf8 } from 'node:buffer'
 import type { Issue } from '../validate/issue.js'

@@ -1,6 +1,6 @@
 /**
  * LeakIX's own clients against `l9kit serve` (the built binary), on the memory store and on
- * PostgreSQL, as spec/leakix-api.md describes their requests and reading rules (their sources
+ * PostgreSQL, as docs/specification.md describes their requests and reading rules (their sources
  * cannot be fetched in CI, so these are ours, written from the facts):
  * - the Python client's get_plugins and get_plugin (found and unknown), bulk_export,
  *   bulk_export_last_event, bulk_export_stream and bulk_service: test/interop/clients/leakix_python.py;

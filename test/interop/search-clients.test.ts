@@ -1,6 +1,6 @@
 /**
  * Search as LeakIX's own clients do it, against `l9kit serve` (the built binary) on the memory
- * store and on PostgreSQL, written from spec/leakix-api.md ("What the two clients send"; their
+ * store and on PostgreSQL, written from docs/specification.md ("What the two clients send"; their
  * sources cannot be fetched in CI):
  * - the Python client's search (test/interop/clients/leakix_python.py): its query classes'
  *   serialisation (`+port:443 -country:Germany`, `+time:>"2026-11-24"`, `*`), form-encoded

@@ -20,7 +20,7 @@ const WAIT_MS = 10_000
 export const liveDelivers: Check = {
   id: 'live-delivers',
   description: 'A subscriber of the live stream (WebSocket /ws/leak) receives a leak event ingested after it connected, as one event document',
-  spec: 'spec/leakix-api.md: Operations beyond the three lookups (live stream)',
+  spec: "LeakIX's API: Operations beyond the three lookups (live stream)",
   needsState: 'an ingested event must reach the stream',
   async run(ctx) {
     const { adminToken, allowWrites } = ctx.options

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """What LeakIX's Python client (`leakix` 1.1) does for get_plugins, get_plugin, search and the bulk calls, written from
-spec/leakix-api.md ("What the two clients send") for test/interop/clients.test.ts; standard
+docs/specification.md ("What the two clients send") for test/interop/clients.test.ts; standard
 library only (urllib), since the client itself cannot be fetched in CI.
 
 Every call sends the headers `api-key` (possibly empty) and `accept: application/json`. A 200 body

@@ -1,4 +1,4 @@
-// A Go program of ours that does what LeakIX's Go client's GetChannel does (spec/leakix-api.md,
+// A Go program of ours that does what LeakIX's Go client's GetChannel does (docs/specification.md,
 // "What the two clients send"): dial ws://HOST:PORT/ws/SCOPE with the headers `Origin: HOST:PORT`
 // and `api-key`, then decode each message as one L9Event (the original's field types: time.Time
 // for times, int64 for sizes, []byte for raw). It prints "connected", then one line per event

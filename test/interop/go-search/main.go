@@ -1,5 +1,5 @@
 // A Go program of ours that does what LeakIX's Go client's GetSearchResults and Next() do
-// (spec/leakix-api.md, "What the two clients send"): GET {endpoint}/search?scope=…&q=…&page=N
+// (docs/specification.md, "What the two clients send"): GET {endpoint}/search?scope=…&q=…&page=N
 // with both values url.QueryEscape'd, headers Accept: application/json and api-key, a 5 s
 // timeout; on 429 it parses x-limited-for with time.ParseDuration (panicking if it cannot, as
 // the original does), sleeps and asks again; otherwise it decodes the body as []Event (the
