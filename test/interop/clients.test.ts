@@ -68,7 +68,7 @@ async function serve(store: string[]): Promise<{ url: string; stop(): void }> {
   let text = ''
   child.stdout!.on('data', (c: Buffer) => (text += c.toString()))
   child.stderr!.on('data', (c: Buffer) => (text += c.toString()))
-  const end = Date.now() + 60_000
+  const end = Date.now() + 180_000 // (a bound for a hang: a busy machine starts it slowly)
   let url: string | undefined
   while (url === undefined && Date.now() < end && child.exitCode === null) {
     url = /^listening on (http:\/\/\S+)/m.exec(text)?.[1]
