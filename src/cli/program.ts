@@ -18,25 +18,31 @@ function mainHelp(): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    "Run 'l9kit <command> --help' for a command's options. FILE '-' or no FILE reads standard input.",
+    "Run 'l9kit <command> --help' (or 'l9kit help <command>') for a command's options. FILE '-' or no FILE reads standard input.",
+    "'l9kit --version' (-V, -v, version) prints the version.",
     'Exit codes: 0 success, 1 some records invalid or failed, 2 usage or I/O error.',
   ].join('\n')
 }
 
+/** The words that print the version, as other tools take them (git and npm: `version`; many: `-v`). */
+const VERSION_WORDS = ['--version', '-V', '-v', 'version']
+
 export async function main(argv: string[], io: Io): Promise<number> {
+  // `l9kit help COMMAND` is `l9kit COMMAND --help`.
+  if (argv[0] === 'help' && argv.length > 1) return main([argv[1]!, '--help'], io)
   const [name, ...rest] = argv
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(mainHelp() + '\n')
     return name === undefined ? EXIT.usage : EXIT.ok
   }
-  if (name === '--version' || name === '-V') {
+  if (VERSION_WORDS.includes(name)) {
     io.stdout.write(VERSION + '\n')
     return EXIT.ok
   }
   const entry = commands.find((c) => c.name === name)
   if (!entry) {
     const what = name.startsWith('-') ? 'option' : 'command'
-    io.stderr.write(`l9kit: unknown ${what} '${printable(name)}'${didYouMean(name, what === 'option' ? ['--help', '--version'] : commands.map((c) => c.name))} (see 'l9kit --help')\n`)
+    io.stderr.write(`l9kit: unknown ${what} '${printable(name)}'${didYouMean(name, what === 'option' ? ['--help', '--version'] : [...commands.map((c) => c.name), 'help', 'version'])} (see 'l9kit --help')\n`)
     return EXIT.usage
   }
   const command = await entry.load()
@@ -74,6 +80,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
       io.stderr.write(`l9kit ${name}: ${printable(String((error as NodeJS.ErrnoException).path))}: ${describeErrno(code)}\n`)
       return EXIT.usage
     }
+    if (code && /^E[A-Z0-9]+$/.test(code) && (error as NodeJS.ErrnoException).syscall !== undefined) {
+      // A system call failed on a stream with no path (standard input, a pipe, a read after the
+      // open): the machine's fault or the input's, not l9kit's.
+      io.stderr.write(`l9kit ${name}: I/O error: ${describeErrno(code)} (${printable(String((error as NodeJS.ErrnoException).syscall))})\n`)
+      return EXIT.usage
+    }
     io.stderr.write(`l9kit ${name}: internal error (${REPORT_REQUEST}): ${(error as Error).stack ?? String(error)}\n`)
     return EXIT.usage
   }
@@ -96,6 +108,15 @@ function describeErrno(code: string): string {
       return 'is a directory'
     case 'ENOTDIR':
       return 'not a directory (a part of the path is a file)'
+    case 'EIO':
+      return 'input/output error (EIO: the device or file system failed)'
+    case 'ENOSPC':
+      return 'no space left on the device (ENOSPC)'
+    case 'EROFS':
+      return 'read-only file system (EROFS)'
+    case 'EMFILE':
+    case 'ENFILE':
+      return `too many open files (${code})`
     default:
       return code
   }

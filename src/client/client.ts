@@ -166,7 +166,7 @@ export class LookupClient {
     const response = await this.request('GET', path, { headers: { accept: BULK_ACCEPT } }, call, open)
     if (response.status === 204) return
     if (response.status !== 200 || response.stream === undefined) {
-      throw new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${errorText(response.body)}`, { response })
+      throw new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${errorText(response.body, response.statusText)}`, { response })
     }
     yield* jsonLines(response, response.stream, this.options.validate === false ? undefined : shape)
   }
@@ -233,7 +233,7 @@ export class LookupClient {
   private async typed(path: string, shape: 'lookup-result' | 'subdomains' | 'plugins' | 'plugin', call?: CallOptions, got?: RawResponse): Promise<unknown> {
     const response = got ?? (await this.get(path, call))
     if (response.status !== 200) {
-      throw new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${errorText(response.body)}`, { response })
+      throw new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${errorText(response.body, response.statusText)}`, { response })
     }
     let body: unknown
     try {
@@ -265,10 +265,12 @@ function parsesTo(body: string, value: unknown): boolean {
 }
 
 /** `: title: description` of a JSON error body, when it has one. */
-export function errorText(body: string): string {
+export function errorText(body: string, reason?: string): string {
   try {
     const doc = JSON.parse(body) as Record<string, unknown>
-    const parts = [doc.title, doc.description, doc.error].filter((p) => typeof p === 'string')
+    // A title that only repeats the status line's reason phrase ("403 Forbidden: Forbidden: …") is left out.
+    const title = typeof doc.title === 'string' && doc.title.toLowerCase() === reason?.toLowerCase() ? undefined : doc.title
+    const parts = [title, doc.description, doc.error].filter((p) => typeof p === 'string')
     return parts.length > 0 ? `: ${parts.join(': ')}` : ''
   } catch {
     return ''

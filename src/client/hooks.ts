@@ -189,7 +189,7 @@ function nextPage(link: string | undefined, route: string): string | null {
 /** The parsed body of an answer with the expected status (or any 2xx); throws otherwise. */
 function expectStatus(response: RawResponse, method: Method, path: string, status: number | 'any-2xx'): unknown {
   const ok = status === 'any-2xx' ? response.status >= 200 && response.status < 300 : response.status === status
-  if (!ok) throw new HookApiError(`${method} ${path}: ${response.status} ${response.statusText}${errorText(response.body)}`, response)
+  if (!ok) throw new HookApiError(`${method} ${path}: ${response.status} ${response.statusText}${errorText(response.body, response.statusText)}`, response)
   if (response.body === '') return undefined
   try {
     return JSON.parse(response.body)

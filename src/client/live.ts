@@ -9,6 +9,7 @@
 import WebSocket from 'ws'
 import type { Event } from '../schema/index.js'
 import { isStrictValid } from '../validate/index.js'
+import { errorText } from './client.js'
 import { ClientError } from './errors.js'
 import type { RawResponse } from './http.js'
 
@@ -70,7 +71,7 @@ export async function* liveMessages(baseUrl: string, apiKey: string | undefined,
       const body = Buffer.concat(chunks).toString('utf8')
       const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]))
       const response: RawResponse = { method: 'GET', url, path, status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers, body, elapsedMs: 0, keyed: apiKey !== undefined }
-      stop(new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${describe(body)}`, { response }))
+      stop(new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${describe(body, response.statusText)}`, { response }))
       ws.terminate()
     })
   })
@@ -122,14 +123,13 @@ export async function* liveMessages(baseUrl: string, apiKey: string | undefined,
   }
 }
 
-/** `: title: description` of a JSON error body (or its string), when it has one. */
-function describe(body: string): string {
+/** `: title: description` of a JSON error body (or its string), when it has one (errorText: a title that repeats `reason` left out). */
+function describe(body: string, reason: string): string {
   try {
     const doc = JSON.parse(body) as unknown
     if (typeof doc === 'string') return `: ${doc}`
-    const parts = [(doc as Record<string, unknown>).title, (doc as Record<string, unknown>).description].filter((p) => typeof p === 'string')
-    return parts.length > 0 ? `: ${parts.join(': ')}` : ''
   } catch {
     return ''
   }
+  return errorText(body, reason)
 }

@@ -45,7 +45,7 @@ export function searchPath(q: string, scope: SearchScope | string, page: number 
 export function pageOf(path: string, response: RawResponse, validate: boolean): Event[] {
   if (response.status === 204) return []
   if (response.status !== 200) {
-    throw new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${errorText(response.body)}`, { response })
+    throw new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${errorText(response.body, response.statusText)}`, { response })
   }
   if (response.body.trim() === '') return []
   let body: unknown

@@ -20,7 +20,7 @@ export interface Check {
   id: string
   /** One line: what the server must do. */
   description: string
-  /** The section of spec/event-and-api.md (or DESIGN.md for our choices) it enforces. */
+  /** The section of docs/specification.md it enforces (LeakIX's API: … for its second part), or the document of our choice where it is silent (docs/hooks.md, …). */
   spec: string
   /** Its family (families.ts); absent: found from the id (`search-…` is search, …). */
   family?: string

@@ -1,6 +1,6 @@
 /**
  * Helpers on event documents, with the behaviour of the original library's helpers
- * (spec/facts.md). The mutating ones change the event in place, as the original's do; they
+ * (docs/specification.md). The mutating ones change the event in place, as the original's do; they
  * accept `null` arrays (lenient documents) and replace them with arrays.
  */
 import type { Event } from '../schema/index.js'

@@ -1,5 +1,5 @@
 /**
- * `event_fingerprint`, versions 1 and 2, as the original computes it (see spec/facts.md):
+ * `event_fingerprint`, versions 1 and 2, as the original computes it (see docs/specification.md):
  * one FNV-1 32-bit hasher fed with `event_source` and summary lines, its big-endian state
  * appended after selected steps to a 32-byte buffer, written as 64 lower-case hex.
  */

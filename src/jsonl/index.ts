@@ -6,4 +6,4 @@ export { GzipInputError, gunzipStream, isGzip, maybeGunzip, type Warn } from './
 export { MAX_DEPTH, textTooDeep, tooDeep, valueTooDeep } from './depth.js'
 export { badJson, isJsonText, type Parsed, parseRecord } from './parse.js'
 export { guarded, internalError, REPORT_REQUEST } from './guard.js'
-export { decodeUtf8 } from './utf8.js'
+export { decodeUtf8, invalidUtf8Issue } from './utf8.js'

@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import { gunzipStream, isGzip, maybeGunzip, type Warn } from './gzip.js'
 
-/** Read size: large chunks keep the per-chunk overhead negligible (see DESIGN.md). */
+/** Read size: large chunks keep the per-chunk overhead negligible (see docs/speed.md). */
 export const CHUNK_BYTES = 1 << 20
 
 /**

@@ -4,7 +4,7 @@
  * lines longer than a bound (reported and skipped without buffering them).
  */
 import type { Issue } from '../validate/issue.js'
-import { decodeUtf8 } from './utf8.js'
+import { decodeUtf8, lastDecodeInvalid } from './utf8.js'
 
 export interface Line {
   line: number
@@ -13,6 +13,10 @@ export interface Line {
   text: string
   /** An element of a pretty-printed array (ValueSplitter), not a record of its own line. */
   element?: true
+  /** The line ended in CR LF (the CR is not in `text`): rewriting it changes its bytes. */
+  crlf?: true
+  /** Some of its bytes were not UTF-8: each is a U+FFFD in `text` (utf8.ts). */
+  invalidUtf8?: true
 }
 export interface LineProblem {
   line: number
@@ -37,8 +41,11 @@ const EMPTY = Buffer.alloc(0)
  */
 export type LineMaker<T> = (line: number, offset: number, buf: Buffer, from: number, to: number) => T
 
-// Invalid UTF-8: one U+FFFD per bad byte, as the original tools decode (utf8.ts).
-const textLine: LineMaker<Line> = (line, offset, buf, from, to) => ({ line, offset, text: decodeUtf8(buf, from, to) })
+// Invalid UTF-8: one U+FFFD per bad byte, as the original tools decode (utf8.ts), and said.
+const textLine: LineMaker<Line> = (line, offset, buf, from, to) => {
+  const text = decodeUtf8(buf, from, to)
+  return lastDecodeInvalid ? { line, offset, text, invalidUtf8: true } : { line, offset, text }
+}
 
 /**
  * Incremental splitter: push chunks, take the complete lines; `end()` flushes the last one.
@@ -137,9 +144,13 @@ export class LineSplitter<T = Line> {
       return
     }
     let end = to
-    if (end > from && buf[end - 1] === CR) end--
+    const crlf = end > from && buf[end - 1] === CR
+    if (crlf) end--
     if (isBlank(buf, from, end)) return
-    out.push(this.make(this.lineNo, this.offset, buf, from, end))
+    const item = this.make(this.lineNo, this.offset, buf, from, end)
+    // Said for `normalize --check`, which must name a line that normalize rewrites with LF.
+    if (crlf) (item as Line).crlf = true
+    out.push(item)
   }
 }
 

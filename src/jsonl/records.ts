@@ -10,7 +10,7 @@ import { badJson, parseRecord } from './parse.js'
 import { splitLine, ValueSplitter } from './values.js'
 
 export type JsonRecord =
-  | { line: number; offset: number; text: string; value: unknown }
+  | { line: number; offset: number; text: string; value: unknown; invalidUtf8?: true }
   | { line: number; offset: number; text: string; error: Issue }
 
 export interface ReadOptions {
@@ -34,7 +34,9 @@ export { badJson }
 export function fromLine(item: LineItem): JsonRecord {
   if ('error' in item) return { line: item.line, offset: item.offset, text: item.text ?? '', error: item.error }
   const parsed = parseRecord(item.text)
-  return { line: item.line, offset: item.offset, text: item.element ? '' : item.text, ...parsed }
+  const record: JsonRecord = { line: item.line, offset: item.offset, text: item.element ? '' : item.text, ...parsed }
+  if (item.invalidUtf8 && !('error' in record)) record.invalidUtf8 = true
+  return record
 }
 
 /**

@@ -2,18 +2,37 @@
  * Decoding input bytes as UTF-8 the way the original Go tools do: each byte of an invalid
  * sequence becomes its own U+FFFD. Node's decoder (like a browser's) replaces a truncated
  * sequence such as `E2 82` with one U+FFFD instead, so the same bad input would give other
- * bytes than the original tools write (spec/facts.md). Valid input is decoded by Node as is.
+ * bytes than the original tools write (docs/specification.md). Valid input is decoded by Node as is.
  */
 import { isUtf8 } from 'node:buffer'
+import type { Issue } from '../validate/issue.js'
 
 const REPLACEMENT = '\ufffd'
+
+/**
+ * The problem of a record some of whose bytes were not UTF-8 (each read as U+FFFD): a warning
+ * where it is read as it is (normalize, lenient validate), an error where text must be canonical
+ * (strict validate).
+ */
+export const invalidUtf8Issue = (): Issue => ({
+  code: 'bad_utf8',
+  pointer: '',
+  message: 'bytes that are not UTF-8 were read as U+FFFD, one for each byte (as the original tools read them)',
+  expected: 'UTF-8 text',
+})
+
+/**
+ * Whether the last decodeUtf8() met bytes that are not UTF-8 (read it right after the call: a
+ * line reader marks such lines without looking at their text a second time).
+ */
+export let lastDecodeInvalid = false
 
 /** The text of `buf` from `from` to `to`, one U+FFFD per byte that is not part of valid UTF-8. */
 export function decodeUtf8(buf: Buffer, from = 0, to = buf.length): string {
   const text = buf.toString('utf8', from, to)
   // A U+FFFD in the text is either in the input or a replacement: only then look closer.
-  if (!text.includes(REPLACEMENT) || isUtf8(buf.subarray(from, to))) return text
-  return perByte(buf, from, to)
+  lastDecodeInvalid = text.includes(REPLACEMENT) && !isUtf8(buf.subarray(from, to))
+  return lastDecodeInvalid ? perByte(buf, from, to) : text
 }
 
 function perByte(buf: Buffer, from: number, to: number): string {

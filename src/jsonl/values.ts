@@ -385,7 +385,10 @@ export class ValueSplitter<T extends Line = Line> {
       parts.push(last.text.slice(0, end))
       text = parts.join('\n')
     }
-    return this.join(first.line, this.offsetOf(first, this.startCol), text, element)
+    const record = this.join(first.line, this.offsetOf(first, this.startCol), text, element)
+    // Bytes that were not UTF-8 in its lines, and a U+FFFD of theirs in its text.
+    if (held.some((l) => l.invalidUtf8) && text.includes('\ufffd')) record.invalidUtf8 = true
+    return record
   }
 
   private offsetOf(item: { text: string; offset: number }, col: number): number {

@@ -1,6 +1,6 @@
 /**
  * `--escape go`: the string escapes Go's `encoding/json` writes by default, applied to the
- * compact JSON text JSON.stringify wrote (spec/facts.md, "The bytes the original tools
+ * compact JSON text JSON.stringify wrote (docs/specification.md, "The bytes the original tools
  * write"): `<`, `>`, `&`, U+2028, U+2029 as `\u003c` …; backspace and form feed as `\u0008`
  * and `\u000c` (Go before 1.22, which the original's builds use); a lone surrogate, which no
  * UTF-8 can hold and Go decodes as U+FFFD, as U+FFFD. Everything else is the same in both.

@@ -1,6 +1,6 @@
 /**
  * The order header maps are written in. The original tools write every map with Go's encoder,
- * which sorts keys byte-wise on their UTF-8 bytes (spec/facts.md); that is our canonical
+ * which sorts keys byte-wise on their UTF-8 bytes (docs/specification.md); that is our canonical
  * order, so canonical bytes equal theirs. `input` keeps the order the map has.
  */
 

@@ -4,7 +4,7 @@
  * normalised from its text, so a line already in canonical form is recognised from its text
  * and passed through without ever being parsed.
  */
-import { badJson, DEFAULT_MAX_LINE_BYTES, guarded, type LineItem, splitLine, ValueSplitter } from '../jsonl/index.js'
+import { badJson, DEFAULT_MAX_LINE_BYTES, guarded, invalidUtf8Issue, type LineItem, splitLine, ValueSplitter } from '../jsonl/index.js'
 import type { Issue } from '../validate/issue.js'
 import { type NormalizeOptions, type Options, resolveOptions } from './context.js'
 import { type NormalizeTextResult, normalizeTextWith } from './text.js'
@@ -17,6 +17,12 @@ export interface NormalizedRecord {
   /** The parsed value when the record was parsed and has no text of its own. */
   value?: unknown
   result: NormalizeTextResult
+  /**
+   * True when the line's bytes change on output even if its text does not: it ended in CR LF,
+   * it is the first line after a byte order mark (both left out), or it held bytes that are not
+   * UTF-8 (each written as U+FFFD).
+   */
+  rewritten?: true
 }
 
 export interface StreamOptions extends NormalizeOptions {
@@ -29,12 +35,24 @@ const asBuffer = (chunk: Uint8Array | string) => (typeof chunk === 'string' ? Bu
 const failed = (issue: Issue): NormalizeTextResult => ({ ok: false, errors: [issue] })
 
 /**
+ * Whether a record is the input's first line after a byte order mark: only then does line 1
+ * start at byte 3 (the readers, sequential and --jobs, count offsets from the input's first byte).
+ */
+const atMark = (item: { line: number; offset: number }) => item.line === 1 && item.offset === 3
+
+/**
  * One record normalised: a line, a value spread over lines, an element; several records for
  * a line holding several values (`{…} {…}`, looked for only when the line does not parse).
  */
 export function normalizeItem(item: LineItem, options: Options): NormalizedRecord | NormalizedRecord[] {
   if ('error' in item) return { line: item.line, text: item.text ?? '', result: { ok: false, errors: [item.error] } }
   const record: NormalizedRecord = { line: item.line, text: item.text, result: guarded(() => normalizeTextWith(item.text, options, badJson), failed) }
+  if (item.crlf || atMark(item)) record.rewritten = true
+  if (item.invalidUtf8) {
+    // Its bytes change (each bad one becomes U+FFFD's three): said, and named by --check.
+    record.rewritten = true
+    if (record.result.ok) record.result = { ...record.result, warnings: [invalidUtf8Issue(), ...record.result.warnings] }
+  }
   if (record.result.ok || record.result.errors[0]?.code !== 'bad_json') return record
   const values = splitLine(item.text)
   if (!values) return record

@@ -1,7 +1,7 @@
 /**
  * The aggregation document: one resource (an address, or a host name where no address is known)
  * with its events nested, one line of the bulk export (`GET /bulk/search`). Members in the order
- * LeakIX's clients list them (spec/leakix-api.md). How each member is computed from a resource's
+ * LeakIX's clients list them (docs/specification.md). How each member is computed from a resource's
  * stored events: src/service/aggregate/aggregate.ts and docs/service.md ("Aggregations").
  */
 import Type, { type Static } from 'typebox'

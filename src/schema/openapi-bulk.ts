@@ -1,5 +1,5 @@
 /**
- * The bulk export in the OpenAPI document (spec/leakix-api.md, answered by
+ * The bulk export in the OpenAPI document (docs/specification.md, answered by
  * src/service/http/bulk.ts): two GETs whose 200 answer is JSON Lines (`application/x-ndjson`),
  * streamed. OpenAPI 3.1 describes a media type by one schema for the whole body; for JSON Lines
  * the schema given is that of each line (`itemSchema` in OpenAPI 3.2's terms, not yet in 3.1),

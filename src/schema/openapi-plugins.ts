@@ -1,5 +1,5 @@
 /**
- * The plugin routes and the live stream in the OpenAPI document (spec/leakix-api.md, answered by
+ * The plugin routes and the live stream in the OpenAPI document (docs/specification.md, answered by
  * src/service/http/plugins.ts and live.ts). OpenAPI 3.1 has no WebSocket operations: a stream is
  * described as the GET that asks for the upgrade, its 101 answer says what the messages are
  * (`x-message-schema` points at the event document), and its refusals are ordinary answers.

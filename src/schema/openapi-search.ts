@@ -1,5 +1,5 @@
 /**
- * GET /search in the OpenAPI document (spec/leakix-api.md, answered by
+ * GET /search in the OpenAPI document (docs/specification.md, answered by
  * src/service/http/search.ts; docs/search.md): one page of events a query matches, and, for a
  * browser, the web view's search form target.
  */

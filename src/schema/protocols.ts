@@ -1,6 +1,6 @@
 /**
  * The protocol objects of the format owner's current event model (Python `l9format` 1.4.0+;
- * spec/leakix-api.md, "The format owner's current event model"): one optional object per
+ * docs/specification.md, "The format owner's current event model"): one optional object per
  * protocol, and the members that extend `ssh`. Every member of every object may be left out.
  * Types as the facts give them: strings unless marked, booleans for the yes/no names, integers
  * and string lists where listed.

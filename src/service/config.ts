@@ -10,7 +10,7 @@ import { defaultHookConfig, type HookConfig, readHookConfig } from './hooks/conf
 import { DEFAULT_LIVE_BUFFER_BYTES, readLiveBufferBytes } from './live/config.js'
 import { readPluginDescriptions } from './plugins/config.js'
 import { DEFAULT_SEARCH_PAGE_SIZE, readSearchPageSize, readSearchPages } from './store/search-config.js'
-import { DEFAULT_WORKER_PRIORITY, SERVICE_WORKER_KIND, isWorkerKind, isWorkerPriority, type PrepareWorkerKind, type WorkerPriority } from './ingest/worker-priority.js'
+import { fallbackPriority, SERVICE_WORKER_KIND, isWorkerKind, isWorkerPriority, type PrepareWorkerKind, type WorkerPriority } from './ingest/worker-priority.js'
 
 /** Hook members (docs/hooks.md): `hookDelivery`, `allowPrivateHooks`, and `declared` resources and hooks per key. */
 export interface ServiceConfig extends HookConfig {
@@ -63,6 +63,7 @@ export const DEMO_SECRETS = {
 
 /** The built-in default: one demo key per plan, the demo admin token, default limits. */
 export function defaultConfig(): ServiceConfig {
+  const helpers = fallbackPriority()
   return {
     keys: [
       { name: 'demo-registered', plan: 'registered', sha256: digest(DEMO_SECRETS.registered) },
@@ -71,9 +72,9 @@ export function defaultConfig(): ServiceConfig {
     adminToken: digest(DEMO_SECRETS.admin),
     plans: clonePlans(DEFAULT_PLANS),
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-    ingestWorkerPriority: DEFAULT_WORKER_PRIORITY,
+    ingestWorkerPriority: helpers.priority,
     ingestWorkers: SERVICE_WORKER_KIND,
-    helperThreadPriority: DEFAULT_WORKER_PRIORITY,
+    helperThreadPriority: helpers.priority,
     webKey: null,
     pluginDescriptions: new Map(),
     liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES,
@@ -81,6 +82,7 @@ export function defaultConfig(): ServiceConfig {
     // The demo is for local use: hooks may point at a receiver on this machine.
     ...defaultHookConfig(),
     allowPrivateHooks: true,
+    ...(helpers.problem === undefined ? {} : { warnings: [helpers.problem] }),
   }
 }
 
@@ -123,7 +125,8 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   if (!isObject(doc)) throw new ConfigError([`${file}: (document): must be a JSON object`])
   unknownMembers(doc, TOP, '', problem)
 
-  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: DEFAULT_WORKER_PRIORITY, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: DEFAULT_WORKER_PRIORITY, webKey: null, pluginDescriptions: new Map(), liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES, searchPageSize: DEFAULT_SEARCH_PAGE_SIZE, ...defaultHookConfig() }
+  const helpers = fallbackPriority()
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: helpers.priority, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: helpers.priority, webKey: null, pluginDescriptions: new Map(), liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES, searchPageSize: DEFAULT_SEARCH_PAGE_SIZE, ...defaultHookConfig() }
   config.keys = readKeys(doc.keys, problem)
   Object.assign(config, readHookConfig(doc, problem))
   config.adminToken = readSecret(doc, 'admin_token', '', problem, false)
@@ -131,6 +134,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
     const length = `${ADMIN_TOKEN_ADVISED_LENGTH} or more random characters`
     config.warnings = [`${file}: /admin_token: shorter than ${ADMIN_TOKEN_ADVISED_LENGTH} characters, easy to guess (value not shown); use ${length}`]
   }
+  if (helpers.problem !== undefined) (config.warnings ??= []).push(helpers.problem)
   if (doc.plans !== undefined) readPlans(doc.plans, config.plans, problem)
   if (doc.max_body_bytes !== undefined) {
     if (!Number.isSafeInteger(doc.max_body_bytes) || (doc.max_body_bytes as number) < 1) {

@@ -16,6 +16,7 @@ export type IssueCode =
   | 'not_object'
   | 'not_event'
   | 'line_too_long'
+  | 'bad_utf8'
   | 'too_deep'
   | 'internal_error'
   | 'invalid'

@@ -131,7 +131,7 @@ describe('--max-errors N', () => {
     const n2 = await runBuilt(['normalize', '--jobs', '2', '--max-errors', '5', broken])
     expect(n2).toEqual(n1)
     expect(n1.stderr.split('\n')[5]).toBe('… 1709 more problem lines not shown (--max-errors 5)')
-  }, 60_000)
+  }, 180_000)
 
   it('is refused where it means nothing, and must be a positive integer', async () => {
     const r = await runCli(['schema', '--max-errors', '3'])
@@ -157,6 +157,27 @@ describe('--help', () => {
     const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }
     expect(VERSION).toBe(pkg.version)
     expect((await runCli(['--version'])).stdout).toBe(`${pkg.version}\n`)
+    for (const word of ['-V', '-v', 'version']) expect(await runCli([word]), word).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' })
+  })
+
+  it('reports a failed read (EIO) as an I/O error, exit 2, not as a bug of l9kit', async () => {
+    const eio = Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', errno: -5, syscall: 'read' })
+    for (const command of ['validate', 'normalize', 'filter']) {
+      const stdin = new Readable({ read() { this.destroy(eio) } })
+      const stdout = new Capture()
+      const stderr = new Capture()
+      const io: Io = { stdin, stdout, stderr, stderrIsTTY: false, env: {} }
+      const code = await main(command === 'filter' ? ['filter', '*', '--jobs', '1'] : [command, '--jobs', '1'], io)
+      expect([code, stderr.text], command).toEqual([2, `l9kit ${command}: I/O error: input/output error (EIO: the device or file system failed) (read)\n`])
+    }
+  })
+
+  it('l9kit help COMMAND prints the command\'s help, as COMMAND --help does', async () => {
+    const own = await runCli(['validate', '--help'])
+    expect(own.stdout).toMatch(/^Usage: l9kit validate/)
+    expect(await runCli(['help', 'validate'])).toEqual(own)
+    expect((await runCli(['help', 'valdiate'])).stderr).toContain("did you mean 'validate'?")
+    expect((await runCli(['help'])).stdout).toContain("'l9kit help <command>'")
   })
 })
 

@@ -39,5 +39,5 @@ describe('convert --from auto --jobs', () => {
     expect(one.stderr).toContain(`${path}:1000: no format recognises this record (members unknown); name its format with --from\n`)
     expect(one.stderr).toContain(`${60_000 - unknown} converted, ${unknown} skipped\n`)
     expect(await run([...args, '--jobs', '2'])).toEqual(one)
-  }, 120_000)
+  }, 360_000)
 })

@@ -76,11 +76,38 @@ describe('l9kit filter', () => {
     expect(r.stdout).toBe(`${lines[0]}\n${lines[1]}\n${lines[2]}\n${lines[0]}\n${lines[2]}\n`)
   })
 
+  it('reads a line holding a JSON array element by element, as the service stores it: matching elements as compact JSON', async () => {
+    const a = JSON.parse(lines[0]!) as Event
+    const b = JSON.parse(lines[2]!) as Event
+    const arrayLine = JSON.stringify([a, { ...b, time: 'yesterday' }, b])
+    const r = await runCli(['filter', 'port:443 port:80'], `${arrayLine}\n${lines[1]}\n`)
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe(`${JSON.stringify(a)}\n${JSON.stringify(b)}\n${lines[1]}\n`)
+    // The element that cannot be normalised is named by its index.
+    expect(r.stderr).toMatch(/^<stdin>:1: \/1\/time: /)
+    expect(r.stderr).toContain('filter: 1 record could not be read or normalised (above); 3 matched')
+  })
+
+  it('takes --max-errors as the other commands that list problems do', async () => {
+    const bad = Array.from({ length: 5 }, () => 'not json').join('\n')
+    const r = await runCli(['filter', '--max-errors', '2', '*'], `${bad}\n${lines[0]}\n`)
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe(`${lines[0]}\n`)
+    expect(r.stderr.split('\n')).toEqual([
+      expect.stringMatching(/^<stdin>:1: \(document\): not valid JSON/),
+      expect.stringMatching(/^<stdin>:2: \(document\): not valid JSON/),
+      '… 3 more problem lines not shown (--max-errors 2)',
+      'filter: 5 records could not be read or normalised (above); 1 matched',
+      '',
+    ])
+  })
+
   it('--jobs 2 writes what --jobs 1 writes (built CLI, a 6 MB input)', async () => {
     const big: string[] = []
     for (let i = 0; big.length < 12_000; i++) {
       const e = event({ ip: `192.0.${i % 4}.${i % 250}`, port: String(i % 7), summary: `row ${i} ${'z'.repeat(400)}`, event_type: i % 3 === 0 ? 'leak' : 'service' })
-      big.push(i % 997 === 0 ? '{oops' : i % 1009 === 0 ? `${JSON.stringify(e)}\r` : JSON.stringify(e).replace('"Test"', i % 2 ? '"Test"' : '"T\\u00e9st"'))
+      const text = JSON.stringify(e).replace('"Test"', i % 2 ? '"Test"' : '"T\\u00e9st"')
+      big.push(i % 997 === 0 ? '{oops' : i % 1009 === 0 ? `${JSON.stringify(e)}\r` : i % 1013 === 0 ? `[${text},${text.replace('"Test"', '"Other"')}]` : text)
     }
     const path = join(dir, 'big.jsonl')
     writeFileSync(path, big.join('\n'))
@@ -91,5 +118,5 @@ describe('l9kit filter', () => {
     expect(one.stderr).toMatch(/big\.jsonl:998: /)
     expect(await runBuilt([...args, '--jobs', '2', path])).toEqual(one)
     expect(await runBuilt([...args, '--jobs', '2'], path)).toEqual(await runBuilt([...args, '--jobs', '1'], path))
-  }, 120_000)
+  }, 360_000)
 })

@@ -127,7 +127,7 @@ describe('gzip input with --jobs (the built CLI: worker threads run only there)'
       expect(two.stdout.equals(one.stdout), command[0]).toBe(true)
       expect(one.stdout.length, command[0]).toBeGreaterThan(command[0] === 'convert' ? text.length / 2 : 10)
     }
-  }, 120_000)
+  }, 360_000)
 
   it('a large truncated gzip file: --jobs 2 writes what --jobs 1 writes, the records before the cut, then exit 2', () => {
     const text = Array.from({ length: 40000 }, (_, i) => JSON.stringify({ ...emptyEvent(), event_type: 'service', event_source: 'gz', ip: `198.51.100.${i % 250}`, port: '443', summary: randomBytes(160).toString('base64') })).join('\n')
@@ -143,7 +143,7 @@ describe('gzip input with --jobs (the built CLI: worker threads run only there)'
     expect(two.stderr.toString()).toBe(one.stderr.toString())
     expect(two.stdout.equals(one.stdout)).toBe(true)
     expect(lines(one.stdout.toString()).length).toBeGreaterThan(20000)
-  }, 120_000)
+  }, 360_000)
 
   it('convert --from shodan --jobs 2 writes what --jobs 1 writes for a large gzip download', () => {
     const banners = shodanText.toString('utf8').split('\n').filter((l) => l.startsWith('{'))
@@ -162,5 +162,5 @@ describe('gzip input with --jobs (the built CLI: worker threads run only there)'
     expect(two.stdout.equals(one.stdout)).toBe(true)
     expect(two.stderr.toString()).toBe(one.stderr.toString())
     expect(one.stderr.toString()).toContain(`${gz}:7002: log line, not a record`)
-  }, 180_000)
+  }, 540_000)
 })

@@ -78,7 +78,7 @@ describe('normalize --jobs: the bytes of --jobs 1', () => {
     expect(one.status).toBe(0)
     expect(one.stdout.length).toBeGreaterThan(20_000_000)
     for (const jobs of ['2', '3']) expect(Buffer.compare(run(jobs).stdout, one.stdout)).toBe(0)
-  }, 120_000)
+  }, 360_000)
 
   for (const options of [[], ['--escape', 'go'], ['--header-case', 'lower', '--fingerprint', 'v1']]) {
     it(`${options.join(' ') || 'defaults'}: --jobs 2 and 3 write the bytes --jobs 1 writes`, () => {
@@ -95,6 +95,6 @@ describe('normalize --jobs: the bytes of --jobs 1', () => {
         expect(many.stderr.toString()).toBe(one.stderr.toString())
         expect(readFileSync(rejects(jobs))).toEqual(readFileSync(rejects('1')))
       }
-    }, 120_000)
+    }, 360_000)
   }
 })

@@ -73,7 +73,7 @@ describe('--jobs', () => {
       const oneIn = await run([...args, '--jobs', '1'], path)
       expect(await run([...args, '--jobs', '2'], path)).toEqual(oneIn)
       expect(oneIn.stdout + oneIn.stderr).toContain('<stdin>')
-    }, 120_000)
+    }, 360_000)
   }
 
   /** ~5 MB of a tool's JSON Lines, from the corpus, with a line that is not JSON every 89 records. */
@@ -107,7 +107,7 @@ describe('--jobs', () => {
       expect(one.stderr).toMatch(/truncated final record/)
       expect(await run([...args, '--jobs', '2', path])).toEqual(one)
       expect(await run([...args, '--jobs', '2'], path)).toEqual(await run([...args, '--jobs', '1'], path))
-    }, 120_000)
+    }, 360_000)
   }
 
   it('convert --from l9 (event documents, which may also be one array over lines): --jobs 2 writes what --jobs 1 writes', async () => {
@@ -116,20 +116,20 @@ describe('--jobs', () => {
     expect(one.code).toBe(1)
     expect(await run([...args, '--jobs', '2', path])).toEqual(one)
     expect(await run([...args, '--jobs', '2'], path)).toEqual(await run([...args, '--jobs', '1'], path))
-  }, 120_000)
+  }, 360_000)
 
   it('names the exact line of each problem', async () => {
     const { stdout } = await run(['validate', '--jobs', '2', '--no-warnings', '--max-line-bytes', '100000', path])
     const named = [...stdout.matchAll(/^.*input\.jsonl:(\d+): /gm)].map((m) => Number(m[1]))
     expect([...new Set(named)]).toEqual(bad)
-  }, 60_000)
+  }, 180_000)
 
   it('keeps the --rejects file in input order', async () => {
     const rejects = (jobs: string) => join(dir, `rejects-${jobs}.jsonl`)
     for (const jobs of ['1', '2']) await run(['normalize', '--jobs', jobs, '--rejects', rejects(jobs), path])
     expect(readFileSync(rejects('2'), 'utf8')).toBe(readFileSync(rejects('1'), 'utf8'))
     expect(readFileSync(rejects('1'), 'utf8').split('\n').length).toBeGreaterThan(10)
-  }, 60_000)
+  }, 180_000)
 
   // Workers are started as the process starts when an argument names a large file
   // (src/cli/parallel/prestart.ts); an input that turns out not to need them must not hang.
@@ -141,7 +141,7 @@ describe('--jobs', () => {
     expect(statSync(array).size).toBeGreaterThan(4 << 20) // over the size that starts workers early
     expect(one.stdout).toMatch(/^\d{4} valid, \d+ invalid$/m)
     expect(await run(['validate', '--array', '--jobs', '2', array])).toEqual(one)
-  }, 60_000)
+  }, 180_000)
 
   it('validate --array: JSON Lines whose lines may hold arrays of documents give what --jobs 1 gives', async () => {
     const events = readFileSync(path, 'utf8').replace(/^\uFEFF/, '').split('\n').filter((l) => l.startsWith('{"event_type"')).slice(0, 6000)
@@ -156,13 +156,13 @@ describe('--jobs', () => {
     expect(valid + invalid).toBe(lines.length + 2 * arrays)
     expect(one.stdout).toMatch(/^.*array-lines\.jsonl:1: \(document\): the document must be a JSON object, found array$/m)
     expect(await run(['validate', '--array', '--jobs', '2', file])).toEqual(one)
-  }, 60_000)
+  }, 180_000)
 
   it('a usage error with a large file named: exit 2, and the process ends', async () => {
     const result = await run(['validate', '--jobs', '2', '--profile', 'nope', path])
     expect(result.code).toBe(2)
     expect(result.stderr).toMatch(/--profile/)
-  }, 60_000)
+  }, 180_000)
 
   it('refuses a --jobs that is not a positive integer', async () => {
     const result = await run(['validate', '--jobs', '0', path])

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { emptyEvent } from '../../src/schema/index.js'
+import { runBuilt } from '../support/built-cli.js'
 import { runCli } from '../support/streams.js'
 import { testTempDir } from '../support/temp.js'
 
@@ -125,6 +126,44 @@ ${file}:4
     expect(await runCli(['normalize', '--check', '--escape', 'go', file])).toMatchObject({ code: 1, stdout: `${file}:1\n` })
     expect(await runCli(['normalize', '--check', '--rejects', join(dir, 'r.jsonl'), file])).toMatchObject({ code: 2, stdout: '' })
   })
+
+  it('--check names CR LF lines and a line after a byte order mark: normalize rewrites them (LF, no mark), so they are not canonical', async () => {
+    const dir = testTempDir('l9kit-normalize-crlf-')
+    const file = join(dir, 'crlf.jsonl')
+    writeFileSync(file, `\ufeff${canonical}\n${canonical}\r\n${canonical}\n`)
+    expect((await runCli(['normalize', file])).stdout).toBe(`${canonical}\n`.repeat(3))
+    expect(await runCli(['normalize', '--check', file])).toEqual({ code: 1, stdout: `${file}:1\n${file}:2\n`, stderr: 'normalize --check: 2 of 3 not canonical\n' })
+    // What normalize wrote is canonical.
+    writeFileSync(file, (await runCli(['normalize', file])).stdout)
+    expect(await runCli(['normalize', '--check', file])).toMatchObject({ code: 0, stdout: '' })
+    // --jobs workers (large inputs) judge alike.
+    const big = join(dir, 'big.jsonl')
+    writeFileSync(big, `\ufeff${Array.from({ length: 4000 }, (_, i) => `${canonical}${i % 1000 === 999 ? '\r' : ''}`).join('\n')}\n`)
+    const named = ['1', '1000', '2000', '3000', '4000'].map((n) => `${big}:${n}\n`).join('')
+    for (const jobs of ['1', '2']) expect(await runBuilt(['normalize', '--check', '--jobs', jobs, big]), `--jobs ${jobs}`).toMatchObject({ code: 1, stdout: named })
+  }, 180_000)
+
+  it('says when it replaces bytes that are not UTF-8 with U+FFFD; --check names the line; validate agrees (lenient: a warning, strict: an error)', async () => {
+    const dir = testTempDir('l9kit-normalize-utf8-')
+    const file = join(dir, 'latin1.jsonl')
+    const [head, tail] = canonical.split('"summary":""')
+    const bad = Buffer.concat([Buffer.from(`${head}"summary":"caf`), Buffer.from([0xe9]), Buffer.from(`"${tail}`)])
+    writeFileSync(file, Buffer.concat([Buffer.from(`${canonical}\n`), bad, Buffer.from('\n')]))
+    const warning = `${file}:2: (document): warning: bytes that are not UTF-8 were read as U+FFFD, one for each byte (as the original tools read them)\n`
+    const r = await runCli(['normalize', file])
+    expect(r).toEqual({ code: 0, stdout: `${canonical}\n${canonical.replace('"summary":""', '"summary":"caf\ufffd"')}\n`, stderr: warning })
+    expect(await runCli(['normalize', '--check', file])).toMatchObject({ code: 1, stdout: `${file}:2\n` })
+    const lenient = await runCli(['validate', '--profile', 'lenient', file])
+    expect(lenient).toEqual({ code: 0, stdout: `${warning}2 valid, 0 invalid\n`, stderr: '' })
+    const strict = await runCli(['validate', file])
+    expect(strict.code).toBe(1)
+    expect(strict.stdout).toContain(`${file}:2: (document): bytes that are not UTF-8 were read as U+FFFD`)
+    // --jobs workers say the same.
+    const big = join(dir, 'big.jsonl')
+    writeFileSync(big, Buffer.concat([...Array.from({ length: 3000 }, () => Buffer.from(`${canonical}\n`)), bad, Buffer.from('\n')]))
+    expect((await runBuilt(['normalize', '--jobs', '2', big])).stderr).toBe(warning.replace(`${file}:2`, `${big}:3001`))
+    expect((await runBuilt(['validate', '--profile', 'lenient', '--jobs', '2', big])).stdout).toBe(`${warning.replace(`${file}:2`, `${big}:3001`)}3001 valid, 0 invalid\n`)
+  }, 180_000)
 
   it('--escape go writes Go’s escapes; --header-order input keeps the input order; bad values are usage errors', async () => {
     const doc = '{"summary":"<a href=x&y>\u2028\\b","http":{"header":{"b":"1","10":"3","9":"2","A":"4"}}}'

@@ -47,7 +47,7 @@ describe('l9kit serve protected demo', () => {
     const io: Io = { stdin: Readable.from([]), stdout, stderr, stderrIsTTY: false, env: {}, stopSignal: controller.signal }
     writeFileSync(join(dir, 'none.jsonl'), '')
     const exit = main(['serve', '--port', '0', '--config', config, '--load', join(dir, 'none.jsonl')], io)
-    for (let i = 0; i < 200 && !stdout.text.startsWith('listening on'); i++) await new Promise((r) => setTimeout(r, 10))
+    while (!stdout.text.startsWith('listening on')) await new Promise((r) => setTimeout(r, 10))
     controller.abort()
     expect(await exit).toBe(0)
     expect(stdout.text).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n/)

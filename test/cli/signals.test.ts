@@ -83,7 +83,7 @@ describe('signals to the process the user started', () => {
       child.kill(signal)
       await exited
       expect(await freed(port)).toBe(true)
-    }, 30_000)
+    })
 
     it(`npx l9kit hooks listen: ${signal === 'SIGINT' ? 'Ctrl-C (SIGINT to its process group)' : 'SIGTERM to npx'} stops the receiver and frees its port`, async () => {
       const { child, port, exited } = await start('npx', ['l9kit', 'hooks', 'listen', '--port', '0'])
@@ -92,7 +92,7 @@ describe('signals to the process the user started', () => {
       else child.kill(signal)
       await exited
       expect(await freed(port)).toBe(true)
-    }, 30_000)
+    })
   }
 })
 

@@ -66,7 +66,7 @@ describe('validate --format sarif', () => {
     const one = await runBuilt(['validate', '--format', 'sarif', '--jobs', '1', big])
     expect(await runBuilt(['validate', '--format', 'sarif', '--jobs', '2', big])).toEqual(one)
     expect((JSON.parse(one.stdout) as any).runs[0].results).toHaveLength(50)
-  }, 60_000)
+  }, 180_000)
 })
 
 describe('validate --format junit', () => {
@@ -109,5 +109,31 @@ describe('validate --format junit', () => {
     const r = await runCli(['validate', '--format', 'junit', '--max-errors', '1', a])
     const suite = childrenNamed(parseXml(r.stdout), 'testsuite')[0]!
     expect(childrenNamed(suite, 'system-out')[0]!.text).toBe('2 more records with problems not shown (--max-errors 1)')
+  })
+
+  it('fails every input with an invalid record, whatever --max-errors leaves out (no passing case for an invalid file)', async () => {
+    const files = Array.from({ length: 5 }, (_, i) => join(dir, `invalid-${i}.jsonl`))
+    for (const file of files) writeFileSync(file, `${badPort}\n`)
+    const mixed = join(dir, 'mixed.jsonl')
+    writeFileSync(mixed, `${good}\n${badPort}\n${badPort}\n`)
+    const r = await runCli(['validate', '--format', 'junit', '--max-errors', '2', ...files, mixed])
+    expect(r.code).toBe(1)
+    const root = parseXml(r.stdout)
+    const suites = childrenNamed(root, 'testsuite')
+    const failedCases = (suite: (typeof suites)[number]) => childrenNamed(suite, 'testcase').filter((c) => childrenNamed(c, 'failure').length > 0)
+    for (const suite of suites) {
+      expect(Number(suite.attributes.failures), suite.attributes.name).toBeGreaterThan(0)
+      expect(Number(suite.attributes.failures)).toBe(failedCases(suite).length)
+      expect(Number(suite.attributes.tests)).toBe(childrenNamed(suite, 'testcase').length)
+    }
+    // Files 3 to 5 were left out entirely: a failed case says so, and no "0 valid documents" passes.
+    expect(childrenNamed(suites[4]!, 'testcase').map((c) => c.attributes.name)).toEqual([`${files[4]}: 1 more invalid record not shown (--max-errors 2)`])
+    expect(r.stdout).not.toContain('0 valid documents')
+    // The mixed file: its valid document passes, its two invalid records fail (one case for both).
+    expect(childrenNamed(suites[5]!, 'testcase').map((c) => [c.attributes.name, c.children.map((x) => x.name).join()])).toEqual([
+      [`${mixed}: 2 more invalid records not shown (--max-errors 2)`, 'failure'],
+      [`${mixed}: 1 valid document`, ''],
+    ])
+    expect(Number(root.attributes.failures)).toBe(6)
   })
 })

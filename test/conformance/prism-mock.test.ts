@@ -21,7 +21,7 @@ const PRISM = `${root}node_modules/.bin/prism`
 const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }
 const STARTUP_MS = 60_000
 
-const probe = spawnSync(PRISM, ['--version'], { encoding: 'utf8', timeout: 30_000, env: ENV })
+const probe = spawnSync(PRISM, ['--version'], { encoding: 'utf8', timeout: 120_000, env: ENV })
 const startError = probe.status === 0 ? undefined : `Prism cannot start (${PRISM}): ${probe.error?.message ?? probe.stderr.trim().split('\n')[0]}`
 
 /** A port free on 127.0.0.1 a moment ago (Prism takes a port number, not 0). */
@@ -87,10 +87,10 @@ describe('conformance suite against Prism mocking the OpenAPI document', () => {
     const port = await freePort()
     prism = await startPrism(port)
     url = `http://127.0.0.1:${port}`
-  }, STARTUP_MS + 15_000)
+  }, STARTUP_MS + 60_000)
   afterAll(async () => {
     if (prism) await stopPrism(prism.child)
-  }, 15_000)
+  }, 180_000)
 
   it('passes every check a stateless server can pass, and skips the others with their reason', async () => {
     const report = join(testTempDir('l9kit-prism-'), 'report.json')
@@ -105,7 +105,7 @@ describe('conformance suite against Prism mocking the OpenAPI document', () => {
       expect(byId.get(check.id)).toEqual(expect.objectContaining({ status: 'skipped', message: `not for a stateless server (--stateless): ${check.needsState}` }))
     }
     expect(r.code, r.stdout + r.stderr).toBe(0)
-  }, 120_000)
+  }, 360_000)
 
   it('serves the 429 example and generated 429s with an x-limited-for Node can send and the client reads', async () => {
     const api = JSON.parse(readFileSync(join(root, 'schema/openapi.json'), 'utf8'))
@@ -125,5 +125,5 @@ describe('conformance suite against Prism mocking the OpenAPI document', () => {
       const parsed = parseDurationHeader(header)
       expect(parsed.ok || /out of range/.test(parsed.reason), header).toBe(true)
     }
-  }, 60_000)
+  }, 180_000)
 })

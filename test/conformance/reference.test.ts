@@ -28,7 +28,7 @@ afterAll(async () => {
 })
 
 describe('conformance suite against the reference service', () => {
-  it('passes every check, the hook checks included', { timeout: 180_000 }, async () => {
+  it('passes every check, the hook checks included', { timeout: 270_000 }, async () => {
     const report = await runSuite({
       baseUrl: service.url,
       apiKey: DEMO_SECRETS.registered,
@@ -73,7 +73,7 @@ describePostgres('search checks against the reference service on PostgreSQL', ()
     await store?.close()
   })
 
-  it('passes every search check, completeness included', { timeout: 90_000 }, async () => {
+  it('passes every search check, completeness included', { timeout: 270_000 }, async () => {
     const ids = CHECKS.map((c) => c.id).filter((id) => id.startsWith('search-'))
     const report = await runSuite({ baseUrl: pgService.url, apiKey: DEMO_SECRETS.registered, adminToken: DEMO_SECRETS.admin, allowWrites: true, checks: ids, rate: 'auto', seed: 20240515, maxExamples: 25 })
     expect(report.results.filter((r) => r.status !== 'passed').map((r) => `${r.id} ${r.status}: ${r.message}\n${r.example?.response ?? ''}`)).toEqual([])

@@ -62,10 +62,10 @@ afterAll(async () => {
 })
 
 describe('conform on a server that is in use', () => {
-  it('alerts no hook but its own, and leaves no event of the run behind', { timeout: 60_000 }, async () => {
+  it('alerts no hook but its own, and leaves no event of the run behind', { timeout: 180_000 }, async () => {
     // The existing hooks do work: an ordinary event in the watched ranges reaches both.
     store.ingest([{ event_type: 'service', event_source: 'Safe', host: 'before.example', ip: '192.0.2.99', port: '1', time: '2024-01-01T00:00:00Z' }])
-    for (let i = 0; i < 200 && received.length < 2; i++) await new Promise((r) => setTimeout(r, 10))
+    while (received.length < 2) await new Promise((r) => setTimeout(r, 10))
     expect(received.sort()).toEqual(['/alice-existing', '/bob-existing'])
     received.length = 0
 

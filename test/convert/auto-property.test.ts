@@ -2,7 +2,7 @@
  * Issue 33, property: for records of any two JSON formats concatenated in any order, `--from
  * auto` gives each record its own format's events (those the format's converter gives for the
  * record alone), or reports it at its line: never another format's event, never a record with
- * neither. Records are generated from the facts of each tool's output (spec/tool-formats.md).
+ * neither. Records are generated from the facts of each tool's output (docs/convert.md).
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'

@@ -4,21 +4,15 @@
  * docs; the docs run side by side, each in its own folder, each doc's blocks in order.
  * A block that stops working fails here: test/docs/planted.test.ts shows it.
  */
-import { readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type { ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from '../corpus/files.js'
 import { fileTempDir } from '../support/temp.js'
 import { binWithL9kit, docContext, docEnv, startService, stopService } from './context.js'
-import { blocksOf } from './markdown.js'
+import { blocksOf, docFiles } from './markdown.js'
 import { failures, runDoc } from './runner.js'
 
-/** The Markdown files whose blocks are checked. */
-export function docFiles(root: string): string[] {
-  const md = (dir: string) => readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => join(dir, f))
-  return ['README.md', ...md('docs')].sort()
-}
 
 const dir = fileTempDir('l9kit-docs-')
 const bin = binWithL9kit(ROOT, join(dir, 'bin'))
@@ -38,6 +32,6 @@ describe.concurrent('every code block of the docs runs as written, or says why n
       const ctx = await docContext(ROOT, join(dir, `doc-${i}`), service!.port, bin)
       const results = await runDoc(blocks, ctx)
       expect(failures(results)).toEqual([])
-    }, 180_000)
+    }, 540_000)
   }
 })

@@ -74,7 +74,7 @@ describe('a fresh clone, following the README', () => {
       rmSync(join(clone, 'node_modules'), { recursive: true, force: true })
       symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'))
     }
-  }, 120_000)
+  }, 360_000)
   afterAll(async () => {
     if (service) await stopService(service.child)
   })
@@ -105,7 +105,7 @@ describe('a fresh clone, following the README', () => {
     const results = await runDoc(others, ctx)
     expect(failures(results)).toEqual([])
     expect(results.filter((r) => r.status === 'passed').length).toBeGreaterThanOrEqual(4)
-  }, 180_000)
+  }, 540_000)
 
   it('npm test runs in the clone (one folder of it: the whole suite takes CI ten minutes)', async () => {
     // `npm start` built dist/ a moment ago: its pretest (the same build) is left out, and the
@@ -114,7 +114,7 @@ describe('a fresh clone, following the README', () => {
     const testEnv = database === undefined ? env : { ...env, L9KIT_TEST_DATABASE_URL: database }
     const { stdout } = await exec('npm', ['test', '--ignore-scripts', '--', 'test/time'], { cwd: clone, env: testEnv, timeout: 170_000, maxBuffer: 16 << 20 })
     expect(stdout).toMatch(/Tests\s+\d+ passed/)
-  }, 180_000)
+  }, 540_000)
 
   it('SIGTERM to npm start stops the service and frees its port', async () => {
     const { child, port } = service!

@@ -12,7 +12,8 @@
  * Blocks without a marker run by their language: sh (bash), ts and js (node, importing `l9kit`
  * as an installed package), json (must parse). Any other block needs a marker.
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 export type Marker =
   | { kind: 'skip'; reason: string }
@@ -69,4 +70,10 @@ export function blocksOf(file: string, markdown = readFileSync(file, 'utf8')): D
     i = j
   }
   return blocks
+}
+
+/** The Markdown files of the docs: README.md and every .md under docs/ (paths relative to `root`). */
+export function docFiles(root: string): string[] {
+  const md = (dir: string) => readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => join(dir, f))
+  return ['README.md', ...md('docs')].sort()
 }

@@ -48,7 +48,7 @@ describe('the doc runner', () => {
     expect(failed[3]).toContain('mark it')
     expect(failed[4]).toContain('skip needs a reason')
     expect(failed[6]).toContain('did not accept it')
-  }, 60_000)
+  }, 180_000)
 
   it('fails on the real docs/normalize.md once one of its commands stops working', async () => {
     const real = readFileSync(join(ROOT, 'docs', 'normalize.md'), 'utf8')
@@ -59,7 +59,7 @@ describe('the doc runner', () => {
     expect(failed).toHaveLength(1)
     expect(failed[0]).toMatch(/normalize-broken\.md:\d+: exit 97:/)
     expect(failed[0]).toContain("--algo must be one of v1, v2 (got 'v3')")
-  }, 60_000)
+  }, 180_000)
 
   it('compares output with … standing for lines or text', () => {
     expect(outputMatches('a\n…\nd: …\n', 'a\nb\nc\nd: 42\n')).toBe(true)

@@ -70,7 +70,7 @@ needs('docs/examples/go (quicktype types, go build)', go, 'the go command (Debia
     const EMPTY_LISTS = 'service-protocol-objects-empty-values.json: changed: [/smtp/extensions (lost) /ssh/auth_methods (lost)]'
     for (const line of lines) expect(line).toMatch(line.endsWith(EMPTY_LISTS) ? EMPTY_LISTS : /\.json: ok$/)
     expect(lines.filter((line) => line.endsWith(EMPTY_LISTS))).toHaveLength(1)
-  }, 120_000)
+  }, 360_000)
 
   it('notices a member the generated types do not hold', async () => {
     const file = join(testTempDir('l9kit-go-example-'), 'extra.json')
@@ -78,7 +78,7 @@ needs('docs/examples/go (quicktype types, go build)', go, 'the go command (Debia
     const result = await run(join(EXAMPLES, 'go', 'run.sh'), [file], 120_000)
     expect(result.code).toBe(1)
     expect(result.stdout).toContain('/vendor_extension (lost)')
-  }, 120_000)
+  }, 360_000)
 })
 
 describe('docs/examples/shell', () => {
@@ -100,5 +100,5 @@ describe('docs/examples/shell', () => {
     const result = await run(join(EXAMPLES, 'shell', 'conform.sh'), [], 240_000)
     expect(result.code, result.stdout.slice(-2000)).toBe(0)
     expect(result.stdout).toMatch(/\d+ passed, 0 failed/)
-  }, 240_000)
+  }, 270_000)
 })

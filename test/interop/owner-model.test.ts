@@ -94,7 +94,7 @@ needsPeers("the format owner's model (l9format-python): load and dump", ['l9form
     expect(different.map((doc) => protocolPart(doc))).toEqual([])
     // Absent members are left out, never written as null.
     for (const dump of dumped) for (const name of PROTOCOL_NAMES) if (name in dump) expect(hasNull(dump[name])).toBe(false)
-  }, 120_000)
+  }, 180_000)
 
   it('the generated set does exercise every object and every member', async () => {
     const docs = generatedEvents() as Record<string, any>[]

@@ -13,7 +13,7 @@ describe('readLines', () => {
   it('handles a BOM, CRLF, blank lines and a last line without newline', async () => {
     const items = await collect(readLines(chunks('\uFEFFa\r\n\r\n  \nb\nc')))
     expect(items).toEqual([
-      { line: 1, offset: 3, text: 'a' },
+      { line: 1, offset: 3, text: 'a', crlf: true }, // (said: normalize --check names such a line)
       { line: 4, offset: 11, text: 'b' },
       { line: 5, offset: 13, text: 'c' },
     ])

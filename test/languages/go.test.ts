@@ -84,19 +84,19 @@ needs('Go types (schema/types/go)', available && works('go', ['version']), 'the 
     const different = await sameBytes(canonical)
     expect(different).toEqual([])
     expect(docs.length).toBeGreaterThanOrEqual(30)
-  }, 120_000)
+  }, 360_000)
 
   it(`${PROPERTY_RUNS} generated canonical events: the same bytes`, async () => {
     const canonical = await canonicalLines(generatedEvents(), work)
     expect(await sameBytes(canonical)).toEqual([])
-  }, 120_000)
+  }, 360_000)
 
   it('documents with protocol objects: the same bytes, absent members stay absent', async () => {
     const docs = [...validDocuments().map((d) => d.doc).filter(carriesEveryProtocolObject), ...protocolEvents()]
     expect(docs.length).toBeGreaterThan(300) // the corpus holds a document with every object
     const canonical = await canonicalLines(docs, work)
     expect(await sameBytes(canonical)).toEqual([])
-  }, 120_000)
+  }, 360_000)
 
   it('documents with protocol objects: `normalize --escape go` is what Go’s default (HTML-safe) encoder writes', async () => {
     const docs = [...validDocuments().map((d) => d.doc), ...protocolEvents()]
@@ -108,7 +108,7 @@ needs('Go types (schema/types/go)', available && works('go', ['version']), 'the 
     expect(result.stdout.split('\n').slice(0, -1).filter((line, i) => line !== want[i])).toEqual([])
     // Not vacuous: the escapes occur inside protocol objects.
     expect(escaped.some((line) => /"(?:vnc|ftp|smtp|telnet|redis|mysql|postgresql|mongodb|memcached|amqp|ldap|sip|rdp|dns|rtsp)":\{[^{}]*\\u00(?:3c|3e|26)/.test(line))).toBe(true)
-  }, 120_000)
+  }, 360_000)
 
   it('a lookup result and a subdomain list: the same bytes', async () => {
     const [event] = await canonicalLines([validDocuments()[0]!.doc], work)

@@ -16,10 +16,10 @@ needs('Java regex (java.util.regex)', works('javac', ['-version']) && works('jav
     const built = await run('javac', ['-d', work, join(LANGUAGES, 'java', 'Patterns.java')], { timeout: 180_000 })
     expect(built.stderr).toBe('')
     expect(built.code).toBe(0)
-  }, 180_000)
+  }, 540_000)
 
   it('agrees with ECMA-262 on every schema pattern and corpus string', async () => {
     const { rawDifferences } = await engineMatrix('java', ['-cp', work, 'Patterns'])
     for (const end of ['\n', '\r', '\r\n', '\u0085', '\u2028', '\u2029']) expect(rawDifferences).toContain(JSON.stringify(`443${end}`))
-  }, 60_000)
+  }, 180_000)
 }, optional)

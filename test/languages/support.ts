@@ -228,14 +228,14 @@ export function sameValueTests(roundTrip: RoundTrip, work: string): void {
   it(`${PROPERTY_RUNS} generated canonical events: the same JSON value back`, async () => {
     const canonical = await canonicalLines(generatedEvents(), work)
     expect(await roundTrip('event', canonical)).toEqual(canonical.map((line) => JSON.parse(line)))
-  }, 60_000)
+  }, 180_000)
 
   it('documents with protocol objects (one with every object and member, generated subsets): the same JSON value back', async () => {
     const docs = [...validDocuments().map((d) => d.doc).filter(carriesEveryProtocolObject), ...protocolEvents()]
     expect(docs.length).toBeGreaterThan(300) // the corpus holds a document with every object
     const canonical = await canonicalLines(docs, work)
     expect(await roundTrip('event', canonical)).toEqual(canonical.map((line) => JSON.parse(line)))
-  }, 60_000)
+  }, 180_000)
 }
 
 /** Whether a document carries every protocol object and every member that extends `ssh` (the corpus must hold one). */

@@ -16,26 +16,13 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { validateDocument } from '../../src/validate/index.js'
+import { runtimeClosure } from '../support/consumer.js'
 import { fileTempDir } from '../support/temp.js'
 import { followSection, sectionBlocks } from './follow-doc.js'
 import { CONFORM_REPORT, ERROR_BODY, ROOT } from './support.js'
 
 const exec = promisify(execFile)
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> }
-const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dependencies?: Record<string, string> }> }
-
-/** The runtime dependencies and theirs, from the lock file. */
-function runtimeClosure(): string[] {
-  const seen = new Set<string>()
-  const queue = Object.keys(pkg.dependencies)
-  while (queue.length > 0) {
-    const name = queue.pop()!
-    if (seen.has(name)) continue
-    seen.add(name)
-    queue.push(...Object.keys(lock.packages[`node_modules/${name}`]?.dependencies ?? {}))
-  }
-  return [...seen]
-}
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
 
 describe('TypeScript, as docs/languages.md says', () => {
   const start = fileTempDir('l9kit-ts-doc-')
@@ -44,7 +31,8 @@ describe('TypeScript, as docs/languages.md says', () => {
 
   beforeAll(async () => {
     // The package file, unpacked beside itself: L9KIT is `package/`, the file is `package/../l9kit-<version>.tgz`.
-    await exec('npm', ['pack', '--pack-destination', start, '--silent'], { cwd: ROOT, timeout: 60_000 })
+    // --ignore-scripts: its `prepare` (the build) would empty dist/ while other tests use it.
+    await exec('npm', ['pack', '--ignore-scripts', '--pack-destination', start, '--silent'], { cwd: ROOT, timeout: 240_000 })
     await exec('tar', ['-xzf', `l9kit-${pkg.version}.tgz`], { cwd: start })
     const modules = join(start, 'myapp', 'node_modules')
     mkdirSync(modules, { recursive: true })
@@ -57,7 +45,7 @@ describe('TypeScript, as docs/languages.md says', () => {
       edit: (text) => text.replace(/^npm install --save-dev typescript @types\/node$/m, links),
     })
     output = (await exec('node', ['dist/app.js'], { cwd: folder })).stdout
-  }, 180_000)
+  }, 540_000)
 
   it('builds and runs the doc’s app.ts in a project made by npm init -y, printing what the doc shows', () => {
     const shown = sectionBlocks('TypeScript').filter((b) => b.lang === 'text').at(-1)!

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { parseQuery } from '../../src/query/index.js'
+import { matches, parseQuery } from '../../src/query/index.js'
+import { emptyEvent } from '../../src/schema/index.js'
 
 it('parses every example query of docs/search.md', () => {
   const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'search.md'), 'utf8')
@@ -14,4 +15,9 @@ it('parses every example query of docs/search.md', () => {
     const text = scoped ? line.slice(0, scoped.index) : line
     expect(() => parseQuery(text, { scope: (scoped?.[1] as 'leak' | undefined) ?? 'any' }), text).not.toThrow()
   }
+  // The regular expression example finds what its note says, written as it is (patterns are anchored).
+  const regex = lines.find((l) => l.startsWith('summary:~'))!
+  const event = (summary: string) => ({ ...emptyEvent(), summary })
+  expect(matches(parseQuery(regex), event('HTTP/1.1 200 OK\r\nServer: nginx/1.24.0\r\nContent-Type: text/html'))).toBe(true)
+  expect(matches(parseQuery(regex), event('HTTP/1.1 200 OK\r\nServer: nginx/1.25.3\r\n'))).toBe(false)
 })

@@ -56,7 +56,7 @@ describe('the OpenAPI document', () => {
     expect(report.problems.filter((p) => p.severity === 'error')).toEqual([])
     const justified = readFileSync(`${root}docs/api.md`, 'utf8')
     for (const warning of report.problems) expect(justified, `warning ${warning.ruleId} is not justified in docs/api.md`).toContain(`\`${warning.ruleId}\``)
-  }, 60_000)
+  }, 180_000)
 
   it('has examples that validate against their schemas', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true })

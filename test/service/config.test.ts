@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ConfigError, DEFAULT_PLANS, defaultConfig, DEMO_SECRETS, KeyRing, loadConfig, parseConfig, tokenMatches } from '../../src/service/index.js'
 import { testTempDir } from '../support/temp.js'
 
@@ -16,7 +16,11 @@ const problems = (doc: unknown): string[] => {
 }
 
 describe('configuration file', () => {
+  afterEach(() => vi.unstubAllEnvs())
+
   it('reads keys, admin token, plan overrides and the body limit', () => {
+    // The suite runs with L9KIT_HELPER_PRIORITY=0 (vitest.config.ts): the built-in defaults without it.
+    vi.stubEnv('L9KIT_HELPER_PRIORITY', '')
     const sha = createHash('sha256').update('hashed-secret-1').digest('hex')
     const config = parseConfig(
       JSON.stringify({
@@ -64,6 +68,20 @@ describe('configuration file', () => {
     expect(config.helperThreadPriority).toBe('idle') // the default
     expect(parseConfig('{"helper_thread_nice": 0}', 'keys.json').helperThreadPriority).toBe(0)
     expect(parseConfig('{"helper_thread_nice": 19}', 'keys.json').helperThreadPriority).toBe(19)
+  })
+
+  it('takes the helpers\' priority from L9KIT_HELPER_PRIORITY where the file gives none; a bad value is a warning', () => {
+    vi.stubEnv('L9KIT_HELPER_PRIORITY', '0')
+    expect(parseConfig('{}', 'keys.json')).toMatchObject({ ingestWorkerPriority: 0, helperThreadPriority: 0 })
+    expect(defaultConfig()).toMatchObject({ ingestWorkerPriority: 0, helperThreadPriority: 0 })
+    expect(parseConfig('{"ingest_worker_nice": "idle"}', 'keys.json')).toMatchObject({ ingestWorkerPriority: 'idle', helperThreadPriority: 0 })
+    vi.stubEnv('L9KIT_HELPER_PRIORITY', '12')
+    expect(defaultConfig().ingestWorkerPriority).toBe(12)
+    vi.stubEnv('L9KIT_HELPER_PRIORITY', 'low')
+    const config = parseConfig('{}', 'keys.json')
+    expect(config.ingestWorkerPriority).toBe('idle')
+    expect(config.warnings).toEqual(['L9KIT_HELPER_PRIORITY must be "idle" or an integer from 0 to 19 (got "low"); "idle" is used'])
+    expect(defaultConfig().warnings).toEqual(config.warnings)
   })
 
   it('reports every problem as FILE: /pointer: message, never echoing a key', () => {

@@ -23,7 +23,7 @@ function summaries(ws: WebSocket): string[] {
   return got
 }
 
-async function until(done: () => boolean, ms = 10_000): Promise<void> {
+async function until(done: () => boolean, ms = 90_000): Promise<void> {
   const end = Date.now() + ms
   while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 10))
 }

@@ -59,6 +59,9 @@ beforeAll(async () => {
     store: new MemoryStore(),
     config: parseConfig(JSON.stringify({ keys, plans: { anonymous: once, registered: once, pro: once }, allow_private_hooks: true }), 'limited.json'),
     port: 0,
+    // A clock that stands still: no bucket refills (the pages' budget refills 2 a second in real
+    // time, faster than a busy machine spends it).
+    limiter: { now: () => 0 },
   })
 })
 

@@ -112,3 +112,33 @@ export function makeEvent(fields: Partial<Event> & Record<string, unknown>): Eve
 
 /** JSON Lines text of documents. */
 export const jsonl = (docs: unknown[]) => docs.map((d) => JSON.stringify(d)).join('\n') + '\n'
+
+/**
+ * A clock for the service's rate limiter (`limiter: { now: clock.now }`) that moves only when a
+ * test moves it: whether a request is a 429 then never depends on how fast the machine is.
+ */
+export class ManualClock {
+  private ms = 0
+  readonly now = (): number => this.ms
+  /** Lets `ms` milliseconds pass. */
+  advance(ms: number): void {
+    this.ms += ms
+  }
+}
+
+/**
+ * A rate limiter clock that follows real time, except while `still(...)` runs: then it stands
+ * at the instant `still` began, so "immediate" requests are immediate on a busy machine too.
+ */
+export class HeldClock {
+  private held: number | undefined
+  readonly now = (): number => this.held ?? performance.now()
+  async still<T>(body: () => Promise<T>): Promise<T> {
+    this.held = performance.now()
+    try {
+      return await body()
+    } finally {
+      this.held = undefined
+    }
+  }
+}

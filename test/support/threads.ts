@@ -23,3 +23,9 @@ export function threadsOf(pid: number | 'self' = 'self'): ThreadState[] {
     return { tid: Number(tid), nice: Number(fields[16]), policy: Number(fields[38]) }
   })
 }
+
+/**
+ * The niceness this process was started with (the suite may run under `nice -n 5`): what the
+ * threads a test leaves alone have, it and its children's.
+ */
+export const ownNice = process.platform === 'linux' ? threadsOf(process.pid).find((t) => t.tid === process.pid)!.nice : 0

@@ -5,16 +5,18 @@ import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
+import { ProblemLimit } from '../problem-limit.js'
 import { issueLine, openInputs } from '../inputs.js'
 import type { FilterJobSettings } from '../parallel/jobs/filter.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
-import { filterRecord, recordText } from './filter-record.js'
+import { filterDocuments, judgedText } from './filter-record.js'
 
 const HELP = `Usage: l9kit filter QUERY [FILE...] [options]
 
 Prints each event document that QUERY matches, exactly as given (JSON Lines: the line, byte
 for byte; one document or an array spread over lines: its text, or an element's compact
-JSON), in input order. QUERY is the search API's query language (docs/search.md), for
+JSON; a line holding a JSON array is read element by element, as the service stores it,
+and a matching element printed as its compact JSON), in input order. QUERY is the search API's query language (docs/search.md), for
 example '+severity:critical -country:FR' or 'ip:192.0.2.0/24 +port:443'. A document is
 judged as the service would store it: normalised first (lenient values, an empty
 fingerprint computed). No FILE, or '-', reads standard input; gzip-compressed input is
@@ -43,6 +45,7 @@ export const filter: Command = {
   name: 'filter',
   summary: 'Print the event documents a search query matches',
   help: HELP,
+  common: ['max-errors'],
   async run(argv, io) {
     const { values, positionals } = parse('filter', argv, {
       scope: { type: 'string' },
@@ -68,32 +71,37 @@ export const filter: Command = {
     const inputs = await openInputs(paths, io.stdin)
     const out = new JsonlWriter(io.stdout)
     const err = new JsonlWriter(io.stderr, 16 * 1024)
+    const problems = new ProblemLimit(err, io.maxErrors)
     let matched = 0
     let invalid = 0
     const settings: FilterJobSettings = { query: text, scope }
     await keepingOutput([out, err], async () => {
       for (const input of inputs) {
         // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
-        const handled = await runJobs(input, { job: 'filter', jobs, maxLineBytes, settings }, [out, err])
+        const handled = await runJobs(input, { job: 'filter', jobs, maxLineBytes, settings }, [out, problems])
         if ('counts' in handled) {
           matched += handled.counts[0]!
           invalid += handled.counts[1]!
           continue
         }
         for await (const record of readRecords(handled.rest, { maxLineBytes })) {
-          const verdict = filterRecord(record, query)
-          if (verdict === true) {
-            matched++
-            const pending = out.write(recordText(record))
-            if (pending) await pending
-          } else if (verdict !== false) {
-            invalid++
-            for (const issue of verdict) await err.write(issueLine(input.name, record.line, issue))
+          for (const judged of filterDocuments(record, query)) {
+            const { verdict } = judged
+            if (verdict === true) {
+              matched++
+              const pending = out.write(judgedText(record, judged))
+              if (pending) await pending
+            } else if (verdict !== false) {
+              invalid++
+              for (const issue of verdict) await problems.write(issueLine(input.name, record.line, issue))
+            }
           }
         }
       }
     })
     await out.flush()
+    const note = problems.note()
+    if (note !== undefined) await err.write(note)
     if (invalid > 0) await err.write(`filter: ${invalid} record${invalid === 1 ? '' : 's'} could not be read or normalised (above); ${matched} matched`)
     await err.flush()
     return matched > 0 ? EXIT.ok : EXIT.failed

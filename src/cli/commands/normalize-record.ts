@@ -28,7 +28,8 @@ export function normalizeOutput(record: NormalizedRecord, file: string, settings
     const err = settings.showWarnings ? result.warnings.map((w) => problemLine(file, record.line, w.pointer, `warning: ${w.message}`)) : []
     if (!settings.check) return { ok: true, out: result.text, err }
     // --check: one `file:line` per record that normalising would change (as gofmt -l names files).
-    return result.changed ? { ok: false, out: `${file}:${record.line}`, err } : { ok: true, err }
+    // A CR LF line or a byte order mark is rewritten too, its text unchanged (normalize writes LF, no mark).
+    return result.changed || record.rewritten ? { ok: false, out: `${file}:${record.line}`, err } : { ok: true, err }
   }
   const err = result.errors.map((e) => issueLine(file, record.line, e))
   if (settings.check) return { ok: false, out: `${file}:${record.line}`, err }

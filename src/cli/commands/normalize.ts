@@ -35,8 +35,9 @@ Options:
                               only where it is empty
 ${writeOptionsHelp(30)}
   --check                     write nothing but 'file:line' of each record that is not
-                              canonical (as the options above define it) or cannot be
-                              normalised; exit 1 if there is one (for CI)
+                              canonical (as the options above define it; a CR LF line end
+                              or a byte order mark is not) or cannot be normalised; exit 1
+                              if there is one (for CI)
   --rejects FILE              also write every record that could not be normalised,
                               unchanged, to FILE (one per line), so nothing is lost
   --no-warnings               do not report warnings (unknown members, kept apart headers)

@@ -22,14 +22,15 @@ import {
   lowerHelperThreads,
 } from '../../service/index.js'
 
-const HELP = `Usage: l9kit serve [--host HOST] [--port PORT] [--config FILE] [--allow-private-hooks] [--load FILE...]
+const HELP = `Usage: l9kit serve [--host HOST] [--port PORT] [--config FILE] [--allow-private-hooks] [--load FILE...] [--demo]
 
 Runs the reference lookup service (GET /host/:ip, GET /domain/:domain,
 GET /api/subdomains/:domain, and POST /admin/events to add events).
 The first line written is 'listening on http://HOST:PORT'.
 
 With no options it is the built-in default: the bundled corpus and demo events
-are loaded and demo keys for each plan are printed (local testing only).
+are loaded and demo keys for each plan are printed (local testing only). With
+--config the store holds your data only (--load), or none, unless --demo is given.
 
 Options:
   --host HOST      address to listen on (default 127.0.0.1); without --config only a
@@ -43,6 +44,8 @@ Options:
   --load FILE...   JSON Lines or JSON files of events to load at start instead of the
                    bundled data ('-' reads standard input); may be repeated, and further
                    FILE arguments are loaded too
+  --demo           load the bundled corpus and demo events (fake example.com findings)
+                   too; done by default only without --config, --load and --store
   --store URL      where events and hooks live: 'memory' (the default: gone when the
                    process stops) or postgres://USER@HOST:PORT/DATABASE (kept; the schema
                    is migrated at start; default from L9KIT_DATABASE_URL). With a
@@ -68,6 +71,7 @@ export const serve: Command = {
       store: { type: 'string' },
       schema: { type: 'string' },
       workers: { type: 'string' },
+      demo: { type: 'boolean' },
     })
     const port = portOption('serve', values.port, 8080)
     const host = values.host ?? '127.0.0.1'
@@ -88,15 +92,19 @@ export const serve: Command = {
     const opened = await openStore(url, values.schema, config.hookDelivery.queueLimit)
     const store = opened.store
     const loaded: string[] = []
+    // The bundled demo data (fake example.com findings) only where it cannot be mistaken for a
+    // user's own: the built-in default (no --config, no --load, a memory store), or --demo.
+    const demo = values.demo === true || (values.config === undefined && inputs.length === 0 && !opened.persistent)
     if (worker) {
       // nothing to load
-    } else if (inputs.length === 0 && opened.persistent) {
-      loaded.push(`store ${opened.shown}: ${store.size} events`)
-    } else if (inputs.length === 0) {
-      const report = await loadBundled(store)
-      for (const p of report.problems) io.stderr.write(`l9kit serve: ${p}\n`)
-      loaded.push(`loaded ${store.size} events (bundled corpus: ${report.files} files, and the demo events)`)
+    } else if (inputs.length === 0 && !demo) {
+      loaded.push(opened.persistent ? `store ${opened.shown}: ${store.size} events` : 'loaded 0 events (an empty store: --load FILE for your events, --demo for the demo data)')
     } else {
+      if (demo) {
+        const report = await loadBundled(store)
+        for (const p of report.problems) io.stderr.write(`l9kit serve: ${p}\n`)
+        loaded.push(`bundled corpus (${report.files} files) and the demo events: ${store.size} events`)
+      }
       for (const input of inputs) {
         // Before the service listens no lookup waits on this process: threads, the faster kind (not ingest_workers).
         const report = await ingestStream(store, input.stream, { workerPriority: config.ingestWorkerPriority, workerKind: 'thread' })

@@ -2,7 +2,7 @@
  * What `l9kit validate` prints for one record: shared by the command's own loop and by its
  * worker threads (`--jobs`), so both write the same bytes.
  */
-import { guarded, isRecordError, type JsonRecord } from '../../jsonl/index.js'
+import { guarded, invalidUtf8Issue, isRecordError, type JsonRecord } from '../../jsonl/index.js'
 import { DOCUMENT_NAMES, type DocumentName } from '../../schema/documents.js'
 import type { Profile } from '../../schema/json-schema.js'
 import { validateDocument } from '../../validate/index.js'
@@ -61,6 +61,10 @@ export function validateRecord(record: JsonRecord, file: string, settings: Valid
   if (settings.profile === 'strict' && !isRecordError(record) && record.text !== '') {
     const spelled = integerSpellingIssues(record.text)
     if (spelled.length > 0) report = { ok: false, errors: [...report.errors, ...spelled], warnings: report.warnings }
+  }
+  // Bytes that were not UTF-8 (read as U+FFFD): canonical text is UTF-8; lenient reads them as normalize does, and says so.
+  if (!isRecordError(record) && record.invalidUtf8) {
+    report = settings.profile === 'strict' ? { ok: false, errors: [...report.errors, invalidUtf8Issue()], warnings: report.warnings } : { ...report, warnings: [invalidUtf8Issue(), ...report.warnings] }
   }
   if (!settings.arrays && !isRecordError(record) && Array.isArray(record.value)) {
     report = { ...report, errors: report.errors.map((e) => (e.code === 'not_object' ? { ...e, message: e.message + ARRAY_HINT } : e)) }

@@ -8,8 +8,10 @@
  *   logical location.
  * - JUnit XML (the Ant/Jenkins dialect test reporters read): one `<testsuite>` per input, one
  *   `<testcase>` per record with a problem (a `<failure>` per invalid record; a record with
- *   warnings only passes, its warnings in `<system-out>`), and one passing test case standing
- *   for the input's valid documents.
+ *   warnings only passes, its warnings in `<system-out>`), one failed test case standing for the
+ *   input's invalid records `--max-errors` left out (so an input with an invalid record always
+ *   fails, whatever the limit), and one passing test case standing for the input's valid
+ *   documents (none when it has none, unless the input is empty).
  */
 import type { Issue } from '../../validate/issue.js'
 import { escapeXml } from '../../conformance/report/junit.js'
@@ -70,6 +72,7 @@ const RULES: Record<string, string> = {
   bad_json: 'The record is not valid JSON',
   not_object: 'The document is not a JSON object',
   line_too_long: 'The line is longer than --max-line-bytes',
+  bad_utf8: 'The record holds bytes that are not UTF-8',
   too_deep: 'The document is nested too deeply',
   internal_error: 'l9kit failed on this record',
   invalid: 'The document does not match the schema',
@@ -148,6 +151,14 @@ export function junitReport(records: readonly RecordReport[], perFile: ReadonlyM
       const body = [...record.errors.map((e) => issueText(record, e)), ...(warnings === '' ? [] : [warnings])].join('\n')
       cases.push(`${open}>\n      <failure${attr('message', issueText(record, first))}${attr('type', first.code)}>${escapeXml(body)}</failure>\n    </testcase>`)
     }
+    // Invalid records --max-errors held back still fail: one failed case stands for them all.
+    const heldBack = counts.invalid - failed
+    if (heldBack > 0) {
+      failed++
+      const text = `${file}: ${heldBack} more invalid ${heldBack === 1 ? 'record' : 'records'} not shown (--max-errors ${maxErrors})`
+      cases.push(`    <testcase${attr('classname', `l9kit.validate.${file}`)}${attr('name', text)}>\n      <failure${attr('message', text)}${attr('type', 'not_shown')}>${escapeXml(text)}</failure>\n    </testcase>`)
+    }
+    // A passing case for the valid documents; one for an empty input too, so its suite is not empty.
     const validOnes = counts.valid - list.filter((r) => r.errors.length === 0).length
     if (validOnes > 0 || cases.length === 0) {
       cases.push(`    <testcase${attr('classname', `l9kit.validate.${file}`)}${attr('name', `${file}: ${validOnes} valid ${validOnes === 1 ? 'document' : 'documents'}`)}/>`)

@@ -1,6 +1,7 @@
 /** `l9kit watch`: print a server's live stream as JSON Lines, reconnecting with backoff. */
 import { ClientError, limitedFor, sleep } from '../../client/index.js'
-import { liveMessages, type LiveScope } from '../../client/live.js'
+import { liveMessages, type LiveScope, liveUrl } from '../../client/live.js'
+import { printable } from '../../validate/printable.js'
 import { oneOf, parse } from '../args.js'
 import { type Command, EXIT, UsageError } from '../command.js'
 import { untilStopped } from '../stop.js'
@@ -8,13 +9,20 @@ import { untilStopped } from '../stop.js'
 const HELP = `Usage: l9kit watch URL [--scope leak|service] [--query Q] [--api-key KEY]
 
 Prints the live stream of a lookup service (WebSocket URL/ws/leak or URL/ws/service) as JSON
-Lines: one event document per line, as the server sent it, as events are ingested there.
-URL is the service's base address (http://HOST:PORT or https://…).
+Lines: one event document per line, as events are ingested there. URL is the service's base
+address (http://HOST:PORT or https://…).
+
+Once the server has accepted the stream (its 101), 'listening on ws://HOST:PORT/ws/SCOPE' is
+written to standard error (again after each reconnection): every event stored from then on is
+printed. Each event is one line: the server's text when it is one line, else its compact JSON;
+characters a terminal acts on (DEL, C1 controls, bidirectional overrides, line separators) are
+written as JSON escapes (\u009b), which JSON readers read back as the same text.
 
 When the connection fails or the server closes it (a server cuts off a reader that falls behind:
 close code 1013), it connects again after 1 s, doubling up to 30 s while it keeps failing; a 429
-waits as x-limited-for says. A refusal that waiting cannot change (400, 401, 403, 404) ends it.
-Events stored while it is not connected are not sent again (the stream is "from now on").
+waits as x-limited-for says, at most 1 hour. A refusal that waiting cannot change (400, 401,
+403, 404) ends it. Events stored while it is not connected are not sent again (the stream is
+"from now on").
 
 Options:
   --scope leak|service  which events (default leak)
@@ -28,6 +36,8 @@ Exit status: 0 stopped, 2 usage error or the server refused the stream.`
 
 const FIRST_WAIT_MS = 1_000
 const MAX_WAIT_MS = 30_000
+/** Longest wait a 429's x-limited-for is taken at: a server may say days (or more than a timer holds). */
+export const MAX_LIMITED_WAIT_MS = 3_600_000
 
 export const watch: Command = {
   name: 'watch',
@@ -46,12 +56,18 @@ export const watch: Command = {
     const apiKey = values['api-key'] ?? (io.env.L9KIT_API_KEY || undefined)
     const stop = new AbortController()
     void untilStopped(io).then(() => stop.abort())
+    const query = values.query === undefined ? {} : { query: values.query }
     let wait = FIRST_WAIT_MS
+    // The server sends the 101 once the subscription is in place (docs/service.md, "Live stream").
+    const onOpen = () => {
+      wait = FIRST_WAIT_MS
+      io.stderr.write(`listening on ${printable(liveUrl(base, scope, values.query))}\n`)
+    }
     while (!stop.signal.aborted) {
       try {
-        for await (const message of liveMessages(base, apiKey, scope, { ...(values.query === undefined ? {} : { query: values.query }), signal: stop.signal })) {
+        for await (const message of liveMessages(base, apiKey, scope, { ...query, signal: stop.signal, onOpen })) {
           wait = FIRST_WAIT_MS
-          if (!io.stdout.write(`${message.text}\n`)) await new Promise((resolve) => io.stdout.once('drain', resolve))
+          if (!io.stdout.write(`${eventLine(message.text, message.event)}\n`)) await new Promise((resolve) => io.stdout.once('drain', resolve))
         }
         if (stop.signal.aborted) break
         io.stderr.write(`l9kit watch: the server ended the stream; connecting again in ${wait / 1000} s\n`)
@@ -59,11 +75,11 @@ export const watch: Command = {
         if (!(error instanceof ClientError)) throw error
         const status = error.status ?? 0
         if (error.kind === 'http' && status >= 400 && status < 500 && status !== 408 && status !== 429) {
-          io.stderr.write(`l9kit watch: ${error.message}\n`)
+          io.stderr.write(`l9kit watch: ${printable(error.message)}\n`)
           return EXIT.usage
         }
-        if (status === 429) wait = Math.max(wait, limitedFor(error.details.response!) ?? wait)
-        io.stderr.write(`l9kit watch: ${error.message}; connecting again in ${wait / 1000} s\n`)
+        if (status === 429) wait = Math.min(Math.max(wait, limitedFor(error.details.response!) ?? wait), MAX_LIMITED_WAIT_MS)
+        io.stderr.write(`l9kit watch: ${printable(error.message)}; connecting again in ${wait / 1000} s\n`)
       }
       try {
         await sleep(wait, stop.signal)
@@ -74,4 +90,14 @@ export const watch: Command = {
     }
     return EXIT.ok
   },
+}
+
+/**
+ * One line for an event: the server's text when it is on one line (JSON strings hold no raw
+ * line break, so one outside them is layout), else the event's compact JSON; then characters a
+ * terminal acts on escaped, inside strings (the only place a JSON text can hold them), so the
+ * line is still JSON with the same value.
+ */
+export function eventLine(text: string, event: unknown): string {
+  return printable(/[\r\n]/.test(text) ? JSON.stringify(event) : text)
 }

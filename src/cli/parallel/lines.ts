@@ -1,7 +1,6 @@
 /** The records of one block, in a worker: numbered and placed as in the whole input. */
-import { isUtf8 } from 'node:buffer'
 import { type LineMaker, tooLong } from '../../jsonl/lines.js'
-import { decodeUtf8 } from '../../jsonl/utf8.js'
+import { decodeUtf8, lastDecodeInvalid } from '../../jsonl/utf8.js'
 import { type RecordMaker, tooLarge, ValueSplitter } from '../../jsonl/values.js'
 import type { Block, BlockLine, BlockLineItem } from './types.js'
 
@@ -26,7 +25,7 @@ const NL = 0x0a
 const blockLine: LineMaker<BlockLine> = (line, offset, buf, from, to) => {
   const text = decodeUtf8(buf, from, to)
   const bytes = buf.subarray(from, to)
-  return { line, offset, text, bytes: !text.includes('\ufffd') || isUtf8(bytes) ? bytes : undefined }
+  return lastDecodeInvalid ? { line, offset, text, bytes: undefined, invalidUtf8: true } : { line, offset, text, bytes }
 }
 
 /** A record that is not one whole line (a value spread over lines, an element): text only. */

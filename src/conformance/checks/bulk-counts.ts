@@ -29,7 +29,7 @@ export function aggregationProblem(a: Obj): string | undefined {
 export const bulkCounts: Check = {
   id: 'bulk-counts',
   description: 'Each aggregation of GET /bulk/search agrees with its events (leak_event_count, leak_count, open_ports, plugins), and names a resource once per export',
-  spec: 'spec/leakix-api.md: Aggregation; docs/service.md: Aggregations',
+  spec: "LeakIX's API: Aggregation; docs/service.md: Aggregations",
   needsState: BULK_NEEDS_STATE,
   async run(ctx) {
     const answer = await bulkAnswer(ctx)

@@ -7,7 +7,7 @@ import { ownedElsewhere, plural, problemAt } from './lib.js'
 export const bulkLines: Check = {
   id: 'bulk-lines',
   description: 'GET /bulk/search answers JSON Lines of aggregation documents, GET /bulk/service of event documents (200 application/x-ndjson, or 204 with none)',
-  spec: 'spec/leakix-api.md: Operations beyond the three lookups (bulk export), Aggregation',
+  spec: "LeakIX's API: Operations beyond the three lookups (bulk export), Aggregation",
   needsState: BULK_NEEDS_STATE,
   async run(ctx) {
     const answer = await bulkAnswer(ctx)

@@ -10,7 +10,7 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
 export const bulkMatches: Check = {
   id: 'bulk-matches',
   description: 'Every event a bulk export returns (each aggregation’s events, each /bulk/service line) matches the query asked, `-` terms included',
-  spec: 'spec/leakix-api.md: The query language; Operations beyond the three lookups (bulk export)',
+  spec: "LeakIX's API: The query language; Operations beyond the three lookups (bulk export)",
   needsState: BULK_NEEDS_STATE,
   async run(ctx) {
     const answer = await bulkAnswer(ctx)

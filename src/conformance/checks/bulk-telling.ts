@@ -14,7 +14,7 @@ import { firstOutOfOrder, partitionProblem } from './telling.js'
 export const bulkPartition: Check = {
   id: 'bulk-partition',
   description: 'An export read whole is split exactly by a term some of its events satisfy: q +term and q -term together hold its events, each once (both routes)',
-  spec: 'spec/leakix-api.md: The query language; Operations beyond the three lookups (bulk export)',
+  spec: "LeakIX's API: The query language, Operations beyond the three lookups (bulk export)",
   needsState: BULK_NEEDS_STATE,
   async run(ctx) {
     const answer = await bulkAnswer(ctx)

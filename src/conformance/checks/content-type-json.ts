@@ -30,7 +30,7 @@ function judge(r: RawResponse): Problem | undefined {
 export const contentTypeJson: Check = {
   id: 'content-type-json',
   description: 'Every answer, errors included, has content-type application/json and a JSON body',
-  spec: 'Endpoints (all three operations return JSON); DESIGN.md: Service errors',
+  spec: 'Endpoints (all three operations return JSON); docs/service.md',
   async run(ctx) {
     const target = fc.tuple(fc.constantFrom(...ROUTES), anySegment())
     const result = await ctx.property('content-type-json', target, async ([route, raw]) => judge(await ctx.get(rawPath(route, raw))), {

@@ -6,7 +6,7 @@ import { domainPath, lookupLists, plural, problemAt, withinDomain } from './lib.
 export const domainEventsMatchDomain: Check = {
   id: 'domain-events-match-domain',
   description: 'GET /domain/:domain returns only events whose `host` is the domain or ends with `.` + the domain',
-  spec: 'Endpoints: Domain details; DESIGN.md: Domain lookup',
+  spec: 'Endpoints: Domain details; docs/service.md (the domain lookup)',
   async run(ctx) {
     const domains = ctx.known.domains
     if (domains.length === 0) return skip('no domain known (give --domain)')

@@ -12,7 +12,7 @@ import { plural } from './lib.js'
 export const hookBody: Check = {
   id: 'hook-body',
   description: 'Each delivery is a POST of application/json whose body is one strict-valid event, byte-equal to it as the lookup returns it',
-  spec: 'Events (alert hooks); DESIGN.md: Hooks',
+  spec: 'Events (alert hooks); docs/hooks.md',
   needsState: HOOKS_NEED_STATE,
   async run(ctx) {
     const s = await hookScenario(ctx)

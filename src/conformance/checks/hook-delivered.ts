@@ -10,7 +10,7 @@ import { plural } from './lib.js'
 export const hookDelivered: Check = {
   id: 'hook-delivered',
   description: 'Each new event a hook matches (watched resource, listed type, severity at or above its minimum) is delivered to it once',
-  spec: 'Events (alert hooks); DESIGN.md: Hooks',
+  spec: 'Events (alert hooks); docs/hooks.md',
   needsState: HOOKS_NEED_STATE,
   async run(ctx) {
     const s = await hookScenario(ctx)

@@ -13,7 +13,7 @@ function filterCheck(id: string, reason: Exclusion, description: string, why: st
   return {
     id,
     description,
-    spec: 'Events (alert hooks); DESIGN.md: Hooks',
+    spec: 'Events (alert hooks); docs/hooks.md',
     needsState: HOOKS_NEED_STATE,
     async run(ctx) {
       const s = await hookScenario(ctx)

@@ -7,7 +7,7 @@ import { plural } from './lib.js'
 export const hookOrder: Check = {
   id: 'hook-order',
   description: 'Each hook receives its matching events in the order they were ingested',
-  spec: 'Events (alert hooks); DESIGN.md: Hooks (in order per hook)',
+  spec: 'Events (alert hooks); docs/hooks.md (in order per hook)',
   needsState: HOOKS_NEED_STATE,
   async run(ctx) {
     const s = await hookScenario(ctx)

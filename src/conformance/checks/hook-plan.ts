@@ -10,7 +10,7 @@
  * a run's tagged events to that run's hooks only, and deletes them with DELETE
  * /admin/events?tag=… when the run ends (docs/conformance.md).
  *
- * The rule (issue 9, DESIGN.md: Hooks): an event goes to a hook when one of its owner's
+ * The rule (issue 9, docs/hooks.md): an event goes to a hook when one of its owner's
  * resources covers it (a domain covers itself and names below it, never look-alikes such as
  * `notexample.com` for `example.com`; a network covers the addresses in it), the hook lists
  * its type, and, for a leak, its severity is at or above the hook's `min_severity`.
@@ -163,7 +163,7 @@ function covered(plan: HookPlan, event: Event): boolean {
   return plan.existing.some((r) => coveredBy(r, event))
 }
 
-/** Whether a resource the key already watched covers the event (the rule of DESIGN.md: Hooks). */
+/** Whether a resource the key already watched covers the event (the rule of docs/hooks.md). */
 function coveredBy(resource: ResourceRequest, event: Event): boolean {
   if (resource.type === 'domain') return event.host !== '' && withinDomain(event.host, resource.value)
   const key = ipKey(event.ip)

@@ -29,7 +29,7 @@ function headerProblem(a: Arrival): string | undefined {
 export const hookSignatureHeaders: Check = {
   id: 'hook-signature-headers',
   description: 'Each delivery has webhook-id, webhook-timestamp (Unix seconds, within 5 minutes) and webhook-signature (v1,<base64>)',
-  spec: 'DESIGN.md: Hooks (Standard Webhooks)',
+  spec: 'docs/hooks.md (Standard Webhooks)',
   needsState: HOOKS_NEED_STATE,
   async run(ctx) {
     const s = await hookScenario(ctx)
@@ -50,7 +50,7 @@ export const hookSignatureHeaders: Check = {
 export const hookSignatureValid: Check = {
   id: 'hook-signature-valid',
   description: 'Each delivery’s webhook-signature verifies: HMAC-SHA256 of id.timestamp.body under the hook’s secret',
-  spec: 'DESIGN.md: Hooks (Standard Webhooks)',
+  spec: 'docs/hooks.md (Standard Webhooks)',
   needsState: HOOKS_NEED_STATE,
   async run(ctx) {
     const s = await hookScenario(ctx)

@@ -57,7 +57,7 @@ export const CHECKS: readonly Check[] = [
   subdomainsHaveEvents,
   unknownResourceEmpty,
   unknownResource404,
-  // Plugins (spec/leakix-api.md): the list shares one request.
+  // Plugins (docs/specification.md): the list shares one request.
   pluginsShape,
   pluginFound,
   pluginUnknown,

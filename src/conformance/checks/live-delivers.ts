@@ -28,7 +28,7 @@ export const LIVE_NEEDS_WRITES =
   'needs --allow-writes (with --admin-token): the live checks write 4 test events tagged l9kit-conform:RUN (deleted afterwards where the server offers DELETE /admin/events?tag=)'
 
 const NEEDS_STATE = 'an ingested event must reach the stream'
-const SPEC = 'spec/leakix-api.md: Operations beyond the three lookups (live stream); docs/service.md: Live stream'
+const SPEC = "LeakIX's API: Operations beyond the three lookups (live stream); docs/service.md: Live stream"
 
 interface Planned {
   event: Event

@@ -57,7 +57,7 @@ export const paramConstraints: Check = {
   id: 'param-constraints',
   family: 'openapi',
   description: 'Each path and query parameter constraint of schema/openapi.json (enum, pattern, integer, minimum, maximum, maxLength, required) violated in turn is answered 4xx: never 2xx, never 5xx',
-  spec: 'schema/openapi.json (parameters); DESIGN.md: Service errors (400 for a client’s mistake)',
+  spec: 'schema/openapi.json (parameters); docs/service.md (400 for a client’s mistake)',
   async run(ctx) {
     const writes = ctx.options.allowWrites === true
     let sent = 0

@@ -6,7 +6,7 @@ import { pluginsAnswer } from './plugins-lib.js'
 export const pluginCounts: Check = {
   id: 'plugin-counts',
   description: 'Every plugin of GET /api/plugins has event_count1h ≤ event_count24h ≤ event_count7d (the last hour lies in the last day, the day in the week)',
-  spec: 'spec/leakix-api.md: Operations beyond the three lookups (plugins)',
+  spec: "LeakIX's API: Operations beyond the three lookups (plugins)",
   async run(ctx) {
     const answer = await pluginsAnswer(ctx)
     if ('skip' in answer) return skip(answer.skip)

@@ -10,7 +10,7 @@ const ASKED = 3
 export const pluginFound: Check = {
   id: 'plugin-found',
   description: 'GET /api/plugins/:name of a plugin the list names answers 200 {name, description}, with the list’s name and description',
-  spec: 'spec/leakix-api.md: Operations beyond the three lookups (one plugin)',
+  spec: "LeakIX's API: Operations beyond the three lookups (one plugin)",
   needsState: 'answering a plugin by its name needs the list the server keeps; a fixed example names one plugin',
   async run(ctx) {
     const answer = await pluginsAnswer(ctx)

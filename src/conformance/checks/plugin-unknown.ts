@@ -7,7 +7,7 @@ import { PLUGIN_NOT_FOUND_BODY, pluginPath, pluginsAnswer } from './plugins-lib.
 export const pluginUnknown: Check = {
   id: 'plugin-unknown',
   description: 'GET /api/plugins/:name of a plugin the server does not know answers 404 with the JSON string "Plugin not found"',
-  spec: 'spec/leakix-api.md: Operations beyond the three lookups (one plugin: unknown name)',
+  spec: "LeakIX's API: Operations beyond the three lookups (one plugin: unknown name)",
   needsState: 'telling an unknown plugin from a known one needs the list the server keeps',
   async run(ctx) {
     const answer = await pluginsAnswer(ctx)

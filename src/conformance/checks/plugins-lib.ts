@@ -7,7 +7,7 @@ import type { SuiteContext } from '../context.js'
 export const PLUGINS_PATH = '/api/plugins'
 export const pluginPath = (name: string) => `${PLUGINS_PATH}/${segment(name)}`
 
-/** The 404 body of an unknown plugin on LeakIX's service: a JSON string (spec/leakix-api.md). */
+/** The 404 body of an unknown plugin on LeakIX's service: a JSON string (docs/specification.md). */
 export const PLUGIN_NOT_FOUND_BODY = 'Plugin not found'
 
 export type PluginsAnswer =

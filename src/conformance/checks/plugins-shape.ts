@@ -6,7 +6,7 @@ import { pluginsAnswer } from './plugins-lib.js'
 export const pluginsShape: Check = {
   id: 'plugins-shape',
   description: 'GET /api/plugins answers 200 with a list that validates against schema/plugins.schema.json',
-  spec: 'spec/leakix-api.md: Operations beyond the three lookups (plugins)',
+  spec: "LeakIX's API: Operations beyond the three lookups (plugins)",
   async run(ctx) {
     const answer = await pluginsAnswer(ctx)
     if ('skip' in answer) return skip(answer.skip)

@@ -60,7 +60,7 @@ const noLimit = (p: Probe) => skip(`no 429 within a burst of ${plural(p.sent, 'r
 export const rateLimitHeader: Check = {
   id: 'rate-limit-header',
   description: 'Every 429 carries `x-limited-for` with a Go duration (`734ms`, `1.5s`, `1m2s`)',
-  spec: 'Errors (429); Limits; facts.md: x-limited-for is a Go duration',
+  spec: 'Errors (429); Limits; The public API beyond the specification (x-limited-for is a Go duration)',
   needsState: COUNTS_REQUESTS,
   async run(ctx) {
     const { list, probe: p } = await all429s(ctx)

@@ -27,7 +27,7 @@ export const SEARCH_NEEDS_WRITES =
 export const searchComplete: Check = {
   id: 'search-complete',
   description: `After ingesting ${COUNT} tagged leaks, paging a search for their tag until an empty page returns each of them exactly once`,
-  spec: 'DESIGN.md: Search (pages neither overlap nor skip)',
+  spec: 'docs/search.md (pages neither overlap nor skip)',
   needsState: 'ingested events must be found',
   async run(ctx) {
     const { adminToken, allowWrites } = ctx.options

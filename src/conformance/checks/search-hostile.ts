@@ -14,7 +14,7 @@ const hostileQuery = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ m
 export const searchHostile: Check = {
   id: 'search-hostile',
   description: 'No generated query (malformed, unbalanced, control characters, lone surrogates, SQL and regex fragments, 5 000 characters), odd scope or page is answered with a 5xx',
-  spec: 'Errors; spec/leakix-api.md: The query language',
+  spec: "Errors; LeakIX's API: The query language",
   async run(ctx) {
     const absent = await searchAbsent(ctx)
     if (absent !== null) return skip(absent)

@@ -1,5 +1,5 @@
 /**
- * What the search checks share (GET /search, spec/leakix-api.md): whether the server has the
+ * What the search checks share (GET /search, docs/specification.md): whether the server has the
  * route, reading a page, the events its first pages hold (the sample queries are built from),
  * and the engine (src/query) as the oracle of what a result must satisfy.
  */

@@ -12,7 +12,7 @@ const MAX_PAGES = 4
 export const searchPagesDisjoint: Check = {
   id: 'search-pages-disjoint',
   description: `Pages 0 to ${MAX_PAGES - 1} of a search (q=* in both scopes, and +plugin:NAME) hold no event twice`,
-  spec: 'DESIGN.md: Search (pages neither overlap nor skip)',
+  spec: 'docs/search.md (pages neither overlap nor skip)',
   needsState: 'pages must differ',
   async run(ctx) {
     const absent = await searchAbsent(ctx)

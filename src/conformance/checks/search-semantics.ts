@@ -15,7 +15,7 @@ import { clientShapes } from './search-shapes.js'
 import { eventKey, firstPages, oracle, type SearchScope, satisfies, searchAbsent, searchPage, searchSample } from './search-lib.js'
 import type { Event } from '../../schema/index.js'
 
-const SPEC = 'spec/leakix-api.md: The query language; DESIGN.md: Search'
+const SPEC = "LeakIX's API: The query language; docs/search.md"
 const NEEDS_STATE = 'results must depend on the query'
 
 /** The sample, or why the check cannot judge anything. */

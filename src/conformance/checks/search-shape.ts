@@ -7,7 +7,7 @@ import { validateDocument } from '../../validate/index.js'
 export const searchShape: Check = {
   id: 'search-shape',
   description: 'GET /search?scope=service|leak&q=*&page=0 answers 200 with a JSON array of event documents (204 or an empty body: no events)',
-  spec: 'spec/leakix-api.md: Operations beyond the three lookups (search)',
+  spec: "LeakIX's API: Operations beyond the three lookups (search)",
   async run(ctx) {
     const absent = await searchAbsent(ctx)
     if (absent !== null) return skip(absent)

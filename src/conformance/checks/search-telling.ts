@@ -27,7 +27,7 @@ async function wholeSearch(ctx: SuiteContext, scope: SearchScope, q: string): Pr
 export const searchPartition: Check = {
   id: 'search-partition',
   description: 'In each scope, a search read to its end is split exactly by a term some of its events satisfy: q +term and q -term hold only events satisfying them, together each of the search’s events once',
-  spec: 'spec/leakix-api.md: The query language; DESIGN.md: Search (pages neither overlap nor skip)',
+  spec: "LeakIX's API: The query language; docs/search.md (pages neither overlap nor skip)",
   needsState: 'results must depend on the query',
   async run(ctx) {
     const absent = await searchAbsent(ctx)
@@ -79,7 +79,7 @@ function busiest(events: readonly Obj[]): string[] {
 export const searchOrder: Check = {
   id: 'search-order',
   description: 'Search results come newest first (by time), within a page and from one page to the next (q=* in both scopes)',
-  spec: 'docs/search.md: The route (newest first); DESIGN.md: Search',
+  spec: 'docs/search.md: The route (newest first)',
   needsState: 'results must be the server’s events in its order',
   async run(ctx) {
     const absent = await searchAbsent(ctx)

@@ -21,7 +21,7 @@ function run(ctx: SuiteContext, judge: (r: RawResponse) => Problem | undefined) 
 export const unknownResourceEmpty: Check = {
   id: 'unknown-resource-empty',
   description: 'A well-formed IP or domain the server knows nothing about is 200 with `Services`/`Leaks` null (subdomains: [])',
-  spec: 'Errors (200: an empty result is not an error); DESIGN.md: Service errors',
+  spec: 'Errors (200: an empty result is not an error); docs/service.md',
   needsState: 'telling an unknown name from a known one needs a store of events',
   async run(ctx) {
     const result = await run(ctx, (r) => {
@@ -43,7 +43,7 @@ export const unknownResourceEmpty: Check = {
 export const unknownResource404: Check = {
   id: 'unknown-resource-404',
   description: 'An unknown but well-formed IP or domain is not answered 404 (the public service does; the specification says 200 with nulls)',
-  spec: 'Errors (200: Services and Leaks may be null); facts.md: The public API beyond the specification',
+  spec: 'Errors (200: Services and Leaks may be null); The public API beyond the specification',
   async run(ctx) {
     const result = await run(ctx, (r) => (r.status === 404 ? problemAt(r, 'an unknown but well-formed name was answered 404 instead of 200 with nulls') : undefined))
     return result.ok ? pass() : fail(result.problem, result.input, result.path)

@@ -1,5 +1,5 @@
 /**
- * A key the server cannot know. DESIGN.md refuses it (401); whatever a server does, it must
+ * A key the server cannot know. l9kit's service refuses it (401, docs/service.md); whatever a server does, it must
  * never serve a wrong key more than it serves a caller without a key.
  */
 import type { RawResponse } from '../../client/index.js'
@@ -19,7 +19,7 @@ const refused = (r: RawResponse) => r.status === 401 || r.status === 403
 export const wrongKeyRefused: Check = {
   id: 'wrong-key-refused',
   description: 'A request with an api-key the server does not know is refused (401 or 403)',
-  spec: 'Authentication (result of a wrong key: not shown); DESIGN.md: Service errors (401)',
+  spec: 'Authentication (result of a wrong key: not shown); docs/service.md (401)',
   needsState: 'telling a wrong key from a right one needs a store of keys',
   async run(ctx) {
     for (const path of paths(ctx)) {

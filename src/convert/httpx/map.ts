@@ -1,6 +1,6 @@
 /**
  * One httpx JSON Lines record → one `service` event. Handles the version drift described in
- * spec/tool-formats.md: `host` is the IP up to v1.7.2 and the host name from v1.7.3 (the IP
+ * docs/convert.md: `host` is the IP up to v1.7.2 and the host name from v1.7.3 (the IP
  * then in `host_ip`); `jarm` became `jarm_hash`; `header` is a map with snake_case names
  * (dashes restored here) or, before late 2022, a raw header block; early releases named
  * `tech` `technologies` and `tls` `tls-grab`.

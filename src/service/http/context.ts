@@ -4,7 +4,7 @@ import type { ServiceConfig } from '../config.js'
 import { type LimiterOptions, RateLimiter } from '../ratelimit/index.js'
 import type { Store } from '../store/index.js'
 import type { Dispatcher, HookStore, Resolver } from '../hooks/index.js'
-import { launcherFor } from '../ingest/worker-priority.js'
+import { fallbackPriority, launcherFor } from '../ingest/worker-priority.js'
 import { LiveHub } from '../live/hub.js'
 import { ANSWER_CACHE_LIMITS, AnswerCache } from './answer-cache.js'
 
@@ -33,7 +33,7 @@ export function createContext(store: Store, config: ServiceConfig, limiter: Limi
   const stillRight = hostVersion && ((ip: string, builtAt: number) => hostVersion(ip) <= builtAt)
   const answers = { host: new AnswerCache(ANSWER_CACHE_LIMITS, stillRight), domain: new AnswerCache() }
   // The live stream's fan-out process runs in the idle class: delivery gets the CPU the service leaves.
-  const live = new LiveHub(store, { maxBufferedBytes: config.liveBufferBytes, launcher: launcherFor('idle') })
+  const live = new LiveHub(store, { maxBufferedBytes: config.liveBufferBytes, launcher: launcherFor(fallbackPriority().priority) })
   return { store, config, keys: new KeyRing(config.keys), limiter: new RateLimiter(limiter), answers, live }
 }
 

@@ -14,7 +14,7 @@ import { ProcessWorker } from './prepare-process.js'
 import type { PrepareWorker } from './prepare-queue.js'
 import { ThreadWorker } from './prepare-thread.js'
 import { workerModule } from '../worker-source.js'
-import { DEFAULT_WORKER_KIND, DEFAULT_WORKER_PRIORITY, type PrepareWorkerKind, type WorkerPriority } from './worker-priority.js'
+import { DEFAULT_WORKER_KIND, fallbackPriority, type PrepareWorkerKind, type WorkerPriority } from './worker-priority.js'
 
 /**
  * Where the worker's module may be, relative to this code: in the built package it is the
@@ -36,7 +36,7 @@ let shared: { pool: PreparePool; url: string; priority: WorkerPriority; kind: Pr
  * do not keep the process alive. A pool with a failed worker is replaced, and so is one of
  * another priority or kind.
  */
-export function sharedPreparePool(url: URL, priority = DEFAULT_WORKER_PRIORITY, kind = DEFAULT_WORKER_KIND): PreparePool {
+export function sharedPreparePool(url: URL, priority = fallbackPriority().priority, kind = DEFAULT_WORKER_KIND): PreparePool {
   if (shared !== undefined && (shared.pool.failed || shared.url !== url.href || shared.priority !== priority || shared.kind !== kind)) {
     void shared.pool.close()
     shared = undefined
@@ -51,7 +51,7 @@ export function sharedPreparePool(url: URL, priority = DEFAULT_WORKER_PRIORITY, 
  * 500 MB this process holds (measured: 8 ms at 40 MB, 73 ms at 1.6 GB); `l9kit serve` does it
  * before it listens, so that no lookup waits on it.
  */
-export function startSharedPreparePool(priority = DEFAULT_WORKER_PRIORITY, kind = DEFAULT_WORKER_KIND): void {
+export function startSharedPreparePool(priority = fallbackPriority().priority, kind = DEFAULT_WORKER_KIND): void {
   const url = prepareWorkerUrl()
   if (url !== undefined) sharedPreparePool(url, priority, kind)
 }
@@ -60,7 +60,7 @@ export function startSharedPreparePool(priority = DEFAULT_WORKER_PRIORITY, kind 
 export class PreparePool {
   private readonly workers: PrepareWorker[]
 
-  constructor(url: URL, size = defaultPrepareWorkers(), priority = DEFAULT_WORKER_PRIORITY, kind = DEFAULT_WORKER_KIND) {
+  constructor(url: URL, size = defaultPrepareWorkers(), priority = fallbackPriority().priority, kind = DEFAULT_WORKER_KIND) {
     const Kind = kind === 'process' ? ProcessWorker : ThreadWorker
     this.workers = Array.from({ length: size }, () => new Kind(url, priority))
   }

@@ -21,6 +21,25 @@ export type WorkerPriority = number | 'idle'
 
 export const DEFAULT_WORKER_PRIORITY: WorkerPriority = 'idle'
 
+/** The environment variable that changes DEFAULT_WORKER_PRIORITY for a process (and its children). */
+export const HELPER_PRIORITY_ENV = 'L9KIT_HELPER_PRIORITY'
+
+/**
+ * The priority of the service's helpers where its configuration says none: the prepare
+ * workers, its own helper threads and the live stream's fan-out process. DEFAULT_WORKER_PRIORITY,
+ * unless L9KIT_HELPER_PRIORITY gives "idle" or a niceness 0–19: on a machine whose cores other
+ * work keeps busy, idle-class helpers get no CPU at all, and ingests and live streams wait
+ * without end (the test suite, which must pass on such a machine, sets 0). A value that is
+ * neither is left aside, with the problem said.
+ */
+export function fallbackPriority(env: NodeJS.ProcessEnv = process.env): { priority: WorkerPriority; problem?: string } {
+  const value = env[HELPER_PRIORITY_ENV]
+  if (value === undefined || value === '') return { priority: DEFAULT_WORKER_PRIORITY }
+  const priority = value === 'idle' ? value : /^\d{1,2}$/.test(value) ? Number(value) : undefined
+  if (isWorkerPriority(priority)) return { priority }
+  return { priority: DEFAULT_WORKER_PRIORITY, problem: `${HELPER_PRIORITY_ENV} must be "idle" or an integer from 0 to 19 (got ${JSON.stringify(value)}); "idle" is used` }
+}
+
 /** Niceness used where the idle class cannot be set (no `chrt` on the PATH, or not Linux). */
 export const IDLE_FALLBACK_NICE = 19
 

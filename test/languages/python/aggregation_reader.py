@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Reads aggregation lines (one line of GET /bulk/search each) by the reading rules of the format
-owner's Python library, as spec/leakix-api.md states them: dataclasses with the members and types
+owner's Python library, as docs/specification.md states them: dataclasses with the members and types
 listed there; every member must be present (a member absent from the document is an error unless
 its type is Optional) and `null` is refused wherever the type is not Optional. Written from the
 facts for test/service/aggregate.test.ts; standard library only.

@@ -1,7 +1,7 @@
 /**
  * aggregate(): the example of the schema (docs/format.md, OpenAPI) is what it makes; its members
  * follow from the events for any input (property); the format owner's Python reading rules
- * (test/languages/python/aggregation_reader.py, written from spec/leakix-api.md) read every
+ * (test/languages/python/aggregation_reader.py, written from docs/specification.md) read every
  * aggregation it makes, and refuse a null or missing member (so the reader can fail).
  */
 import { spawnSync } from 'node:child_process'

@@ -158,5 +158,5 @@ describe('a receiver that takes 2 s per request', () => {
     expect(answered).toBe(200)
     // Still one request each: none was answered, none was retried or re-sent meanwhile.
     expect(held.map((r) => r.requests.length)).toEqual([1, 1, 1, 1, 1])
-  }, 60_000)
+  }, 180_000)
 })

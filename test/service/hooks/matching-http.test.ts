@@ -54,7 +54,7 @@ beforeAll(async () => {
   for (const name of Object.keys(receivers)) {
     await waitFor(`the sentinel at ${name}`, () => receivers[name]!.requests.some((r) => r.json.summary === 'sentinel'))
   }
-}, 30_000)
+})
 
 const summaries = (name: string) => receivers[name]!.requests.map((r) => r.json.summary)
 

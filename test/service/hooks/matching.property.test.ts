@@ -138,5 +138,5 @@ describe('matching property', () => {
       ),
       { numRuns: 60 },
     )
-  }, 60_000)
+  }, 180_000)
 })

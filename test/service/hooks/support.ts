@@ -4,6 +4,7 @@ import type { Socket } from 'node:net'
 import { afterAll, expect } from 'vitest'
 import {
   type HookStore,
+  type LimiterOptions,
   MemoryStore,
   parseConfig,
   type Resolver,
@@ -38,7 +39,7 @@ export function hookServiceConfig(extra: Record<string, unknown> = {}): ServiceC
 }
 
 /** Starts a service for one test file (stopped after it). */
-export async function serveHooks(options: { config?: ServiceConfig; resolve?: Resolver; hooks?: HookStore } = {}): Promise<RunningService> {
+export async function serveHooks(options: { config?: ServiceConfig; resolve?: Resolver; hooks?: HookStore; limiter?: LimiterOptions } = {}): Promise<RunningService> {
   const running = await startService({
     store: new MemoryStore(),
     config: options.config ?? hookServiceConfig(),
@@ -46,6 +47,7 @@ export async function serveHooks(options: { config?: ServiceConfig; resolve?: Re
     port: 0,
     resolve: options.resolve,
     hooks: options.hooks,
+    limiter: options.limiter,
   })
   afterAll(() => running.close(100))
   return running
@@ -131,8 +133,8 @@ export async function startReceiver(behaviour: Behaviour = () => ({ status: 200 
   return receiver
 }
 
-/** Polls until `ready()` is true, at most `ms` (then fails with `what`). */
-export async function waitFor(what: string, ready: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+/** Polls until `ready()` is true, at most `ms` (then fails with `what`): a bound for a hang, generous for a busy machine. */
+export async function waitFor(what: string, ready: () => boolean | Promise<boolean>, ms = 90_000): Promise<void> {
   const end = Date.now() + ms
   while (Date.now() < end) {
     if (await ready()) return

@@ -11,7 +11,7 @@ import { fileTempDir } from '../../support/temp.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 import { firstOccurrences, startReceiver, startServe, unusedPort, waitFor } from './processes.js'
 
-vi.setConfig({ testTimeout: 180_000 })
+vi.setConfig({ testTimeout: 540_000 })
 
 const ADMIN = 'admin-token-crash-1'
 const SECRET = 'whsec_' + Buffer.alloc(32, 3).toString('base64')

@@ -10,7 +10,7 @@ import { PostgresHookStore, PostgresStore } from '../../../src/service/store/pos
 import { makeEvent } from '../support.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
-vi.setConfig({ testTimeout: 60_000 })
+vi.setConfig({ testTimeout: 180_000 })
 const schemas: string[] = []
 const SECRET = 'whsec_' + Buffer.alloc(32, 4).toString('base64')
 

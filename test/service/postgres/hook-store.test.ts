@@ -5,7 +5,7 @@ import { PostgresHookStore, PostgresStore } from '../../../src/service/store/pos
 import { CASES_QUEUE_LIMIT, hookStoreCases } from '../store/hook-store-cases.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
-vi.setConfig({ testTimeout: 60_000 })
+vi.setConfig({ testTimeout: 180_000 })
 
 const schemas: string[] = []
 const stores = new Map<HookStore, PostgresStore>()

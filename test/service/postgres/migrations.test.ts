@@ -1,8 +1,8 @@
 /** Migrations: applied once under concurrency, recorded, reported by `l9kit db`, refused when unknown. */
 import { spawnSync } from 'node:child_process'
-import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { packageRoot } from '../../../src/service/index.js'
+import { BUILT_CLI } from '../../support/built-cli.js'
 import { connect, migrate, migrationStatus, readMigrations, storeUrlProblem } from '../../../src/service/store/postgres/index.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
@@ -11,10 +11,11 @@ dropSchemasAfterAll(schemas)
 
 function cli(args: string[]) {
   const root = packageRoot()
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'db', ...args], {
+  // The built binary: tsx would compile the sources first, long on a busy machine.
+  const run = spawnSync(process.execPath, [BUILT_CLI, 'db', ...args], {
     cwd: root,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 240_000,
     env: { ...process.env, L9KIT_DATABASE_URL: '' },
   })
   return { code: run.status, out: run.stdout, err: run.stderr }

@@ -8,7 +8,7 @@ import { PostgresStore } from '../../../src/service/store/postgres/index.js'
 import { expectSameOutcome, ingestWatched, mixedBody } from '../ingest/mixed-body.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
-vi.setConfig({ testTimeout: 180_000 })
+vi.setConfig({ testTimeout: 540_000 })
 
 const schemas: string[] = []
 const stores: PostgresStore[] = []

@@ -12,7 +12,7 @@ import { PostgresHookStore, PostgresStore } from '../../../src/service/store/pos
 import { makeEvent } from '../support.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
-vi.setConfig({ testTimeout: 120_000 })
+vi.setConfig({ testTimeout: 360_000 })
 
 const SECRET = 'whsec_' + Buffer.alloc(32, 1).toString('base64')
 const schemas: string[] = []

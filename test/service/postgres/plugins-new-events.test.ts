@@ -12,7 +12,7 @@ import { formatTime } from '../../../src/time/index.js'
 import { makeEvent } from '../support.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
-vi.setConfig({ testTimeout: 120_000 })
+vi.setConfig({ testTimeout: 360_000 })
 
 const schemas = [freshSchema(), freshSchema()]
 dropSchemasAfterAll(schemas)
@@ -36,8 +36,7 @@ describePostgres('PostgreSQL store: plugins and new events across processes', ()
     await b.ingest(docs)
     await b.ingest(docs.slice(0, 10)) // duplicates: nothing new
     await a.ingest([makeEvent({ ip: '192.0.2.77', summary: 'own' })])
-    const end = Date.now() + 20_000
-    while (heard.length < 3001 && Date.now() < end) await new Promise((r) => setTimeout(r, 25))
+    while (heard.length < 3001) await new Promise((r) => setTimeout(r, 25)) // (bounded by the test's timeout)
     expect(heard).toEqual([...docs.map((d) => d.summary), 'own'])
     feed.stop()
   })

@@ -1,13 +1,13 @@
 /**
- * `l9kit serve --store postgres://…` as real processes (run from src/ through tsx, as the CLI
- * tests do), and a hook receiver on 127.0.0.1 that records what arrives per path.
+ * `l9kit serve --store postgres://…` as real processes (the built binary, dist/cli/main.js, as
+ * `npm test` builds it first), and a hook receiver on 127.0.0.1 that records what arrives per path.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
 import { afterAll, expect } from 'vitest'
 import { packageRoot } from '../../../src/service/index.js'
+import { BUILT_CLI } from '../../support/built-cli.js'
 
 export interface ServeProcess {
   url: string
@@ -24,10 +24,13 @@ afterAll(() => {
   for (const child of running) child.kill('SIGKILL')
 })
 
-/** Starts `l9kit serve --port 0 ARGS…` and resolves once it listens (bounded: 60 s). */
+/**
+ * Starts `l9kit serve --port 0 ARGS…` (the built binary: tsx would compile the sources first,
+ * long on a busy machine) and resolves once it listens (bounded: 180 s).
+ */
 export async function startServe(args: string[]): Promise<ServeProcess> {
   const root = packageRoot()
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', '0', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, L9KIT_DATABASE_URL: '' },
@@ -42,7 +45,7 @@ export async function startServe(args: string[]): Promise<ServeProcess> {
       resolve(code)
     }),
   )
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + 180_000
   let url: string | undefined
   while (url === undefined && Date.now() < deadline && child.exitCode === null) {
     url = /^listening on (http:\/\/\S+)/m.exec(text)?.[1]

@@ -60,13 +60,13 @@ describePostgres('PostgreSQL store: restart', () => {
     const args = ['--store', DATABASE_URL, '--schema', schema, '--config', config]
 
     const first = await startServe([...args, '--load', file])
-    await waitFor(() => first.output().includes('loaded'), 5_000)
+    await waitFor(() => first.output().includes('loaded'), 60_000)
     expect(first.output()).toMatch(/90000 new, 10000 duplicates, 0 rejected/)
     const before = await snapshot(first.url)
     expect(await first.stop()).toBe(0)
 
     const second = await startServe(args)
-    await waitFor(() => second.output().includes('events'), 5_000)
+    await waitFor(() => second.output().includes('events'), 60_000)
     expect(second.output()).toContain(': 90000 events')
     const after = await snapshot(second.url)
     expect(await second.stop()).toBe(0)

@@ -10,7 +10,7 @@ import { PostgresStore } from '../../../src/service/store/postgres/index.js'
 import { pageStatement } from '../../../src/service/store/postgres/search.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
-vi.setConfig({ testTimeout: 120_000 })
+vi.setConfig({ testTimeout: 360_000 })
 
 const ROWS = 20_000
 /** 200 countries, each 1 row in 200: half by code, half by name. */

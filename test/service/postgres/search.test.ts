@@ -16,7 +16,7 @@ import { MemoryStore } from '../../../src/service/index.js'
 import { PostgresStore } from '../../../src/service/store/postgres/index.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
-vi.setConfig({ testTimeout: 120_000 })
+vi.setConfig({ testTimeout: 360_000 })
 
 const schemas: string[] = []
 const text = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')

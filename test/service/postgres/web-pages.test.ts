@@ -27,7 +27,7 @@ describePostgres('web pages on PostgreSQL', () => {
     expect((await memory.ingest(fixtureDocs())).rejected).toEqual([])
     onPg = await serveForTest({ store: pg, config: unlimitedConfig() })
     onMemory = await serveForTest({ store: memory, config: unlimitedConfig() })
-  }, 60_000)
+  }, 180_000)
   afterAll(async () => {
     await onPg?.close(100)
     await pg?.close()

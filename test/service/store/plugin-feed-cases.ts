@@ -31,8 +31,8 @@ function model(events: { source: string; time: Instant }[], now: Instant): Plugi
   })
 }
 
-/** Waits (bounded) until `done()` holds: PostgreSQL tells listeners after commit, through the database. */
-async function until(done: () => boolean, ms = 10_000): Promise<void> {
+/** Waits (bounded, generously for a busy machine) until `done()` holds: PostgreSQL tells listeners after commit, through the database. */
+async function until(done: () => boolean, ms = 90_000): Promise<void> {
   const end = Date.now() + ms
   while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 20))
 }

@@ -75,7 +75,7 @@ describe.runIf(!HAVE_BROWSER && IN_CI)('web view in a browser (CI)', () => {
   })
 })
 
-describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 60_000 }, () => {
+describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 180_000 }, () => {
   let service: RunningService
   let profile: string
   let shots: string
@@ -98,11 +98,12 @@ describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 60_000 }, () =>
       // `<script>` test prove that escaping, not the policy, keeps summaries inert.
       bypassCSP: true,
       viewport: { width: 1280, height: 900 },
-      timeout: 30_000,
+      timeout: 120_000,
     })
-    context.setDefaultTimeout(10_000)
+    // Generous: a page action on a busy machine can take seconds (a bound for a hang, not a measure).
+    context.setDefaultTimeout(60_000)
     page = context.pages()[0] ?? (await context.newPage())
-  }, 60_000)
+  }, 180_000)
 
   afterAll(async () => {
     await context?.close()

@@ -14,7 +14,7 @@ export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q
 export function getRaw(base: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const url = new URL(base)
-    const req = httpRequest({ host: url.hostname, port: url.port, path, method, headers, agent: false, timeout: 10_000 }, (res) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, method, headers, agent: false, timeout: 60_000 }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
       res.on('end', () => resolve({ status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', headers: res.headers, body: Buffer.concat(chunks) }))

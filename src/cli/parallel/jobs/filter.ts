@@ -1,7 +1,7 @@
 /** `filter` on a worker thread: counts are [matched, invalid]; matching lines to stdout as given, problems to stderr. */
 import { fromLine } from '../../../jsonl/index.js'
 import { parseQuery } from '../../../query/index.js'
-import { filterRecord } from '../../commands/filter-record.js'
+import { filterDocuments, judgedText } from '../../commands/filter-record.js'
 import { issueLine } from '../../inputs.js'
 import type { JobFactory } from '../types.js'
 
@@ -19,16 +19,18 @@ export const create: JobFactory = (setup) => {
   return {
     line(item, out) {
       const record = fromLine(item) // as readRecords() reads a JSON Lines line
-      const verdict = filterRecord(record, query)
-      if (verdict === true) {
-        // The line's own bytes when it is valid UTF-8, so the output is the input byte for byte.
-        const stdout = out.streams[0]!
-        if ('bytes' in item && item.bytes && stdout.pushFrom) stdout.pushFrom(item.bytes, item.text, NO_EDITS)
-        else stdout.push(record.text)
-        out.counts[0]!++
-      } else if (verdict !== false) {
-        out.counts[1]!++
-        for (const issue of verdict) out.streams[1]!.push(issueLine(setup.file, record.line, issue))
+      for (const judged of filterDocuments(record, query)) {
+        const { verdict } = judged
+        if (verdict === true) {
+          // The line's own bytes when it is valid UTF-8, so the output is the input byte for byte.
+          const stdout = out.streams[0]!
+          if (!judged.element && 'bytes' in item && item.bytes && stdout.pushFrom) stdout.pushFrom(item.bytes, item.text, NO_EDITS)
+          else stdout.push(judgedText(record, judged))
+          out.counts[0]!++
+        } else if (verdict !== false) {
+          out.counts[1]!++
+          for (const issue of verdict) out.streams[1]!.push(issueLine(setup.file, record.line, issue))
+        }
       }
     },
   }
