@@ -12,6 +12,8 @@ export interface ConnectOptions {
   schema?: string
   /** Connections in the pool (default 10). */
   max?: number
+  /** The timeout of every statement on the pool's connections, in ms (default none). */
+  statementTimeoutMs?: number
 }
 
 /**
@@ -30,7 +32,11 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
     onnotice: () => {},
     idle_timeout: 30,
     connect_timeout: 10,
-    connection: { search_path: schema === 'public' ? 'public' : `${quoteIdent(schema)}, public`, application_name: 'l9kit' },
+    connection: {
+      search_path: schema === 'public' ? 'public' : `${quoteIdent(schema)}, public`,
+      application_name: 'l9kit',
+      ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: Math.max(1, Math.floor(options.statementTimeoutMs)) }),
+    },
   })
 }
 
