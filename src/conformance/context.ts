@@ -71,6 +71,8 @@ export class SuiteContext {
   requestCount = 0
   /** What the run wrote to the server and what it left there, for the person running it. */
   readonly notes: string[] = []
+  /** What the run wrote and could not remove (each also a note): the run then fails, whatever its checks said. */
+  readonly leftBehind: string[] = []
   private readonly client: LookupClient
   private readonly burstClient: LookupClient
   private readonly identities = new WeakMap<RawResponse, Identity>()

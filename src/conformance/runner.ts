@@ -22,6 +22,8 @@ export interface SuiteReport {
   summary: { passed: number; failed: number; skipped: number; errors: number }
   /** What the run wrote to the server and what it left there (empty when it wrote nothing). */
   notes: string[]
+  /** What it wrote and could not remove (also in `notes`): a run that leaves anything behind has failed. */
+  leftBehind?: string[]
 }
 
 /** The suite could not run at all: bad options (`usage`) or no server answering (`unreachable`). */
@@ -83,6 +85,7 @@ export async function runSuite(options: SuiteOptions, hooks: RunHooks = {}): Pro
     results,
     summary: { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), errors: count('error') },
     notes: [...ctx.notes],
+    leftBehind: [...ctx.leftBehind],
   }
 }
 

@@ -3,6 +3,8 @@
  * POST /admin/events (admin token), and wait (bounded) for a message carrying it. Writes one
  * event, on a documentation address (RFC 5737) with this run's nonce in its summary and the
  * run's tag `l9kit-conform:RUN`, and deletes it afterwards (DELETE /admin/events?tag=, noted).
+ * It subscribes with `l9kit-conform-run=RUN`: the reference service streams a run's test events
+ * to that run's subscribers only, as it delivers them to that run's hooks only.
  * Skipped without --allow-writes, without an admin token, without a key the stream accepts, or
  * when the server has no /ws route.
  */
@@ -12,7 +14,7 @@ import { emptyEvent } from '../../schema/index.js'
 import { formatTime } from '../../time/index.js'
 import { type Check, fail, pass, skip } from '../check.js'
 import type { SuiteContext } from '../context.js'
-import { RUN_TAG_PREFIX, runNonce } from './hook-plan.js'
+import { RUN_PARAMETER, RUN_TAG_PREFIX, runNonce } from './hook-plan.js'
 
 /** How long the event may take to arrive. */
 const WAIT_MS = 10_000
@@ -33,7 +35,9 @@ export const liveDelivers: Check = {
     let cleanup: (() => Promise<void>) | undefined
     let open: () => void = () => undefined
     const opened = new Promise<'open'>((resolve) => (open = () => resolve('open')))
-    const messages = liveMessages(ctx.options.baseUrl, key, 'leak', { signal: stop.signal, onOpen: () => open() })
+    // Named as the run's subscriber: the reference service streams a run's test events to that run's subscribers only.
+    const params = { [RUN_PARAMETER]: nonce }
+    const messages = liveMessages(ctx.options.baseUrl, key, 'leak', { signal: stop.signal, onOpen: () => open(), params })
     const timer = setTimeout(() => stop.abort(), WAIT_MS)
     try {
       const arrival = waitFor(messages, nonce)
@@ -92,7 +96,9 @@ async function deleteEvent(ctx: SuiteContext, adminToken: string, nonce: string)
     ctx.notes.push(`live-delivers wrote 1 test event tagged ${tag}; deleted ${deleted} with DELETE /admin/events?tag=${tag}`)
   } catch (error) {
     const why = error instanceof ClientError || error instanceof Error ? error.message : String(error)
-    ctx.notes.push(`live-delivers: the test event tagged ${tag} (192.0.2.222:9200) stays on the server: ${why}; delete it with the server's own tools`)
+    const note = `live-delivers: the test event tagged ${tag} (192.0.2.222:9200) stays on the server: ${why}; delete it with the server's own tools`
+    ctx.notes.push(note)
+    ctx.leftBehind.push(note)
   }
 }
 

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { tokenMatches } from '../auth/index.js'
 import { ingestStream } from '../ingest/feed.js'
 import type { ServiceContext } from './context.js'
-import { sendError, sendJson } from './reply.js'
+import { failed, sendError, sendJson } from './reply.js'
 import { ROUTES_TEXT } from './route.js'
 
 export function handleIngest(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): void {
@@ -54,7 +54,7 @@ export function handleIngest(ctx: ServiceContext, req: IncomingMessage, res: Ser
     // The chunks as they came, not one concatenated copy: no 16 MiB copy in one piece of the event loop.
     ingestStream(ctx.store, fromArray(chunks), { bytes: size, workerPriority: ctx.config.ingestWorkerPriority, workerKind: ctx.config.ingestWorkers }).then(
       (report) => sendJson(res, 200, JSON.stringify(report)),
-      (error: unknown) => sendError(res, 500, `Ingest failed: ${(error as Error).message}`),
+      (error: unknown) => sendError(res, 500, failed('Ingest failed', error)),
     )
   })
 }
@@ -70,7 +70,7 @@ function deleteTagged(ctx: ServiceContext, req: IncomingMessage, res: ServerResp
   req.resume()
   Promise.resolve(ctx.store.deleteTagged(tags[0]!)).then(
     (deleted) => sendJson(res, 200, JSON.stringify({ deleted })),
-    (error: unknown) => sendError(res, 500, `Deleting failed: ${(error as Error).message}`),
+    (error: unknown) => sendError(res, 500, failed('Deleting failed', error)),
   )
 }
 

@@ -3,7 +3,9 @@
  * of about 64 KiB; when the socket will not take more (`write` returns false) the next record is
  * not asked for until 'drain'. Lines waiting longer than FLUSH_MS (the store is slow to find the
  * next) are written anyway, so a selective export's lines arrive as they are found. When the client goes away the source's iterator is closed (its
- * `return`), so a dropped connection stops the query. Nothing to write at all is a 204.
+ * `return`), so a dropped connection stops the query. Nothing to write at all is a 204. A client
+ * that takes nothing for `idleMs` while the socket waits for a 'drain' is cut (a stalled export
+ * holds the store's read and its buffers).
  */
 import type { ServerResponse } from 'node:http'
 import { joinPieces, LineChunk, piecesLength } from '../aggregate/pieces.js'
@@ -28,7 +30,7 @@ export const NDJSON_TYPE = 'application/x-ndjson'
  * after the answer began, the connection is cut (the answer is incomplete), before that the
  * error is thrown for the caller to answer.
  */
-export async function streamLines(res: ServerResponse, records: AsyncIterable<LineRecord>): Promise<void> {
+export async function streamLines(res: ServerResponse, records: AsyncIterable<LineRecord>, idleMs = Infinity): Promise<void> {
   let gone = false
   let wake: (() => void) | undefined
   const onClose = () => {
@@ -51,12 +53,15 @@ export async function streamLines(res: ServerResponse, records: AsyncIterable<Li
     bytes = 0
     return res.write(chunk)
   }
-  /** Resolves at the socket's next 'drain', or when the client goes away. */
+  /** Resolves at the socket's next 'drain', or when the client goes away (cut after `idleMs` without one). */
   const drained = async () => {
+    let idle: NodeJS.Timeout | undefined
     await new Promise<void>((resolve) => {
       wake = resolve
       res.once('drain', resolve)
+      if (Number.isFinite(idleMs)) idle = setTimeout(() => res.destroy(), idleMs)
     })
+    clearTimeout(idle)
     if (wake !== undefined) res.off('drain', wake)
     wake = undefined
   }
