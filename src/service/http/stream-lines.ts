@@ -25,6 +25,16 @@ export type LineRecord = Uint8Array | readonly (Uint8Array | string)[] | LineChu
 export const NDJSON_TYPE = 'application/x-ndjson'
 
 /**
+ * Cuts a stalled answer's connection with a reset, which frees the kernel's buffers for it at
+ * once too (a plain close would keep the unsent bytes queued for a client that reads nothing).
+ */
+function cut(res: ServerResponse): void {
+  const socket = res.socket
+  if (socket !== null && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy()
+  res.destroy()
+}
+
+/**
  * Streams `records` (each one JSON document without its newline, or a LineChunk of whole lines)
  * to `res`, one per line; resolves when done or stopped by the client; when the source fails
  * after the answer began, the connection is cut (the answer is incomplete), before that the
@@ -59,7 +69,7 @@ export async function streamLines(res: ServerResponse, records: AsyncIterable<Li
     await new Promise<void>((resolve) => {
       wake = resolve
       res.once('drain', resolve)
-      if (Number.isFinite(idleMs)) idle = setTimeout(() => res.destroy(), idleMs)
+      if (Number.isFinite(idleMs)) idle = setTimeout(() => cut(res), idleMs)
     })
     clearTimeout(idle)
     if (wake !== undefined) res.off('drain', wake)

@@ -14,6 +14,8 @@ export interface ConnectOptions {
   max?: number
   /** The timeout of every statement on the pool's connections, in ms (default none). */
   statementTimeoutMs?: number
+  /** The connections' application_name (default `l9kit`): pg_stat_activity shows it. */
+  application?: string
 }
 
 /**
@@ -34,7 +36,7 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
     connect_timeout: 10,
     connection: {
       search_path: schema === 'public' ? 'public' : `${quoteIdent(schema)}, public`,
-      application_name: 'l9kit',
+      application_name: options.application ?? 'l9kit',
       ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: Math.max(1, Math.floor(options.statementTimeoutMs)) }),
     },
   })

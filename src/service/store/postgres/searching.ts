@@ -25,7 +25,10 @@ export class PostgresSearch {
   ) {
     this.pageMs = options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS
     this.statementMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS
-    this.sql = connect(url, { schema: options.schema ?? 'public', max: options.searchConnections ?? 3, statementTimeoutMs: this.statementMs })
+    const schema = options.schema ?? 'public'
+    // Named apart, so an operator (or a test) sees which statements are searches, and of which schema.
+    const application = `l9kit search ${schema}`.slice(0, 63)
+    this.sql = connect(url, { schema, max: options.searchConnections ?? 3, statementTimeoutMs: this.statementMs, application })
   }
 
   async page(query: Query, page: SearchPage, options: SearchOptions = {}): Promise<Buffer[]> {
