@@ -8,8 +8,8 @@ import { parseRegex, RegexProblem } from '../../src/query/regex.js'
 const cost = (text: string, scope: 'service' | 'leak' | 'any' = 'any') => queryCost(parseQuery(text, { scope }))
 
 /** The audit's costly regular expression (issue 40), and its query of 128 optional words. */
-export const COSTLY_REGEX = '+port:22 +summary:~"([^a]{0,50}[^b]{0,50}){10}z"'
-export const WORDS_128 = Array.from({ length: 128 }, (_, i) => `w${i}x`).join(' ')
+const COSTLY_REGEX = '+port:22 +summary:~"([^a]{0,50}[^b]{0,50}){10}z"'
+const WORDS_128 = Array.from({ length: 128 }, (_, i) => `w${i}x`).join(' ')
 
 describe('queryCost', () => {
   it('prices every event at nothing for *, and a simple comparison at one unit', () => {

@@ -92,11 +92,16 @@ export function forEachStore(name: string, body: (kind: StoreKind) => void): voi
   })
 }
 
-/** A service over `store` holding `count` costly events, stopped after the test file (or at once by `use`). */
-export async function serveAbuse(store: Store, config: ServiceConfig, count: number): Promise<RunningService> {
+/** Stores `count` costly events. */
+async function fill(store: Store, count: number): Promise<void> {
   for (let from = 0; from < count; from += 1000) {
     await store.ingest(Array.from({ length: Math.min(1000, count - from) }, (_, k) => costlyEvent(from + k)))
   }
+}
+
+/** A service over `store` holding `count` costly events, stopped after the test file. */
+export async function serveAbuse(store: Store, config: ServiceConfig, count: number): Promise<RunningService> {
+  await fill(store, count)
   const service = await startService({ store, config, host: '127.0.0.1', port: 0 })
   afterAll(() => service.close(100))
   return service
@@ -104,9 +109,7 @@ export async function serveAbuse(store: Store, config: ServiceConfig, count: num
 
 /** Runs `body` with a service of its own (inside a test), stopped when it ends. */
 export async function withService<T>(store: Store, config: ServiceConfig, count: number, body: (service: RunningService) => Promise<T>): Promise<T> {
-  for (let from = 0; from < count; from += 1000) {
-    await store.ingest(Array.from({ length: Math.min(1000, count - from) }, (_, k) => costlyEvent(from + k)))
-  }
+  await fill(store, count)
   const service = await startService({ store, config, host: '127.0.0.1', port: 0 })
   try {
     return await body(service)
