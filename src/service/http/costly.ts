@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http'
 import { type Query, queryCost } from '../../query/index.js'
 import type { Plan } from '../auth/index.js'
 import type { SlotRefusal } from '../ratelimit/index.js'
-import type { SearchPage } from '../store/index.js'
+import type { SearchOptions, SearchPage } from '../store/index.js'
 import type { Caller, ServiceContext } from './context.js'
 
 /** When a slot is refused: the client may try again this soon. */
@@ -52,16 +52,20 @@ export function closedSignal(res: ServerResponse): AbortSignal {
   return controller.signal
 }
 
-/** What runSearch answers: the page, or why it could not run (status and description). */
-export type SearchRun = { ok: true; items: Uint8Array[] } | { ok: false; status: 422 | 429; message: string; headers?: Record<string, string> }
+/** What runQuery answers: the store's result, or why it could not run (status and description). */
+export type QueryRun<T> = { ok: true; items: T } | { ok: false; status: 422 | 429; message: string; headers?: Record<string, string> }
+/** What runSearch answers: a page of events. */
+export type SearchRun = QueryRun<Uint8Array[]>
 
 /**
- * One page of `query` for `caller`, on the bounded path: cost check (422), a search slot (429),
- * the plan's search work, `signal`. At once when the store answers at once (a query its indexes
- * answer exactly), else a promise. A SearchLimitError of the store is thrown (or rejected) for
- * the caller to answer (422), as is any other failure.
+ * Runs `call` (a store read of `query`: a page, a count, …) for `caller` on the bounded path:
+ * cost check (422), a search slot (429), the plan's `search_work` and `signal` handed to the
+ * store (`SearchOptions`). At once when the store answers at once (a query its indexes answer
+ * exactly), else a promise. A SearchLimitError of the store is thrown (or rejected) for the
+ * caller to answer (422), as is any other failure. Every route that reads a query's matches
+ * (search pages, counts) goes through here.
  */
-export function runSearch(ctx: ServiceContext, caller: Caller, query: Query, page: SearchPage, signal?: AbortSignal): SearchRun | Promise<SearchRun> {
+export function runQuery<T>(ctx: ServiceContext, caller: Caller, query: Query, call: (options: SearchOptions) => T | Promise<T>, signal?: AbortSignal): QueryRun<T> | Promise<QueryRun<T>> {
   const costly = tooCostly(caller.plan, query)
   if (costly !== undefined) return { ok: false, status: 422, message: costly }
   const slot = ctx.slots.searches.take(caller.bucket)
@@ -70,7 +74,7 @@ export function runSearch(ctx: ServiceContext, caller: Caller, query: Query, pag
   }
   let items
   try {
-    items = ctx.store.search(query, page, { work: caller.plan.searchWork ?? undefined, signal })
+    items = call({ work: caller.plan.searchWork ?? undefined, signal })
   } catch (error) {
     slot()
     throw error
@@ -90,3 +94,7 @@ export function runSearch(ctx: ServiceContext, caller: Caller, query: Query, pag
     },
   )
 }
+
+/** One page of `query` for `caller` on the bounded path (runQuery). */
+export const runSearch = (ctx: ServiceContext, caller: Caller, query: Query, page: SearchPage, signal?: AbortSignal): SearchRun | Promise<SearchRun> =>
+  runQuery(ctx, caller, query, (options) => ctx.store.search(query, page, options), signal)
