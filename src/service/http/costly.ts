@@ -9,7 +9,8 @@ import type { ServerResponse } from 'node:http'
 import { type Query, queryCost } from '../../query/index.js'
 import type { Plan } from '../auth/index.js'
 import type { SlotRefusal } from '../ratelimit/index.js'
-import type { SearchOptions, SearchPage } from '../store/index.js'
+import type { SearchPage } from '../store/index.js'
+import type { SearchOptions } from '../store/search.js'
 import type { Caller, ServiceContext } from './context.js'
 
 /** When a slot is refused: the client may try again this soon. */
