@@ -13,6 +13,7 @@ export default defineConfig({
   // service/prepare-worker: the worker threads of a large ingest (src/service/ingest/prepare-pool.ts).
   // service/export-worker: the thread that makes a large bulk export's lines (src/service/aggregate/export-thread.ts).
   // service/live-fanout: the live stream's fan-out process (src/service/live/fanout.ts).
+  // service/eval-worker: the thread that evaluates searches off the lookups' thread (src/service/search/eval-thread.ts).
   entry: {
     index: 'src/index.ts',
     'cli/main': 'src/cli/main.ts',
@@ -20,6 +21,7 @@ export default defineConfig({
     'service/prepare-worker': 'src/service/ingest/prepare-worker.ts',
     'service/export-worker': 'src/service/aggregate/export-worker.ts',
     'service/live-fanout': 'src/service/live/fanout-child.ts',
+    'service/eval-worker': 'src/service/search/eval-worker.ts',
     ...SUBPATHS,
   },
   format: ['esm'],

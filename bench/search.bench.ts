@@ -73,7 +73,7 @@ function memorySearchVsHost(): MemoryStore {
   const ips = Array.from({ length: 1000 }, (_, k) => benchEvent((k * 7919 + 13) % count).ip)
   // The same events both ways (a service scope search and the lookup's Services).
   for (const ip of ips.slice(0, 50)) {
-    const viaSearch = store.search(parseQuery(`ip:${ip}`, { scope: 'service' }), { offset: 0, limit: 20 }).length
+    const viaSearch = (store.search(parseQuery(`ip:${ip}`, { scope: 'service' }), { offset: 0, limit: 20 }) as Buffer[]).length
     if (viaSearch !== store.host(ip)!.services.length) throw new Error(`ip:${ip}: search and host differ`)
   }
   const host = rate((i) => store.host(ips[i % ips.length]!))

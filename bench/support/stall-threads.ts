@@ -17,8 +17,8 @@ const PROBE = `
 const { connect } = require('node:net')
 const { PerformanceObserver } = require('node:perf_hooks')
 const { workerData, parentPort } = require('node:worker_threads')
-const { port, target, connections } = workerData
-const request = Buffer.from('GET ' + target + ' HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nAccept: application/json\\r\\n\\r\\n')
+const { port, target, connections, apiKey } = workerData
+const request = Buffer.from('GET ' + target + ' HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nAccept: application/json\\r\\n' + (apiKey ? 'api-key: ' + apiKey + '\\r\\n' : '') + '\\r\\n')
 const HEAD_END = Buffer.from('\\r\\n\\r\\n')
 const LENGTH = Buffer.from('\\r\\ncontent-length:')
 const now = () => performance.timeOrigin + performance.now()
@@ -113,11 +113,11 @@ export interface Probed {
 }
 
 /**
- * Four keep-alive sockets timing `GET target` one at a time, from now until stop() is called;
- * stop() resolves with what was seen, and rejects on any answer but 200.
+ * Four keep-alive sockets timing `GET target` one at a time (with `apiKey`, if given), from now
+ * until stop() is called; stop() resolves with what was seen, and rejects on any answer but 200.
  */
-export function probe(port: number, target: string): { stop(): Promise<Probed> } {
-  const worker = new Worker(PROBE, { eval: true, workerData: { port, target, connections: 4 } })
+export function probe(port: number, target: string, apiKey?: string): { stop(): Promise<Probed> } {
+  const worker = new Worker(PROBE, { eval: true, workerData: { port, target, connections: 4, apiKey } })
   const done = new Promise<Probed>((resolve, reject) => {
     worker.once('message', (r: Probed & { bad: number }) => (r.bad > 0 ? reject(new Error(`${r.bad} bad answers`)) : resolve(r)))
     worker.once('error', reject)

@@ -18,6 +18,8 @@ export type LiveScope = 'service' | 'leak'
 export interface LiveOptions {
   /** The stream's `q` filter (the server's query language; `*` or none = everything). */
   query?: string
+  /** More query parameters of the request (conform names its run: `l9kit-conform-run`). */
+  params?: Readonly<Record<string, string>>
   /** Ends the iteration (cleanly) when it aborts. */
   signal?: AbortSignal
   /** Messages held for the caller before the socket is paused (default 1 000). */
@@ -35,17 +37,18 @@ export interface LiveMessage {
 }
 
 /** The stream's URL: http → ws, https → wss, `q` when a filter is given. */
-export function liveUrl(baseUrl: string, scope: LiveScope, query?: string): string {
+export function liveUrl(baseUrl: string, scope: LiveScope, query?: string, params: Readonly<Record<string, string>> = {}): string {
   const url = new URL(`${baseUrl.replace(/\/+$/, '')}/ws/${scope}`)
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'
   if (query !== undefined) url.searchParams.set('q', query)
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value)
   return url.toString()
 }
 
 /** The messages of one connection, in order. */
 export async function* liveMessages(baseUrl: string, apiKey: string | undefined, scope: LiveScope, options: LiveOptions = {}): AsyncGenerator<LiveMessage> {
   if (options.signal?.aborted) return
-  const url = liveUrl(baseUrl, scope, options.query)
+  const url = liveUrl(baseUrl, scope, options.query, options.params)
   const path = `/ws/${scope}`
   const ws = new WebSocket(url, { headers: { 'api-key': apiKey ?? '', 'user-agent': 'l9kit' }, perMessageDeflate: false })
   const queue: LiveMessage[] = []

@@ -82,6 +82,8 @@ export class SuiteContext {
   readonly fetch: typeof fetch
   /** The one pacer of the run's paced requests (every client shares it: one rate for the run). */
   readonly pacer: Pacer
+  /** What the run wrote and could not remove (each also a note): the run then fails, whatever its checks said. */
+  readonly leftBehind: string[] = []
   private readonly client: LookupClient
   private readonly burstClient: LookupClient
   private readonly identities = new WeakMap<RawResponse, Identity>()

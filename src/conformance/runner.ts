@@ -25,6 +25,8 @@ export interface SuiteReport {
   notes: string[]
   /** Every exchange, when recorded (`record`: the HAR cassette), and the values to redact. */
   recording?: { exchanges: Exchange[]; secrets: Set<string> }
+  /** What it wrote and could not remove (also in `notes`): a run that leaves anything behind has failed. */
+  leftBehind?: string[]
 }
 
 /** The suite could not run at all: bad options (`usage`) or no server answering (`unreachable`). */
@@ -89,6 +91,7 @@ export async function runSuite(options: SuiteOptions, hooks: RunHooks = {}): Pro
     summary: { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), errors: count('error') },
     notes: [...ctx.notes],
     ...(ctx.recorder ? { recording: { exchanges: ctx.recorder.exchanges, secrets: new Set([...ctx.recorder.secrets, ctx.wrongKey]) } } : {}),
+    leftBehind: [...ctx.leftBehind],
   }
 }
 

@@ -9,7 +9,12 @@
  * `[0-9]`, `[0-9A-Za-z_]`, `[ \t\n\v\f\r]`) and `\D \W \S`; groups `( … )`; `|`; `* + ?
  * {n} {n,} {n,m}`. The pattern matches the whole value (no `^`, `$`), case-sensitively.
  * Bounds: MAX_PATTERN characters, repetition counts up to MAX_REPEAT, at most MAX_SIZE
- * characters once repetitions are counted out.
+ * characters once repetitions are counted out, and counts of nested repetitions multiplying to
+ * at most MAX_NESTED_REPEAT (RE2's own rule: checked here, so its message never reaches a user).
+ *
+ * The matcher is compiled when first used, not when the query is parsed: a large pattern takes
+ * milliseconds to compile, and a query's cost (cost.ts) is checked before anything runs it. The
+ * evaluation that runs it is off the thread that answers lookups, and SQL never compiles it.
  */
 import { RE2JS } from 're2js'
 import { codePointEscape } from './text.js'
@@ -17,6 +22,8 @@ import { codePointEscape } from './text.js'
 export const MAX_PATTERN = 256
 export const MAX_REPEAT = 100
 export const MAX_SIZE = 2000
+/** RE2's bound on the product of nested repetition counts (its `invalid repeat count` beyond). */
+export const MAX_NESTED_REPEAT = 1000
 
 type Ranges = [number, number][]
 type R =
@@ -33,6 +40,8 @@ export interface Regex {
   test(value: string): boolean
   /** The same pattern for PostgreSQL's `~`, anchored at both ends. */
   postgres: string
+  /** Characters once repetitions are counted out (at most MAX_SIZE): what a match costs per character of the value. */
+  size: number
 }
 
 /** Why a pattern was refused: `bad_regex` it does not parse, `regex_refused` it is outside the bounds. */
@@ -59,8 +68,49 @@ export function parseRegex(source: string): Regex {
   const tree = new RegexParser(cps).parse()
   const size = sizeOf(tree)
   if (size > MAX_SIZE) throw new RegexProblem('regex_refused', `the pattern is too large once its repetitions are counted (${size} > ${MAX_SIZE})`, 0)
-  const matcher = RE2JS.compile(`(?s:${toRe2(tree)})`)
-  return { source, test: (value) => matcher.matches(value), postgres: `^(?:${toPg(tree)})$` }
+  if (!nestingFits(tree, MAX_NESTED_REPEAT)) {
+    throw new RegexProblem('regex_refused', `repetitions nested inside each other multiply to more than ${MAX_NESTED_REPEAT} (as in \`(a{0,40}){0,30}\`): use smaller counts`, 0)
+  }
+  const re2 = `(?s:${toRe2(tree)})`
+  let matcher: RE2JS | undefined
+  // A small pattern is compiled at once (cheap; a refusal is then the parser's); a large one when first used.
+  if (size <= EAGER_SIZE) matcher = compile(re2)
+  return { source, size, test: (value) => (matcher ??= compile(re2)).matches(value), postgres: `^(?:${toPg(tree)})$` }
+}
+
+/** Patterns up to this size are compiled as they are parsed (well under a millisecond). */
+const EAGER_SIZE = 100
+
+/** The RE2 matcher; the library's refusal (which the checks above should leave none of) in our words, never its own. */
+function compile(re2: string): RE2JS {
+  try {
+    return RE2JS.compile(re2)
+  } catch {
+    throw new RegexProblem('regex_refused', 'the pattern is too complex for the linear-time matcher: use fewer or smaller repetitions', 0)
+  }
+}
+
+/**
+ * RE2's rule for nested repetitions (`{n,m}` counts; `*`, `+`, `?` are not counted): going
+ * down, each count (its max, or its min when unbounded) divides what is left of `budget`.
+ */
+function nestingFits(r: R, budget: number): boolean {
+  switch (r.t) {
+    case 'set':
+      return true
+    case 'cat':
+    case 'alt':
+      return r.items.every((item) => nestingFits(item, budget))
+    case 'rep': {
+      if (repeat(r).startsWith('{')) {
+        const m = r.max === Infinity ? r.min : r.max
+        if (m === 0) return true
+        if (m > budget) return false
+        budget = Math.floor(budget / m)
+      }
+      return nestingFits(r.item, budget)
+    }
+  }
 }
 
 class RegexParser {

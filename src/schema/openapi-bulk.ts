@@ -24,7 +24,12 @@ const errors = {
   '401': errorAnswer('401', 'The api-key header holds a key the service does not know.', 'The api-key header holds no known key. Send a valid key, or no key (no api-key header, or an empty one) for the anonymous plan.'),
   '403': errorAnswer('403', 'The caller’s plan may not use the bulk export (its `bulk` member is false; pro only by default).', "The bulk export is for pro keys; this caller's plan is registered."),
   '406': errorAnswer('406', 'The accept header allows neither `application/x-ndjson` nor `application/json`.', 'The answer is application/x-ndjson (JSON Lines), which the accept header ("image/png") does not allow.'),
-  '429': rateLimited(),
+  '422': errorAnswer(
+    '422',
+    'The query is valid but too costly (docs/service.md, "Limits"): its cost per event is above the plan’s `max_query_cost`, or the export did the plan’s `export_work` before its first line (after it, the answer is cut: an incomplete chunked stream).',
+    'The query costs 9625.6 work units per event it reads; the pro plan allows 5000 (docs/service.md, "Limits"). Its costliest term, at position 1 (`http.header:~"([^a]{0,50}[^b]{0,50}){10}z"`), costs 9625.6: use a smaller pattern, fewer words or fewer fields.',
+  ),
+  '429': rateLimited(false, ' Also when the key already runs its plan’s `bulk_exports`, or the service `max_bulk_exports` (then `retry-after: 1` and `x-limited-for: 1s`).'),
 }
 
 const operation = (scope: 'leak' | 'service') => ({

@@ -88,11 +88,11 @@ export function errorAnswer(status: string, description: string, example: string
 }
 
 /** The 429 answer: reason phrase `Rate-limited`, how long to wait in `x-limited-for` and `retry-after`. */
-export function rateLimited(html = false) {
+export function rateLimited(html = false, also = '') {
   return {
     description:
       'Rate limit of the plan reached. The reason phrase is `Rate-limited` (not `Too Many Requests`); wait for ' +
-      '`x-limited-for` before the next request.',
+      '`x-limited-for` before the next request.' + also,
     'x-reason-phrase': 'Rate-limited',
     headers: {
       'x-limited-for': { $ref: '#/components/headers/x-limited-for' },

@@ -112,10 +112,12 @@ export function searchPaths() {
           '406': errorAnswer('406', 'The accept header does not allow `application/json`.', 'The answer is application/json, which the accept header ("image/png") does not allow.'),
           '422': errorAnswer(
             '422',
-            'The query is valid but too costly for one request (nothing narrows it to an index, and the scan or statement limit was reached): add a selective term.',
-            'The query is too costly to answer in one request: the search read 100000 events without filling the page: add a selective term (ip, host, plugin, severity, port, country, l9fp, time).',
+            'The query is valid but too costly (docs/service.md, "Limits"): its cost per event is above the plan’s `max_query_cost` (refused before anything ' +
+              'runs; the description names the costliest term and its position), or the search did the plan’s `search_work` (or read the store’s scan limit, ' +
+              'or its statement ran past `search_timeout_ms`) without filling the page: add a selective term.',
+            'The query costs 1204.2 work units per event it reads; the anonymous plan allows 1000 (docs/service.md, "Limits"). Its costliest term, at position 11 (`summary:~"([^a]{0,50}[^b]{0,50}){10}z"`), costs 1203.2: use a smaller pattern, fewer words or fewer fields.',
           ),
-          '429': rateLimited(true),
+          '429': rateLimited(true, ' Also when the service already runs `max_searches` searches (then `retry-after: 1` and `x-limited-for: 1s`).'),
         },
       },
     },

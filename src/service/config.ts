@@ -10,7 +10,9 @@ import { defaultHookConfig, type HookConfig, readHookConfig } from './hooks/conf
 import { DEFAULT_LIVE_BUFFER_BYTES, readLiveBufferBytes } from './live/config.js'
 import { readPluginDescriptions } from './plugins/config.js'
 import { DEFAULT_SEARCH_PAGE_SIZE, readSearchPageSize, readSearchPages } from './store/search-config.js'
-import { fallbackPriority, SERVICE_WORKER_KIND, isWorkerKind, isWorkerPriority, type PrepareWorkerKind, type WorkerPriority } from './ingest/worker-priority.js'
+import { DEFAULT_LIMITS, LIMIT_NAMES, PLAN_BUDGET_NAMES, readLimits, readPlanBudgets, type ServiceLimits } from './ratelimit/budgets.js'
+import { fallbackPriority, SERVICE_WORKER_KIND, isWorkerKind, type PrepareWorkerKind, type WorkerPriority } from './ingest/worker-priority.js'
+import { isObject, type Problem, readPriority, show, unknownMembers } from './config-members.js'
 
 /** Hook members (docs/hooks.md): `hookDelivery`, `allowPrivateHooks`, and `declared` resources and hooks per key. */
 export interface ServiceConfig extends HookConfig {
@@ -45,6 +47,7 @@ export interface ServiceConfig extends HookConfig {
   liveBufferBytes: number
   /** Events in one page of GET /search (`search_page_size`). */
   searchPageSize: number
+  /** The service's own bounds (docs/service.md, "Limits"). */ limits: ServiceLimits
   /** `FILE: /pointer: message` lines worth printing that do not stop the service (a short admin token). */
   warnings?: string[]
 }
@@ -79,6 +82,7 @@ export function defaultConfig(): ServiceConfig {
     pluginDescriptions: new Map(),
     liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES,
     searchPageSize: DEFAULT_SEARCH_PAGE_SIZE,
+    limits: { ...DEFAULT_LIMITS },
     // The demo is for local use: hooks may point at a receiver on this machine.
     ...defaultHookConfig(),
     allowPrivateHooks: true,
@@ -106,9 +110,9 @@ export async function loadConfig(path: string): Promise<ServiceConfig> {
   return parseConfig(text, path)
 }
 
-const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks', 'plugins', 'live_buffer_bytes', 'search_page_size'] as const
+const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks', 'plugins', 'live_buffer_bytes', 'search_page_size', ...LIMIT_NAMES]
 const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan', 'resources', 'hooks'] as const
-const PLAN_MEMBERS = ['subdomains', 'rate', 'burst', 'resources', 'hooks', 'live', 'bulk', 'search_pages'] as const
+const PLAN_MEMBERS = ['subdomains', 'rate', 'burst', 'resources', 'hooks', 'live', 'bulk', 'search_pages', ...PLAN_BUDGET_NAMES]
 const SECRET = /^[\x21-\x7e]{8,256}$/
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/
 
@@ -126,7 +130,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   unknownMembers(doc, TOP, '', problem)
 
   const helpers = fallbackPriority()
-  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: helpers.priority, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: helpers.priority, webKey: null, pluginDescriptions: new Map(), liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES, searchPageSize: DEFAULT_SEARCH_PAGE_SIZE, ...defaultHookConfig() }
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: helpers.priority, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: helpers.priority, webKey: null, pluginDescriptions: new Map(), liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES, searchPageSize: DEFAULT_SEARCH_PAGE_SIZE, limits: readLimits(doc, problem), ...defaultHookConfig() }
   config.keys = readKeys(doc.keys, problem)
   Object.assign(config, readHookConfig(doc, problem))
   config.adminToken = readSecret(doc, 'admin_token', '', problem, false)
@@ -160,7 +164,6 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   return config
 }
 
-type Problem = (pointer: string, message: string) => void
 
 function readKeys(value: unknown, problem: Problem): ApiKey[] {
   if (value === undefined) return []
@@ -241,6 +244,7 @@ function readPlans(value: unknown, plans: Record<PlanName, Plan>, problem: Probl
       else problem(`${at}/${member}`, `must be true or false: whether keys of this plan may use ${what} (got ${show(spec[member])})`)
     }
     readSearchPages(spec, plan, at, problem)
+    readPlanBudgets(spec, plan, at, problem)
     if (spec.subdomains !== undefined) {
       if (spec.subdomains === null) plan.subdomains = null
       else if (Number.isSafeInteger(spec.subdomains) && (spec.subdomains as number) >= 0) plan.subdomains = spec.subdomains as number
@@ -271,34 +275,8 @@ function readPlans(value: unknown, plans: Record<PlanName, Plan>, problem: Probl
   }
 }
 
-function unknownMembers(obj: Record<string, unknown>, known: readonly string[], at: string, problem: Problem): void {
-  for (const member of Object.keys(obj)) {
-    if (!known.includes(member)) problem(`${at}/${member}`, `unknown member (known: ${known.join(', ')})`)
-  }
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/** A priority member ("idle" or a niceness 0–19), or undefined when absent or wrong (reported). */
-function readPriority(doc: Record<string, unknown>, member: string, problem: (pointer: string, message: string) => void): WorkerPriority | undefined {
-  const priority = doc[member]
-  if (priority === undefined) return undefined
-  if (isWorkerPriority(priority)) return priority
-  problem(`/${member}`, `must be "idle" or an integer from 0 to 19 (got ${show(priority)})`)
-  return undefined
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return 'nothing'
-  const text = JSON.stringify(value)
-  return text.length > 40 ? text.slice(0, 37) + '...' : text
-}
-
 function clonePlans(plans: Readonly<Record<PlanName, Plan>>): Record<PlanName, Plan> {
   const out = {} as Record<PlanName, Plan>
-  for (const name of PLAN_NAMES) {
-    const p = plans[name]
-    out[name] = { name, subdomains: p.subdomains, rate: p.rate ? { ...p.rate } : null, resources: p.resources, hooks: p.hooks, live: p.live, bulk: p.bulk, searchPages: p.searchPages }
-  }
+  for (const name of PLAN_NAMES) out[name] = { ...plans[name], rate: plans[name].rate ? { ...plans[name].rate! } : null }
   return out
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ConfigError, DEFAULT_PLANS, defaultConfig, DEMO_SECRETS, KeyRing, loadConfig, parseConfig, tokenMatches } from '../../src/service/index.js'
 import { testTempDir } from '../support/temp.js'
+import { DEFAULT_LIMITS } from '../../src/service/ratelimit/budgets.js'
 
 const problems = (doc: unknown): string[] => {
   try {
@@ -29,11 +30,13 @@ describe('configuration file', () => {
           { name: 'ci', key_sha256: sha, plan: 'pro' },
         ],
         admin_token: 'admin-secret-1',
-        plans: { anonymous: { subdomains: 3, rate: 0.5, burst: 1 }, pro: { rate: null, subdomains: null, resources: 20_000, hooks: null, search_pages: null }, registered: { live: true, bulk: true, search_pages: 7 } },
+        plans: { anonymous: { subdomains: 3, rate: 0.5, burst: 1 }, pro: { rate: null, subdomains: null, resources: 20_000, hooks: null, search_pages: null, max_query_cost: null, bulk_exports: 3 }, registered: { live: true, bulk: true, search_pages: 7 } },
         max_body_bytes: 1024,
         search_page_size: 50,
         plugins: { DotEnvConfigPlugin: 'Environment files served over HTTP.' },
         live_buffer_bytes: 65536,
+        max_searches: 4,
+        statement_timeout_ms: 1000,
       }),
       'keys.json',
     )
@@ -43,13 +46,17 @@ describe('configuration file', () => {
     expect(ring.identify('alice-secret-2')).toBeUndefined()
     expect(tokenMatches(config.adminToken, 'admin-secret-1')).toBe(true)
     expect(tokenMatches(config.adminToken, 'admin-secret-2')).toBe(false)
-    expect(config.plans.anonymous).toEqual({ name: 'anonymous', subdomains: 3, rate: { rate: 0.5, burst: 1 }, resources: 0, hooks: 0, live: false, bulk: false, searchPages: 5 })
+    expect(config.plans.anonymous).toEqual({ ...DEFAULT_PLANS.anonymous, subdomains: 3, rate: { rate: 0.5, burst: 1 } })
     expect(config.plans.registered).toEqual({ ...DEFAULT_PLANS.registered, live: true, bulk: true, searchPages: 7 })
     expect(DEFAULT_PLANS.pro.bulk && !DEFAULT_PLANS.registered.bulk && !DEFAULT_PLANS.anonymous.bulk).toBe(true)
     // Caps of watched resources and hooks per key: 100 resources for registered keys, 10 000 and 50 hooks for pro ones by default.
     expect(DEFAULT_PLANS.registered).toMatchObject({ resources: 100 })
     expect(DEFAULT_PLANS.pro).toMatchObject({ resources: 10_000, hooks: 50 })
-    expect(config.plans.pro).toEqual({ name: 'pro', subdomains: null, rate: null, resources: 20_000, hooks: null, live: true, bulk: true, searchPages: null })
+    expect(config.plans.pro).toEqual({ ...DEFAULT_PLANS.pro, subdomains: null, rate: null, resources: 20_000, hooks: null, searchPages: null, maxQueryCost: null, bulkExports: 3 })
+    // Budgets (docs/service.md, "Limits"): a query's cost per event 1 000, 2 000, 5 000 by default; the service's own bounds.
+    expect([DEFAULT_PLANS.anonymous.maxQueryCost, DEFAULT_PLANS.registered.maxQueryCost, DEFAULT_PLANS.pro.maxQueryCost]).toEqual([1000, 2000, 5000])
+    expect(config.limits).toEqual({ ...DEFAULT_LIMITS, maxSearches: 4, statementTimeoutMs: 1000 })
+    expect(parseConfig('{}', 'keys.json').limits).toEqual(DEFAULT_LIMITS)
     // Search pages: 5, 50 and 500 by default, 20 events each.
     expect([DEFAULT_PLANS.anonymous.searchPages, DEFAULT_PLANS.registered.searchPages, DEFAULT_PLANS.pro.searchPages]).toEqual([5, 50, 500])
     expect(config.searchPageSize).toBe(50)
@@ -93,7 +100,8 @@ describe('configuration file', () => {
         { name: 'dup', key: 'another-long-key', plan: 'pro' },
         'nope',
       ],
-      plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5, live: 'yes' }, gold: {}, pro: { resources: -5, hooks: 'many', bulk: 1, search_pages: 1.5 } },
+      plans: { anonymous: { subdomains: -1, rate: 0, burst: 1.5, live: 'yes' }, gold: {}, pro: { resources: -5, hooks: 'many', bulk: 1, search_pages: 1.5, search_work: 0, live_connections: -1 } },
+      max_searches: 0,
       max_body_bytes: 0,
       search_page_size: 0,
       plugins: { '': 'x', good: 'fine', 'a/b': '' },
@@ -104,7 +112,8 @@ describe('configuration file', () => {
       colour: 'blue',
     })
     expect(found).toEqual([
-      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, ingest_workers, helper_thread_nice, web_key, hook_delivery, allow_private_hooks, plugins, live_buffer_bytes, search_page_size)',
+      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, ingest_workers, helper_thread_nice, web_key, hook_delivery, allow_private_hooks, plugins, live_buffer_bytes, search_page_size, max_searches, max_bulk_exports, bulk_idle_timeout_ms, max_live_connections, live_filter_work, statement_timeout_ms, search_timeout_ms)',
+      'keys.json: /max_searches: must be an integer ≥ 1: searches that evaluate events, running or waiting, in all (got 0)',
       "keys.json: /keys/0/plan: must be one of registered, pro (got \"gold\")",
       'keys.json: /keys/0/key: must be a string of 8 to 256 printable ASCII characters without spaces (value not shown)',
       "keys.json: /keys/1/name: 'a' is already the name of /keys/0",
@@ -120,6 +129,8 @@ describe('configuration file', () => {
       'keys.json: /plans/anonymous/burst: must be an integer ≥ 1 (got 1.5)',
       'keys.json: /plans/pro/bulk: must be true or false: whether keys of this plan may use the bulk export (got 1)',
       'keys.json: /plans/pro/search_pages: must be an integer ≥ 0 (the pages of /search a key of this plan may read), or null for no cap (got 1.5)',
+      'keys.json: /plans/pro/search_work: must be an integer ≥ 1 (the work one search may do, in work units: docs/service.md "Limits"), or null for no bound (got 0)',
+      'keys.json: /plans/pro/live_connections: must be an integer ≥ 0: the live-stream connections one key may have at once (got -1)',
       'keys.json: /plans/pro/resources: must be an integer ≥ 0 (the most watched resources one key may have), or null for no cap (got -5)',
       'keys.json: /plans/pro/hooks: must be an integer ≥ 0 (the most hooks one key may have), or null for no cap (got "many")',
       'keys.json: /max_body_bytes: must be a positive integer (got 0)',

@@ -14,10 +14,11 @@ const SERVICE = join(packageRoot(), 'src', 'service')
  * Layers, lowest first: names/, ratelimit/ and auth/ hold no service logic above them; store/
  * (interfaces, shared preparation, the backends) sits on them; hooks/, ingest/ and web/ use the
  * store (aggregate/ makes a resource's events into an aggregation; live/ fans new events out to
- * stream subscribers; plugins/ names and describes the plugins); http/ serves all of them; the files at the top of src/service wire the whole service,
+ * stream subscribers; plugins/ names and describes the plugins); search/ evaluates searches on a
+ * thread of its own, at the ingest workers' priority (ingest/worker-priority.ts); http/ serves all of them; the files at the top of src/service wire the whole service,
  * except four leaves: package-root.ts, demo-events.ts and worker-source.ts (finding a worker
- * thread's module) use nothing of the service, and config.ts (every part's settings) is read by
- * http/.
+ * thread's module) use nothing of the service, and config.ts (every part's settings, with its
+ * readers in config-members.ts) is read by http/.
  */
 const LAYER: Record<string, number> = {
   names: 0,
@@ -33,7 +34,9 @@ const LAYER: Record<string, number> = {
   aggregate: 3,
   live: 3,
   plugins: 3,
+  search: 3.2,
   'config.ts': 3.5,
+  'config-members.ts': 3.4,
   http: 4,
   '': 5,
 }

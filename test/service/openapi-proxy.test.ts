@@ -22,6 +22,8 @@ const keys = [
   { name: 'pro', key: KEYS.pro, plan: 'pro' },
 ]
 const fastDelivery = { timeout_ms: 500, attempts: 1, backoff_ms: 1, backoff_max_ms: 1, queue_limit: 100 }
+/** A query above the pro plan's cost per event (5 000 by default): a pattern read in every header. */
+const TOO_COSTLY = encodeURIComponent('http.header:~"([^a]{0,50}[^b]{0,50}){10}z"')
 
 /** Documented statuses no request can provoke on a healthy service, and why. */
 const UNPROVOKED = new Map<string, string>([
@@ -333,6 +335,7 @@ describe('plugins and the live stream', () => {
       }
       await judged(open, template, { ...pro, origin: new URL(open.url).host }, 101)
       await judged(open, `${template}?q=colour%3Ared`, pro, 400)
+      await judged(open, `${template}?q=${TOO_COSTLY}`, pro, 422)
       await judged(open, template, unknown, 401)
       await judged(open, template, registered, 403)
       await call(open, template, template, { headers: pro }, 426)
@@ -351,6 +354,7 @@ describe('the bulk export', () => {
       expect(found.text.split('\n').filter((l) => l !== '')).toHaveLength(1)
       await call(open, template, `${template}?q=port%3A1`, { headers: pro }, 204)
       await call(open, template, `${template}?q=colour%3Ared`, { headers: pro }, 400)
+      await call(open, template, `${template}?q=${TOO_COSTLY}`, { headers: pro }, 422)
       await call(open, template, template, { headers: { 'api-key': 'no-such-key-1' } }, 401)
       await call(open, template, template, { headers: registered }, 403)
       await call(open, template, template, { headers: { ...pro, accept: 'image/png' } }, 406)

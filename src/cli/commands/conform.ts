@@ -74,8 +74,8 @@ docs/conformance.md before using --allow-writes on someone else's server.
 
 Report files are checked before the run: one that cannot be written stops it at once.
 
-Exit codes: 0 no check failed, 1 a check failed, 2 the suite could not run (bad options,
-server unreachable, report not writable).`
+Exit codes: 0 no check failed, 1 a check failed or the run could not remove what it wrote,
+2 the suite could not run (bad options, server unreachable, report not writable).`
 
 const OPTIONS = {
   'base-url': { type: 'string' },
@@ -168,8 +168,11 @@ export const conform: Command = {
         return EXIT.usage
       }
     }
+    // What the run wrote and could not remove fails it, whatever its checks said.
+    const left = report.leftBehind?.length ?? 0
+    if (left > 0) io.stderr.write(`l9kit conform: the run could not remove what it wrote (${left} clean-up${left === 1 ? '' : 's'} failed; see the notes above)\n`)
     const { failed, errors } = report.summary
-    return failed + errors > 0 ? EXIT.failed : EXIT.ok
+    return failed + errors > 0 || left > 0 ? EXIT.failed : EXIT.ok
   },
 }
 

@@ -156,7 +156,9 @@ async function deleteEvents(ctx: SuiteContext, client: HookClient, adminToken: s
     ctx.notes.push(`wrote ${plan.events.length} test events tagged ${plan.tag}; deleted ${deleted} with DELETE /admin/events?tag=${plan.tag}`)
   } catch (error) {
     const why = error instanceof HookApiError ? `DELETE /admin/events?tag= answered ${error.status} ${error.title}` : (error as Error).message
-    ctx.notes.push(`${left}: ${why}; delete them with the server's own tools`)
+    const note = `${left}: ${why}; delete them with the server's own tools`
+    ctx.notes.push(note)
+    ctx.leftBehind.push(note)
   }
 }
 

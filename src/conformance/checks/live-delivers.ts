@@ -9,7 +9,9 @@
  * - live-delivers: each stream gets every event it should (the unfiltered one: the three leaks);
  * - live-scope: /ws/leak carries no event of another type;
  * - live-filter: the filtered stream carries only events its query matches (the engine as oracle).
- * Writes the four events and deletes them afterwards (DELETE /admin/events?tag=, noted).
+ * Writes the four events and deletes them afterwards (DELETE /admin/events?tag=, noted). Both
+ * subscribe with `l9kit-conform-run=RUN`: the reference service streams a run's test events to
+ * that run's subscribers only, as it delivers them to that run's hooks only.
  */
 import { ClientError } from '../../client/index.js'
 import { liveMessages, liveUrl, type LiveMessage } from '../../client/live.js'
@@ -18,7 +20,7 @@ import { emptyEvent, type Event } from '../../schema/index.js'
 import { formatTime } from '../../time/index.js'
 import { type Check, fail, pass, skip, type Verdict } from '../check.js'
 import type { SuiteContext } from '../context.js'
-import { RUN_TAG_PREFIX, runNonce } from './hook-plan.js'
+import { RUN_PARAMETER, RUN_TAG_PREFIX, runNonce } from './hook-plan.js'
 
 /** How long the events may take to arrive once ingested, at least (else --timeout, when longer). */
 const WAIT_MS = 10_000
@@ -69,7 +71,7 @@ async function run(ctx: SuiteContext): Promise<Scenario> {
   const last = planned[planned.length - 1]!.event.summary
   let cleanup: (() => Promise<void>) | undefined
   try {
-    const opened = streams.map((s) => follow(ctx, key, s, last, stop.signal))
+    const opened = streams.map((s) => follow(ctx, key, s, last, nonce, stop.signal))
     const first = await Promise.all(opened.map((o) => Promise.race([o.open, o.done.then(() => 'ended' as const)])))
     const refused = streams.find((_, i) => first[i] !== 'open')
     if (refused) return { ok: false, verdict: refusal(refused, openMs) }
@@ -87,13 +89,15 @@ async function run(ctx: SuiteContext): Promise<Scenario> {
 }
 
 /** Reads one stream until its last planned event came (or the wait ends); `open` resolves at its 101. */
-function follow(ctx: SuiteContext, key: string, stream: Stream, last: string, signal: AbortSignal): { open: Promise<'open'>; done: Promise<void> } {
+function follow(ctx: SuiteContext, key: string, stream: Stream, last: string, nonce: string, signal: AbortSignal): { open: Promise<'open'>; done: Promise<void> } {
   let opened: (v: 'open') => void = () => undefined
   const open = new Promise<'open'>((resolve) => (opened = resolve))
-  const url = liveUrl(ctx.options.baseUrl, 'leak', stream.query)
+  // Named as the run's subscriber: the reference service streams a run's test events to that run's subscribers only.
+  const params = { [RUN_PARAMETER]: nonce }
+  const url = liveUrl(ctx.options.baseUrl, 'leak', stream.query, params)
   const recorded = ctx.recorder?.socket(url, { 'api-key': key })
   const done = (async () => {
-    const messages = liveMessages(ctx.options.baseUrl, key, 'leak', { signal, onOpen: () => opened('open'), ...(stream.query === undefined ? {} : { query: stream.query }) })
+    const messages = liveMessages(ctx.options.baseUrl, key, 'leak', { signal, onOpen: () => opened('open'), params, ...(stream.query === undefined ? {} : { query: stream.query }) })
     try {
       for await (const message of messages) {
         recorded?.messages?.push({ time: Date.now() / 1000, data: message.text })
@@ -165,7 +169,9 @@ async function deleteEvents(ctx: SuiteContext, adminToken: string, tag: string):
     ctx.notes.push(`live-delivers wrote 4 test events tagged ${tag}; deleted ${deleted} with DELETE /admin/events?tag=${tag}`)
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error)
-    ctx.notes.push(`live-delivers: the 4 test events tagged ${tag} (192.0.2.222) stay on the server: ${why}; delete them with the server's own tools`)
+    const note = `live-delivers: the 4 test events tagged ${tag} (192.0.2.222) stay on the server: ${why}; delete them with the server's own tools`
+    ctx.notes.push(note)
+    ctx.leftBehind.push(note)
   }
 }
 

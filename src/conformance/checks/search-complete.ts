@@ -93,6 +93,8 @@ async function cleanUp(ctx: SuiteContext, admin: HookClient, adminToken: string,
     ctx.notes.push(`search-complete wrote ${COUNT} test events tagged ${tag}; deleted ${deleted} with DELETE /admin/events?tag=${tag}`)
   } catch (error) {
     const why = error instanceof ClientError || error instanceof Error ? error.message : String(error)
-    ctx.notes.push(`search-complete: the ${COUNT} test events tagged ${tag} (198.51.100.0/24) stay on the server: ${why}; delete them with the server's own tools`)
+    const note = `search-complete: the ${COUNT} test events tagged ${tag} (198.51.100.0/24) stay on the server: ${why}; delete them with the server's own tools`
+    ctx.notes.push(note)
+    ctx.leftBehind.push(note)
   }
 }

@@ -1,4 +1,5 @@
 /** Plans: what a caller may do, by the plan its key belongs to (anonymous without a key). */
+import { DEFAULT_PLAN_BUDGETS, type PlanBudgets } from '../ratelimit/budgets.js'
 import type { RateRule } from '../ratelimit/index.js'
 
 export const PLAN_NAMES = ['anonymous', 'registered', 'pro'] as const
@@ -7,7 +8,8 @@ export type PlanName = (typeof PLAN_NAMES)[number]
 export const KEY_PLANS = ['registered', 'pro'] as const satisfies readonly PlanName[]
 export type KeyPlan = (typeof KEY_PLANS)[number]
 
-export interface Plan {
+/** A plan's limits; its budgets (a query's cost, a search's and an export's work, exports and live connections at once) are ratelimit/budgets.ts's. */
+export interface Plan extends PlanBudgets {
   name: PlanName
   /** Most subdomain entries one answer holds; null = no cap. */
   subdomains: number | null
@@ -34,7 +36,7 @@ export interface Plan {
  * and 500 pro (10 000, the depth the real service's Elasticsearch pages reach).
  */
 export const DEFAULT_PLANS: Readonly<Record<PlanName, Plan>> = Object.freeze({
-  anonymous: { name: 'anonymous', subdomains: 10, rate: { rate: 1, burst: 2 }, resources: 0, hooks: 0, live: false, bulk: false, searchPages: 5 },
-  registered: { name: 'registered', subdomains: 100, rate: { rate: 1, burst: 2 }, resources: 100, hooks: 0, live: false, bulk: false, searchPages: 50 },
-  pro: { name: 'pro', subdomains: null, rate: { rate: 1, burst: 2 }, resources: 10_000, hooks: 50, live: true, bulk: true, searchPages: 500 },
+  anonymous: { name: 'anonymous', subdomains: 10, rate: { rate: 1, burst: 2 }, resources: 0, hooks: 0, live: false, bulk: false, searchPages: 5, ...DEFAULT_PLAN_BUDGETS.anonymous },
+  registered: { name: 'registered', subdomains: 100, rate: { rate: 1, burst: 2 }, resources: 100, hooks: 0, live: false, bulk: false, searchPages: 50, ...DEFAULT_PLAN_BUDGETS.registered },
+  pro: { name: 'pro', subdomains: null, rate: { rate: 1, burst: 2 }, resources: 10_000, hooks: 50, live: true, bulk: true, searchPages: 500, ...DEFAULT_PLAN_BUDGETS.pro },
 })

@@ -10,6 +10,7 @@ import { SEVERITIES } from '../../schema/index.js'
 import { canonicalDomain } from '../names/domain.js'
 import { canonicalIp } from '../names/ip.js'
 import type { HookRecord, MatchableEvent, WatchedResource } from '../store/hook-types.js'
+import { CONFORM_RUN_PARAMETER, eventRuns, sameRun } from '../store/conform-runs.js'
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6
 
@@ -27,18 +28,11 @@ export interface Subject {
   runs: readonly string[]
 }
 
-/** Tag prefix that marks an event as a conformance run's test event (docs/hooks.md, docs/conformance.md). */
-export const CONFORM_TAG_PREFIX = 'l9kit-conform:'
-/** Query parameter of a hook URL that names the conformance run the hook belongs to. */
-export const CONFORM_RUN_PARAMETER = 'l9kit-conform-run'
-
-/** The runs named by an event's `l9kit-conform:RUN` tags. */
-export function eventRuns(tags: readonly string[] | undefined): string[] {
-  if (tags === undefined || tags.length === 0) return []
-  const runs: string[] = []
-  for (const tag of tags) if (typeof tag === 'string' && tag.startsWith(CONFORM_TAG_PREFIX)) runs.push(tag.slice(CONFORM_TAG_PREFIX.length))
-  return runs
-}
+/**
+ * The conformance-run rule (a run's tagged events reach only hooks of that run, and a run's hooks
+ * receive only its events) is the store layer's, shared with the live stream.
+ */
+export { CONFORM_RUN_PARAMETER, CONFORM_TAG_PREFIX, eventRuns, sameRun } from '../store/conform-runs.js'
 
 /** The run a hook URL names with its `l9kit-conform-run` query parameter, or null. */
 export function hookRun(url: string): string | null {
@@ -49,15 +43,6 @@ export function hookRun(url: string): string | null {
     return null
   }
 }
-
-/**
- * The conformance-run rule: a run's tagged events reach only hooks of that run, and a run's
- * hooks receive only its events, so a conformance run never alerts anyone else's receivers.
- */
-export function sameRun(hookRunName: string | null, subject: Pick<Subject, 'runs'>): boolean {
-  return hookRunName === null ? subject.runs.length === 0 : subject.runs.includes(hookRunName)
-}
-
 
 /** Reads the matched members of an event once. */
 export function subjectOf(event: MatchableEvent): Subject {

@@ -3,16 +3,20 @@
  * matching the query as one aggregation per resource per line, or every service event matching
  * it, one per line; JSON Lines (`application/x-ndjson`), streamed with backpressure from the
  * store, 204 when nothing matches. Checks in the lookups' order: method, accept, key (401), rate
- * limit (429, one token per export), plan (403, the plan's `bulk` member), query (400).
+ * limit (429, one token per export), plan (403, the plan's `bulk` member), query (400), its cost
+ * per event (422), exports at once for the key and in all (429). The export runs within the plan's
+ * `export_work`, stops the store's work when the client goes away, and is cut when the client
+ * takes nothing for `bulk_idle_timeout_ms` (docs/service.md, "Limits").
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { exportLines } from '../aggregate/export-thread.js'
-import { nowInstant } from '../store/index.js'
+import { nowInstant, SearchLimitError } from '../store/index.js'
 import { readQuery } from './query-param.js'
 import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
+import { closedSignal, SLOT_RETRY, slotRefused, tooCostly } from './costly.js'
 import { weightOf } from './negotiate.js'
-import { READ_METHODS, sendError, sendMethodNotAllowed, shown } from './reply.js'
+import { failed, READ_METHODS, sendError, sendMethodNotAllowed, shown } from './reply.js'
 import { pathOf } from './route.js'
 import { NDJSON_TYPE, streamLines } from './stream-lines.js'
 
@@ -35,14 +39,21 @@ export function handleBulk(ctx: ServiceContext, req: IncomingMessage, res: Serve
   const scope = which === 'search' ? 'leak' : 'service'
   const parsed = readQuery(req.url ?? '/', { scope })
   if (!parsed.ok) return sendError(res, 400, parsed.message)
+  const costly = tooCostly(caller.plan, parsed.query)
+  if (costly !== undefined) return sendError(res, 422, costly)
   if (req.method === 'HEAD') {
     res.writeHead(200, { 'content-type': NDJSON_TYPE, 'cache-control': 'no-store' })
     return void res.end()
   }
-  const records =
-    scope === 'leak' ? exportLines(ctx.store.searchByResource(parsed.query, { batch: BATCH }), nowInstant()) : ctx.store.searchAll(parsed.query, { batch: BATCH })
-  streamLines(res, records).catch((error: unknown) => {
-    if (!res.headersSent) sendError(res, 500, `The store failed: ${(error as Error).message}`)
-    else res.destroy()
-  })
+  const slot = ctx.slots.exports.take(caller.bucket, caller.plan.bulkExports)
+  if (typeof slot === 'string') return sendError(res, 429, slotRefused(slot, 'bulk exports', caller.plan.bulkExports, ctx.slots.exports.max, caller.plan), SLOT_RETRY)
+  const options = { batch: BATCH, work: caller.plan.exportWork ?? undefined, signal: closedSignal(res) }
+  const records = scope === 'leak' ? exportLines(ctx.store.searchByResource(parsed.query, options), nowInstant()) : ctx.store.searchAll(parsed.query, options)
+  streamLines(res, records, ctx.config.limits.bulkIdleMs)
+    .catch((error: unknown) => {
+      if (res.headersSent || res.destroyed) return void res.destroy()
+      if (error instanceof SearchLimitError) sendError(res, 422, `The export is too costly: ${error.message}.`)
+      else sendError(res, 500, failed('The store failed', error))
+    })
+    .finally(slot)
 }

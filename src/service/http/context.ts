@@ -1,11 +1,12 @@
 /** Everything a request handler needs, built once per running service. */
 import { KeyRing, type Plan } from '../auth/index.js'
 import type { ServiceConfig } from '../config.js'
-import { type LimiterOptions, RateLimiter } from '../ratelimit/index.js'
+import { type LimiterOptions, RateLimiter, Slots } from '../ratelimit/index.js'
 import type { Store } from '../store/index.js'
 import type { Dispatcher, HookStore, Resolver } from '../hooks/index.js'
 import { fallbackPriority, launcherFor } from '../ingest/worker-priority.js'
 import { LiveHub } from '../live/hub.js'
+import { sharedEvalThread } from '../search/eval-thread.js'
 import { ANSWER_CACHE_LIMITS, AnswerCache } from './answer-cache.js'
 
 export interface ServiceContext {
@@ -19,6 +20,8 @@ export interface ServiceContext {
   hooks?: HookApi
   /** The live stream's subscribers (/ws/service, /ws/leak). */
   live: LiveHub
+  /** What is held at once, per key and in all (docs/service.md, "Limits"): searches, bulk exports, live connections. */
+  slots: { searches: Slots; exports: Slots; live: Slots }
 }
 
 export interface HookApi {
@@ -33,8 +36,12 @@ export function createContext(store: Store, config: ServiceConfig, limiter: Limi
   const stillRight = hostVersion && ((ip: string, builtAt: number) => hostVersion(ip) <= builtAt)
   const answers = { host: new AnswerCache(ANSWER_CACHE_LIMITS, stillRight), domain: new AnswerCache() }
   // The live stream's fan-out process runs in the idle class: delivery gets the CPU the service leaves.
-  const live = new LiveHub(store, { maxBufferedBytes: config.liveBufferBytes, launcher: launcherFor(fallbackPriority().priority) })
-  return { store, config, keys: new KeyRing(config.keys), limiter: new RateLimiter(limiter), answers, live }
+  const live = new LiveHub(store, { maxBufferedBytes: config.liveBufferBytes, filterWork: config.limits.liveFilterWork, launcher: launcherFor(fallbackPriority().priority) })
+  // A store that evaluates queries in this process does it on the evaluation thread, at the ingest workers' priority.
+  store.useEvaluator?.(sharedEvalThread(config.ingestWorkerPriority))
+  const { maxSearches, maxBulkExports, maxLiveConnections } = config.limits
+  const slots = { searches: new Slots(maxSearches), exports: new Slots(maxBulkExports), live: new Slots(maxLiveConnections) }
+  return { store, config, keys: new KeyRing(config.keys), limiter: new RateLimiter(limiter), answers, live, slots }
 }
 
 /** Who is asking: the plan to apply and the rate-limit bucket to charge. */

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ServiceContext } from './context.js'
 import { handleHooks } from './hooks.js'
-import { sendError } from './reply.js'
+import { failed, sendError } from './reply.js'
 import { handleResources } from './resources.js'
 
 /** Answers a request under /api/resources or /api/hooks; `rest` is the path after that prefix. */
@@ -11,7 +11,7 @@ export function handleHookApi(ctx: ServiceContext, req: IncomingMessage, res: Se
   if (api === undefined) return sendError(res, 404, 'Hooks are not enabled in this service.')
   const handle = route === 'resources' ? handleResources : handleHooks
   handle(ctx, api, req, res, rest).catch((error: unknown) => {
-    if (!res.headersSent) sendError(res, 500, `The hook store failed: ${(error as Error).message}`)
+    if (!res.headersSent) sendError(res, 500, failed('The hook store failed', error))
     else res.destroy()
   })
 }

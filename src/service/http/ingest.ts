@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { tokenMatches } from '../auth/index.js'
 import { ingestStream } from '../ingest/feed.js'
 import type { ServiceContext } from './context.js'
-import { sendError, sendJson, sendMethodNotAllowed } from './reply.js'
+import { failed, sendError, sendJson, sendMethodNotAllowed } from './reply.js'
 
 export function handleIngest(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): void {
   const method = req.method
@@ -51,7 +51,7 @@ export function handleIngest(ctx: ServiceContext, req: IncomingMessage, res: Ser
     // The chunks as they came, not one concatenated copy: no 16 MiB copy in one piece of the event loop.
     ingestStream(ctx.store, fromArray(chunks), { bytes: size, workerPriority: ctx.config.ingestWorkerPriority, workerKind: ctx.config.ingestWorkers }).then(
       (report) => sendJson(res, 200, JSON.stringify(report)),
-      (error: unknown) => sendError(res, 500, `Ingest failed: ${(error as Error).message}`),
+      (error: unknown) => sendError(res, 500, failed('Ingest failed', error)),
     )
   })
 }
@@ -67,7 +67,7 @@ function deleteTagged(ctx: ServiceContext, req: IncomingMessage, res: ServerResp
   req.resume()
   Promise.resolve(ctx.store.deleteTagged(tags[0]!)).then(
     (deleted) => sendJson(res, 200, JSON.stringify({ deleted })),
-    (error: unknown) => sendError(res, 500, `Deleting failed: ${(error as Error).message}`),
+    (error: unknown) => sendError(res, 500, failed('Deleting failed', error)),
   )
 }
 

@@ -3,7 +3,8 @@
  * Go client's GetChannel), on node:http's `upgrade` event. Checks in the lookups' order, each
  * refusal a whole HTTP answer with a JSON error body before the socket is closed: route (404),
  * method, key (401), rate limit (429, charged once per connection), plan (403, the plan's `live`
- * member), query (400), the store's feed (503); then the connection goes to the fan-out process
+ * member), query (400), its cost per event (422, the plan's `max_query_cost`), connections at once
+ * for the key and in all (429), the store's feed (503); then the connection goes to the fan-out process
  * (live/fanout.ts), which sends the 101 (`ws`) and the events. Any `Origin` is
  * accepted (the Go client sends `HOST:PORT`, not an origin): the key travels in a header that a
  * browser's WebSocket cannot set, so a page on another site cannot use a visitor's key.
@@ -14,17 +15,19 @@ import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { formatMillis } from '../ratelimit/index.js'
 import { liveFilter } from '../live/filter.js'
+import { CONFORM_RUN_PARAMETER } from '../store/conform-runs.js'
 import { HANDSHAKE_HEADERS, type UpgradeRequest } from '../live/fanout-messages.js'
 import type { LiveScope } from '../live/hub.js'
 import type { Caller, ServiceContext } from './context.js'
-import { rawError, READ_METHODS, sendError, sendMethodNotAllowed } from './reply.js'
+import { SLOT_RETRY, slotRefused, tooCostly } from './costly.js'
+import { failed, rawError, READ_METHODS, sendError, sendMethodNotAllowed } from './reply.js'
 import { matchRoute, pathOf } from './route.js'
 
 /** node:http's `upgrade` listener of a service. */
 export function upgradeHandler(ctx: ServiceContext): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   return (req, socket, head) => {
     socket.on('error', () => socket.destroy())
-    upgrade(ctx, req, socket, head).catch((error: unknown) => refuse(socket, 500, `Unexpected failure: ${(error as Error).message}`))
+    upgrade(ctx, req, socket, head).catch((error: unknown) => refuse(socket, 500, failed('Unexpected failure', error)))
   }
 }
 
@@ -53,20 +56,34 @@ async function upgrade(ctx: ServiceContext, req: IncomingMessage, socket: Duplex
     const which = Object.values(ctx.config.plans).filter((p) => p.live).map((p) => p.name)
     return refuse(socket, 403, `The live stream is for ${which.length > 0 ? which.join(' and ') + ' keys' : 'no plan here'}; this caller's plan is ${caller.plan.name}.`)
   }
-  const query = new URL(req.url ?? '/', 'http://x').searchParams.get('q')
-  const filter = liveFilter(query, target.param as LiveScope)
+  const params = new URL(req.url ?? '/', 'http://x').searchParams
+  const filter = liveFilter(params.get('q'), target.param as LiveScope)
   if (!filter.ok) return refuse(socket, 400, filter.message)
-  let hold
+  const costly = filter.filter.query === undefined ? undefined : tooCostly(caller.plan, filter.filter.query)
+  if (costly !== undefined) return refuse(socket, 422, costly)
+  const slot = ctx.slots.live.take(caller.bucket, caller.plan.liveConnections)
+  if (typeof slot === 'string') return refuse(socket, 429, slotRefused(slot, 'live-stream connections', caller.plan.liveConnections, ctx.slots.live.max, caller.plan), SLOT_RETRY)
+  let reserved
   try {
-    hold = await ctx.live.reserve()
+    reserved = await ctx.live.reserve()
   } catch (error) {
-    return refuse(socket, 503, `The live stream cannot follow the store now: ${(error as Error).message}`)
+    slot()
+    return refuse(socket, 503, failed('The live stream cannot follow the store now', error))
+  }
+  // The connection's slot is given back when it leaves (or never becomes a subscriber).
+  const hold = {
+    release: () => {
+      slot()
+      reserved.release()
+    },
   }
   // The client may have gone while the feed got ready.
   if (socket.destroyed) return hold.release()
   // The fan-out process completes the handshake (fanout.ts); bytes the client sent after its request go with it.
   const more = socket.readableLength > 0 ? (socket.read() as Buffer | null) : null
-  ctx.live.handOver(hold, target.param as LiveScope, filter.filter.text, handshakeOf(req), socket as Socket, more === null ? head : Buffer.concat([head, more]))
+  // A conformance run's subscriber (`l9kit-conform-run=RUN`) gets that run's test events, and only those.
+  const run = params.get(CONFORM_RUN_PARAMETER)
+  ctx.live.handOver(hold, target.param as LiveScope, filter.filter.text, handshakeOf(req), socket as Socket, more === null ? head : Buffer.concat([head, more]), run)
 }
 
 /** What `ws` reads of the request to complete a handshake. */

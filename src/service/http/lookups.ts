@@ -4,7 +4,7 @@ import type { SubdomainEntry } from '../../schema/index.js'
 import { lookupBody, subdomainsBody } from '../store/index.js'
 import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
-import { lookupHeaders, READ_METHODS, sendError, sendJson, sendLookupJson, sendMethodNotAllowed, shown, VARY_ACCEPT } from './reply.js'
+import { failed, lookupHeaders, READ_METHODS, sendError, sendJson, sendLookupJson, sendMethodNotAllowed, shown, VARY_ACCEPT } from './reply.js'
 import { badEncoding, decodeParam, notDomain, notIp, pathOf, type RouteName } from './route.js'
 import { weightOf } from './negotiate.js'
 import { canonicalIp } from '../names/ip.js'
@@ -56,7 +56,7 @@ function answerLookup(ctx: ServiceContext, res: ServerResponse, route: 'host' | 
 function settle<T>(res: ServerResponse, value: T | Promise<T>, headers: Readonly<Record<string, string>> | undefined, then: (v: T) => void): void {
   if (!(value instanceof Promise)) return then(value)
   value.then(then, (error: unknown) => {
-    if (!res.headersSent) sendError(res, 500, `The store failed: ${(error as Error).message}`, headers)
+    if (!res.headersSent) sendError(res, 500, failed('The store failed', error), headers)
   })
 }
 

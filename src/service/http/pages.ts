@@ -12,7 +12,7 @@ import type { Caller, ServiceContext } from './context.js'
 import { parseQuery } from '../../query/index.js'
 import { nowInstant } from '../store/index.js'
 import { type RateRule } from '../ratelimit/index.js'
-import { sendError, sendJson, shown } from './reply.js'
+import { failed, sendError, sendJson, shown } from './reply.js'
 import { badEncoding, decodeParam, notDomain, notIp } from './route.js'
 import { canonicalDomain } from '../names/domain.js'
 import { canonicalIp } from '../names/ip.js'
@@ -260,7 +260,7 @@ function withinPageLimit(ctx: ServiceContext, caller: Caller, req: IncomingMessa
 /** Runs an async handler; a failure becomes a 500 page (or a dropped connection once answering). */
 export function guarded(req: IncomingMessage, res: ServerResponse, handler: () => Promise<void>): void {
   handler().catch((error: unknown) => {
-    if (!res.headersSent) sendHtmlError(req, res, 500, `The page could not be made: ${(error as Error).message}`)
+    if (!res.headersSent) sendHtmlError(req, res, 500, failed('The page could not be made', error))
     else res.destroy()
   })
 }

@@ -11,7 +11,7 @@ import { nowInstant, type PluginCount } from '../store/index.js'
 import { identify, withinLimit } from './caller.js'
 import type { ServiceContext } from './context.js'
 import { acceptsJson } from './lookups.js'
-import { READ_METHODS, sendError, sendJson, sendMethodNotAllowed, shown } from './reply.js'
+import { failed, READ_METHODS, sendError, sendJson, sendMethodNotAllowed, shown } from './reply.js'
 import { badEncoding, decodeParam, pathOf } from './route.js'
 
 export function handlePlugins(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, raw: string): void {
@@ -25,7 +25,7 @@ export function handlePlugins(ctx: ServiceContext, req: IncomingMessage, res: Se
   const descriptions = ctx.config.pluginDescriptions
   const now = nowInstant()
   const fail = (error: unknown) => {
-    if (!res.headersSent) sendError(res, 500, `The store failed: ${(error as Error).message}`)
+    if (!res.headersSent) sendError(res, 500, failed('The store failed', error))
   }
   if (name === '') {
     return void Promise.resolve(ctx.store.plugins(now)).then((all) => sendJson(res, 200, JSON.stringify(all.map((p) => stats(p, descriptions)))), fail)

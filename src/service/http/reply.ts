@@ -70,6 +70,26 @@ export function sendMethodNotAllowed(res: ServerResponse, method: string | undef
 export const READ_METHODS = 'GET, HEAD'
 
 /**
+ * Where the reasons of failures go (the server's log: standard error by default). Answers never
+ * carry them: a store's or library's text is not for clients (it may name tables or settings).
+ */
+export let logFailure = (line: string): void => void process.stderr.write(`l9kit serve: ${line}\n`)
+
+/** Sends failures' reasons to `log` instead (tests, a host program); returns the previous one. */
+export function setFailureLog(log: (line: string) => void): (line: string) => void {
+  const previous = logFailure
+  logFailure = log
+  return previous
+}
+
+/** The description of an answer for a failure of `what`, whose reason (`error`) is logged, never sent. */
+export function failed(what: string, error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error)
+  logFailure(`${what}: ${reason.replace(/\s+/g, ' ').slice(0, 500)}`)
+  return `${what}; the reason is in the server's log.`
+}
+
+/**
  * A whole HTTP/1.1 error answer as raw text, for sockets the HTTP parser gave up on and for
  * refused WebSocket upgrades (`headers` then carry `x-limited-for` and the like).
  */

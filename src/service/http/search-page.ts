@@ -2,9 +2,10 @@
  * GET /search for a browser: what the search box sent. An address, `ip:port`, a URL or a domain
  * name is a redirect (303) to its page (search-box.ts); anything else is a query of the search
  * language, answered with a results page: the store's search called directly (scope `leak` or
- * `service`, newest first, PAGE_SIZE a page, `page` from 0), each row linking to its host page.
- * A query that does not parse is a 400 page showing where (the query kept in the box).
- * Independent of the JSON search API: the same store call, the same paging.
+ * `service`, newest first, PAGE_SIZE a page, `page` from 0 within the plan's page cap (403
+ * beyond), each row linking to its host page. A query that does not parse is a 400 page showing
+ * where (the query kept in the box); one too costly (its cost per event, or the plan's work) a 422
+ * page. The JSON search API's bounded path (costly.ts): the same store call, the same paging.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parseQuery, type Query, QueryError, readingOf } from '../../query/index.js'
@@ -14,6 +15,7 @@ import { renderResults } from '../web/render.js'
 import { isScope, MAX_PAGE, PAGE_SIZE, type ResultsView, resultRow, type ShownError } from '../web/results-view.js'
 import { boxTarget } from '../web/search-box.js'
 import type { Caller, ServiceContext } from './context.js'
+import { closedSignal, runSearch, type SearchRun } from './costly.js'
 import { shown } from './reply.js'
 import { sendHtml, sendHtmlError } from './send-html.js'
 
@@ -63,14 +65,22 @@ export function handleSearchPage(ctx: ServiceContext, req: IncomingMessage, res:
     // How the query was read, where that may not be what was meant (never silently).
     view.notes = readingOf(parsed).notes.map((n) => `Position ${n.offset + 1}: ${n.message}.`)
     if (target.read !== undefined) view.notes.unshift(`\`${target.read}\` was searched as \`${target.text}\`.`)
-    let found: Uint8Array[]
+    const cap = deps.caller.plan.searchPages
+    if (cap !== null && page >= cap) {
+      const allowed = cap === 0 ? `The ${deps.caller.plan.name} plan may not search.` : `The ${deps.caller.plan.name} plan may read result pages 0 to ${cap - 1}; page ${page} is beyond them.`
+      return fail(403, `${allowed} Narrow the query to see other results.`)
+    }
+    const tooBroad = (message: string) => sendHtml(req, res, 422, renderResults({ ...view, error: { message, before: target.text, term: '', after: '', position: 0 } }, apiPath))
+    let run: SearchRun
     try {
-      found = await ctx.store.search(parsed, { offset: page * PAGE_SIZE, limit: PAGE_SIZE + 1 })
+      run = await runSearch(ctx, deps.caller, parsed, { offset: page * PAGE_SIZE, limit: PAGE_SIZE + 1 }, closedSignal(res))
     } catch (error) {
       if (!(error instanceof SearchLimitError)) throw error
-      const message = `This query would read too many stored events for one page: add a selective term (a plugin, a port, an address or range, a host name, a country, a time range).`
-      return sendHtml(req, res, 400, renderResults({ ...view, error: { message, before: target.text, term: '', after: '', position: 0 } }, apiPath))
+      return tooBroad(`This query would read too many stored events for one page: add a selective term (a plugin, a port, an address or range, a host name, a country, a time range).`)
     }
+    if (!run.ok && run.status === 422) return tooBroad(run.message)
+    if (!run.ok) return fail(run.status, run.message)
+    const found = run.items
     view.rows = found.slice(0, PAGE_SIZE).map(resultRow)
     view.more = found.length > PAGE_SIZE
     sendHtml(req, res, 200, renderResults(view, apiPath))

@@ -2,8 +2,10 @@
  * GET /search?scope=service|leak&q=QUERY&page=N: one page of the events the query matches,
  * newest first (docs/search.md, "The route"). Checks in the lookups' order: method, accept,
  * key (401), rate limit (429, one token per page like a lookup), parameters (400: scope, query,
- * page), the plan's page cap (403), then the store: a search too costly to answer is 422. A
- * page past the last is `200 []`, which LeakIX's clients read as the end.
+ * page), the plan's page cap (403), then the bounded path (costly.ts): a query whose cost per
+ * event is above the plan's, or a search that does the plan's work without finishing, is 422;
+ * no free search slot is 429. A page past the last is `200 []`, which LeakIX's clients read as
+ * the end.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { searchBody } from '../store/index.js'
@@ -13,7 +15,8 @@ import type { ServiceContext } from './context.js'
 import { acceptsJson } from './lookups.js'
 import { headerSafe, readingOf } from '../../query/index.js'
 import { readQuery } from './query-param.js'
-import { READ_METHODS, sendError, sendJson, sendMethodNotAllowed, shown, VARY_ACCEPT } from './reply.js'
+import { closedSignal, runSearch, type SearchRun } from './costly.js'
+import { failed, READ_METHODS, sendError, sendJson, sendMethodNotAllowed, shown, VARY_ACCEPT } from './reply.js'
 import { pathOf } from './route.js'
 
 /** Largest page number read (beyond any sensible cap, and offset × size stays a safe integer). */
@@ -44,18 +47,21 @@ export function handleSearch(ctx: ServiceContext, req: IncomingMessage, res: Ser
   const notes = readingOf(read.query).notes
   if (notes.length > 0) res.setHeader('x-query-notice', notes.map((n) => headerSafe(`position ${n.offset + 1}: ${n.message}`)))
   const size = ctx.config.searchPageSize
-  const answer = (items: Uint8Array[]) => sendJson(res, 200, searchBody(items), VARY_ACCEPT)
+  const answer = (run: SearchRun) => {
+    if (run.ok) return sendJson(res, 200, searchBody(run.items), VARY_ACCEPT)
+    sendError(res, run.status, run.message, { ...run.headers, ...VARY_ACCEPT })
+  }
   const fail = (error: unknown) => {
-    if (res.headersSent) return void res.destroy()
+    if (res.headersSent || res.destroyed) return void res.destroy()
     if (error instanceof SearchLimitError) {
       return sendError(res, 422, `The query is too costly to answer in one request: ${error.message}.`, VARY_ACCEPT)
     }
-    sendError(res, 500, `The store failed: ${(error as Error).message}`, VARY_ACCEPT)
+    sendError(res, 500, failed('The store failed', error), VARY_ACCEPT)
   }
   try {
-    const items = ctx.store.search(read.query, { offset: page * size, limit: size })
-    if (items instanceof Promise) items.then(answer, fail)
-    else answer(items)
+    const run = runSearch(ctx, caller, read.query, { offset: page * size, limit: size }, closedSignal(res))
+    if (run instanceof Promise) run.then(answer, fail)
+    else answer(run)
   } catch (error) {
     fail(error)
   }

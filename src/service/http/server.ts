@@ -12,7 +12,7 @@ import { handleLivePlain, upgradeHandler } from './live.js'
 import { handlePlugins } from './plugins.js'
 import { handleBulk } from './bulk.js'
 import { handleSearch } from './search.js'
-import { rawError, READ_METHODS, sendError, sendMethodNotAllowed, shown, VARY_ACCEPT } from './reply.js'
+import { failed, rawError, READ_METHODS, sendError, sendMethodNotAllowed, shown, VARY_ACCEPT } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
 import { handlePage, handleWeb, searchPage, wantsPage } from './pages.js'
 import { apiPathOf, sendHtmlError } from './send-html.js'
@@ -44,7 +44,7 @@ export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: 
       if ((target.route === 'host' || target.route === 'domain') && wantsPage(req)) return handlePage(ctx, req, res, target.route, target.param)
       handleLookup(ctx, req, res, target.route, target.param)
     } catch (error) {
-      if (!res.headersSent) sendError(res, 500, `Unexpected failure: ${(error as Error).message}`, varies(req.url) ? VARY_ACCEPT : undefined)
+      if (!res.headersSent) sendError(res, 500, failed('Unexpected failure', error), varies(req.url) ? VARY_ACCEPT : undefined)
       else res.destroy()
     }
   }

@@ -3,7 +3,9 @@
  * of about 64 KiB; when the socket will not take more (`write` returns false) the next record is
  * not asked for until 'drain'. Lines waiting longer than FLUSH_MS (the store is slow to find the
  * next) are written anyway, so a selective export's lines arrive as they are found. When the client goes away the source's iterator is closed (its
- * `return`), so a dropped connection stops the query. Nothing to write at all is a 204.
+ * `return`), so a dropped connection stops the query. Nothing to write at all is a 204. A client
+ * that takes nothing for `idleMs` while the socket waits for a 'drain' is cut (a stalled export
+ * holds the store's read and its buffers).
  */
 import type { ServerResponse } from 'node:http'
 import { joinPieces, LineChunk, piecesLength } from '../aggregate/pieces.js'
@@ -23,12 +25,22 @@ export type LineRecord = Uint8Array | readonly (Uint8Array | string)[] | LineChu
 export const NDJSON_TYPE = 'application/x-ndjson'
 
 /**
+ * Cuts a stalled answer's connection with a reset, which frees the kernel's buffers for it at
+ * once too (a plain close would keep the unsent bytes queued for a client that reads nothing).
+ */
+function cut(res: ServerResponse): void {
+  const socket = res.socket
+  if (socket !== null && typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy()
+  res.destroy()
+}
+
+/**
  * Streams `records` (each one JSON document without its newline, or a LineChunk of whole lines)
  * to `res`, one per line; resolves when done or stopped by the client; when the source fails
  * after the answer began, the connection is cut (the answer is incomplete), before that the
  * error is thrown for the caller to answer.
  */
-export async function streamLines(res: ServerResponse, records: AsyncIterable<LineRecord>): Promise<void> {
+export async function streamLines(res: ServerResponse, records: AsyncIterable<LineRecord>, idleMs = Infinity): Promise<void> {
   let gone = false
   let wake: (() => void) | undefined
   const onClose = () => {
@@ -51,12 +63,15 @@ export async function streamLines(res: ServerResponse, records: AsyncIterable<Li
     bytes = 0
     return res.write(chunk)
   }
-  /** Resolves at the socket's next 'drain', or when the client goes away. */
+  /** Resolves at the socket's next 'drain', or when the client goes away (cut after `idleMs` without one). */
   const drained = async () => {
+    let idle: NodeJS.Timeout | undefined
     await new Promise<void>((resolve) => {
       wake = resolve
       res.once('drain', resolve)
+      if (Number.isFinite(idleMs)) idle = setTimeout(() => cut(res), idleMs)
     })
+    clearTimeout(idle)
     if (wake !== undefined) res.off('drain', wake)
     wake = undefined
   }

@@ -2,9 +2,9 @@
  * Entry point of the live stream's fan-out process (started by fanout.ts): it is handed the
  * subscribers' connections, checked by the service, completes their WebSocket handshakes,
  * reads the new events from the pipe on fd 3 and writes their frames to the subscribers
- * (groups.ts). Messages are acted on in step with the pipe (fanout-messages.ts, `at`). Its one
- * argument is the configuration's `live_buffer_bytes`. It leaves when its parent does, or when
- * told to close and its subscribers have gone.
+ * (groups.ts). Messages are acted on in step with the pipe (fanout-messages.ts, `at`). Its
+ * arguments are the configuration's `live_buffer_bytes` and `live_filter_work` (`none`: no
+ * bound). It leaves when its parent does, or when told to close and its subscribers have gone.
  */
 import { Socket } from 'node:net'
 import { WebSocketServer } from 'ws'
@@ -19,7 +19,8 @@ const send = (message: FromFanout) => {
   if (process.connected) process.send!(message, undefined, undefined, () => undefined)
 }
 
-const groups = new LiveGroups({ maxBufferedBytes: Number(process.argv[2]), onSlow: () => send({ t: 'slow' }) })
+const filterWork = process.argv[3] === undefined || process.argv[3] === 'none' ? undefined : Number(process.argv[3])
+const groups = new LiveGroups({ maxBufferedBytes: Number(process.argv[2]), filterWork, onSlow: () => send({ t: 'slow' }) })
 const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_CLIENT_PAYLOAD, clientTracking: false })
 let closing = false
 
@@ -36,10 +37,11 @@ function subscribe(message: Extract<ToFanout, { t: 'sub' }>, socket: Socket | un
   socket.once('close', () => added || send({ t: 'gone', id }))
   wss.handleUpgrade(message.req as never, socket, Buffer.from(message.head, 'base64'), (ws) => {
     added = true
-    groups.add(message.scope, filter.filter, ws, socket, () => {
+    const left = () => {
       send({ t: 'removed', id })
       if (closing && groups.size === 0) process.exit(0)
-    })
+    }
+    groups.add(message.scope, filter.filter, ws, socket, left, message.run ?? null)
     send({ t: 'added', id })
   })
 }

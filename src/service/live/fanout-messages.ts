@@ -19,8 +19,8 @@ export interface UpgradeRequest {
  * after every event stored before it.
  */
 export type ToFanout = { at: number } & (
-  /** A subscriber's connection (the message's handle), checked and ready for the 101; `head` in base64. */
-  | { t: 'sub'; id: number; scope: LiveScope; filter: string; req: UpgradeRequest; head: string }
+  /** A subscriber's connection (the message's handle), checked and ready for the 101; `head` in base64; `run`: its conformance run, if any. */
+  | { t: 'sub'; id: number; scope: LiveScope; filter: string; run: string | null; req: UpgradeRequest; head: string }
   /** Close every subscriber with this code. */
   | { t: 'disconnect'; code: number; reason: string }
   /** The service is stopping: close every subscriber (1001) and exit. */

@@ -31,6 +31,12 @@ export function fanoutModule(): string | undefined {
 
 export type FanoutListener = (message: FromFanout) => void
 
+/**
+ * How long the child may take to close its subscribers and exit when the service stops (its own
+ * grace for a subscriber is a second), before it is killed: within the service's 3 s.
+ */
+export const CLOSE_DEADLINE_MS = 2_000
+
 export class FanoutProcess {
   private readonly child: ChildProcess
   private readonly events: Writable
@@ -45,12 +51,15 @@ export class FanoutProcess {
   /** Resolves when the child has exited; `expected` unless it died or was killed for falling behind. */
   readonly exited: Promise<{ expected: boolean; why: string }>
 
-  /** `launcher`: the program (and its arguments) the child is started under, e.g. `chrt --idle 0`. */
-  constructor(maxBufferedBytes: number, launcher: readonly string[], listener: FanoutListener) {
+  /**
+   * `launcher`: the program (and its arguments) the child is started under, e.g. `chrt --idle 0`;
+   * `filterWork`: work a subscriber's filter may do per second (none: no bound).
+   */
+  constructor(maxBufferedBytes: number, launcher: readonly string[], listener: FanoutListener, filterWork?: number) {
     const entry = fanoutModule()
     if (entry === undefined) throw new Error('the fan-out module (live-fanout.js) is missing')
     // From source the entry is TypeScript: tsx (a development dependency) loads it.
-    const node = [process.execPath, ...(entry.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : []), entry, String(maxBufferedBytes)]
+    const node = [process.execPath, ...(entry.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : []), entry, String(maxBufferedBytes), String(filterWork ?? 'none')]
     const [command, ...args] = [...launcher, ...node]
     this.child = spawn(command!, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'ipc'] })
     this.events = this.child.stdio[3] as Writable
@@ -115,12 +124,18 @@ export class FanoutProcess {
     this.post({ t: 'disconnect', code, reason, at: this.written })
   }
 
-  /** Tells the child to close its subscribers (1001) and exit; resolves once it has. */
+  /**
+   * Tells the child to close its subscribers (1001) and exit; resolves once it has. A child that
+   * has not gone within CLOSE_DEADLINE_MS (busy, or stuck) is killed: the service stops within
+   * its documented time whatever the child is doing.
+   */
   close(): Promise<unknown> {
     this.closing = true
     this.child.ref() // (until it has gone)
     if (!this.ended) this.post({ t: 'close', at: this.written })
-    return this.exited
+    const deadline = setTimeout(() => this.kill(`it had not stopped ${CLOSE_DEADLINE_MS} ms after being told to`), CLOSE_DEADLINE_MS)
+    deadline.unref()
+    return this.exited.finally(() => clearTimeout(deadline))
   }
 
   private post(message: ToFanout, socket?: Socket): void {

@@ -14,11 +14,20 @@
  * A subscriber that does not read is not buffered for without bound: when its unread bytes
  * (`ws`'s bufferedAmount) pass the limit, it gets close code 1013 ("try again later": cast off
  * to keep the service well) and its connection is cut a second later if it does not close.
+ *
+ * Nor does a costly filter delay the others: each group's filter draws on a budget of work
+ * (filter-budget.ts: the query's cost per event it tests, by the event's size, against
+ * `filterWork` units a second) and groups are served cheapest filter first, each group's frames
+ * written as soon as its events are chosen. A group whose filter cannot keep up with the new
+ * events (its budget is spent) gets 1013 with the reason and is dropped. Conformance runs' test
+ * events go only to the subscribers of their run (store/conform-runs.ts), as alert hooks do.
  */
 import type { Duplex } from 'node:stream'
 import type { WebSocket } from 'ws'
 import type { Event } from '../../schema/index.js'
+import { runsOfBytes, sameRun } from '../store/conform-runs.js'
 import { type ChannelEvent, EventDecoder } from './channel.js'
+import { FilterBudget } from './filter-budget.js'
 import type { LiveFilter } from './filter.js'
 import { frameHeadLength, writeTextFrame } from './frames.js'
 
@@ -36,9 +45,22 @@ export const HOLD_QUIET_MS = 100
 export const HOLD_MAX_MS = 1_000
 
 interface Group {
+  key: string
   scope: LiveScope
   filter: LiveFilter
+  /** The conformance run its subscribers belong to (null: none): they get that run's test events, and only those. */
+  run: string | null
+  budget: FilterBudget
+  /** Its filter could not keep up: its members are closing, it takes no more events. */
+  spent: boolean
   members: Set<Member>
+}
+
+/** A new event as the groups' filters read it: parsed once, its conformance runs read once. */
+interface Candidate {
+  event: ChannelEvent
+  item: { bytes: Buffer; leak: boolean; event(): Event }
+  runs: readonly string[]
 }
 
 interface Member {
@@ -51,8 +73,12 @@ interface Member {
 export interface GroupsOptions {
   /** Unread bytes a subscriber may have before it is disconnected. */
   maxBufferedBytes: number
-  /** A subscriber was disconnected for falling behind. */
+  /** Work a group's filter may do per second, on average (ratelimit/budgets.ts `live_filter_work`); default no bound. */
+  filterWork?: number
+  /** A subscriber was disconnected for falling behind (its reading, or its filter). */
   onSlow(): void
+  /** The clock of the filters' budgets, in ms (default performance.now). */
+  now?: () => number
 }
 
 export class LiveGroups {
@@ -75,13 +101,13 @@ export class LiveGroups {
     return n
   }
 
-  /** Adds a connected subscriber; `gone` is called once when it has left. */
-  add(scope: LiveScope, filter: LiveFilter, ws: WebSocket, socket: Duplex, gone: () => void): void {
+  /** Adds a connected subscriber (of conformance run `run`, if not null); `gone` is called once when it has left. */
+  add(scope: LiveScope, filter: LiveFilter, ws: WebSocket, socket: Duplex, gone: () => void, run: string | null = null): void {
     this.flush() // (the events held came before it)
-    const key = `${scope}\u0000${filter.text}`
+    const key = `${scope}\u0000${run ?? ''}\u0000${run === null ? 0 : 1}\u0000${filter.text}`
     let group = this.groups.get(key)
-    if (group === undefined) {
-      group = { scope, filter, members: new Set() }
+    if (group === undefined || group.spent) {
+      group = { key, scope, filter, run, budget: new FilterBudget(this.options.filterWork ?? Infinity, this.options.now), spent: false, members: new Set() }
       this.groups.set(key, group)
     }
     const member: Member = { ws, socket, group, alive: true }
@@ -118,7 +144,10 @@ export class LiveGroups {
     else this.holdTimer = setTimeout(() => this.due(), wait)
   }
 
-  /** Writes each group's frames of the events held, as one buffer, to each of its members. */
+  /**
+   * Writes each group's frames of the events held, as one buffer, to each of its members: the
+   * groups of the cheapest filters first, each as soon as its events are chosen.
+   */
   private flush(): void {
     if (this.holdTimer !== null) clearTimeout(this.holdTimer)
     this.holdTimer = null
@@ -127,8 +156,11 @@ export class LiveGroups {
     this.chunks = []
     this.held = 0
     if (events.length === 0 || this.groups.size === 0) return
-    const taken = this.select(events)
-    for (const [group, chosen] of taken) {
+    const candidates = events.map(candidate)
+    const groups = [...this.groups.values()].sort((a, b) => a.filter.cost - b.filter.cost)
+    for (const group of groups) {
+      const chosen = this.select(group, candidates)
+      if (chosen === undefined || chosen.length === 0) continue
       let size = 0
       for (const event of chosen) size += frameHeadLength(event.bytes.length) + event.bytes.length
       const chunk = Buffer.allocUnsafeSlow(size)
@@ -146,27 +178,40 @@ export class LiveGroups {
     }
   }
 
-  /** The events each group takes (its scope, its filter), in order; groups that take none are left out. */
-  private select(events: ChannelEvent[]): Map<Group, ChannelEvent[]> {
-    const taken = new Map<Group, ChannelEvent[]>()
-    for (const event of events) {
-      let parsed: Event | undefined
-      const item = { bytes: event.bytes, leak: event.leak, event: () => (parsed ??= JSON.parse(event.bytes.toString('utf8')) as Event) }
-      for (const group of this.groups.values()) {
-        if ((group.scope === 'leak') !== event.leak || group.members.size === 0 || !group.filter.matches(item)) continue
-        const chosen = taken.get(group)
-        if (chosen === undefined) taken.set(group, [event])
-        else chosen.push(event)
+  /**
+   * The events `group` takes (its scope, its conformance run, its filter), in order; undefined
+   * when its filter spent its budget on them (its members are then closed with 1013).
+   */
+  private select(group: Group, candidates: readonly Candidate[]): ChannelEvent[] | undefined {
+    if (group.members.size === 0 || group.spent) return undefined
+    const chosen: ChannelEvent[] = []
+    const { filter, budget } = group
+    for (const c of candidates) {
+      if ((group.scope === 'leak') !== c.event.leak || !sameRun(group.run, c)) continue
+      if (filter.cost > 0 && !budget.take(filter.cost, c.event.bytes.length)) {
+        this.cannotKeepUp(group)
+        return undefined
       }
+      if (filter.matches(c.item)) chosen.push(c.event)
     }
-    return taken
+    return chosen
+  }
+
+  /** Closes a group whose filter spent its budget (1013, with the reason) and forgets it. */
+  private cannotKeepUp(group: Group): void {
+    group.spent = true
+    const reason = `filter too costly for the new events: its cost per event (${group.filter.cost}) passed ${this.options.filterWork} work units a second`
+    for (const member of group.members) {
+      this.options.onSlow()
+      closeSoon(member, SLOW_CONSUMER_CLOSE, reason.slice(0, 120))
+    }
   }
 
   /** Whether `member` was still a member (so is gone now). */
   private remove(member: Member): boolean {
     const group = member.group
     if (!group.members.delete(member)) return false
-    if (group.members.size === 0) this.groups.delete(`${group.scope}\u0000${group.filter.text}`)
+    if (group.members.size === 0 && this.groups.get(group.key) === group) this.groups.delete(group.key)
     if (this.groups.size === 0 && this.pinger) {
       clearInterval(this.pinger)
       this.pinger = null
@@ -186,6 +231,13 @@ export class LiveGroups {
       }
     }
   }
+}
+
+/** A new event, read lazily once for every group. */
+function candidate(event: ChannelEvent): Candidate {
+  let parsed: Event | undefined
+  const parse = () => (parsed ??= JSON.parse(event.bytes.toString('utf8')) as Event)
+  return { event, item: { bytes: event.bytes, leak: event.leak, event: parse }, runs: runsOfBytes(event.bytes, parse) }
 }
 
 /** Sends a close frame now and cuts the connection if the subscriber has not closed within the grace. */

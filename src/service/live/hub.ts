@@ -25,6 +25,8 @@ const MIN_BEHIND_BYTES = 64 * 1024 * 1024
 export interface LiveHubOptions {
   /** Unread bytes a subscriber may have before it is disconnected. */
   maxBufferedBytes: number
+  /** Work a subscriber's filter may do per second (`live_filter_work`; default no bound): past it, 1013. */
+  filterWork?: number
   /** The program (and its arguments) the fan-out process is started under, to lower its priority; default none. */
   launcher?: readonly string[]
   /** Where a line about the fan-out process goes (default: standard error). */
@@ -93,9 +95,10 @@ export class LiveHub {
 
   /**
    * Hands a checked connection (after reserve(), whose hold goes with it) to the fan-out
-   * process, which sends the 101 and adds it to the group of `scope` and `filter` (its text).
+   * process, which sends the 101 and adds it to the group of `scope`, `filter` (its text) and
+   * conformance run `run` (null: none; store/conform-runs.ts).
    */
-  handOver(hold: { release(): void }, scope: LiveScope, filter: string, req: UpgradeRequest, socket: Socket, head: Buffer): void {
+  handOver(hold: { release(): void }, scope: LiveScope, filter: string, req: UpgradeRequest, socket: Socket, head: Buffer, run: string | null = null): void {
     const fanout = this.fanout
     if (fanout === null) {
       socket.destroy()
@@ -104,7 +107,7 @@ export class LiveHub {
     this.flush() // (the events stored before it go to the others)
     const id = this.nextId++
     this.handed.set(id, { fanout, member: false, release: hold.release })
-    fanout.handOver({ t: 'sub', id, scope, filter, req, head: head.toString('base64') }, socket)
+    fanout.handOver({ t: 'sub', id, scope, filter, run, req, head: head.toString('base64') }, socket)
   }
 
   /** Closes every subscriber with `code` (subscribers may connect again). */
@@ -125,7 +128,7 @@ export class LiveHub {
   }
 
   private startFanout(): FanoutProcess {
-    const fanout: FanoutProcess = new FanoutProcess(this.options.maxBufferedBytes, this.options.launcher ?? [], (message) => this.heard(message))
+    const fanout: FanoutProcess = new FanoutProcess(this.options.maxBufferedBytes, this.options.launcher ?? [], (message) => this.heard(message), this.options.filterWork)
     void fanout.exited.then(({ expected, why }) => {
       if (this.fanout === fanout) this.fanout = null
       for (const [id, h] of this.handed) {

@@ -1,5 +1,6 @@
 export { lookupBody, searchBody, subdomainsBody } from './body.js'
 export { DEFAULT_SCAN_LIMIT, DEFAULT_SEARCH_TIMEOUT_MS, type SearchAllOptions, SearchLimitError, type SearchPage } from './search.js'
+export type { EvalBatch, Evaluator } from './evaluator.js'
 export { MemoryStore, type MemoryStoreOptions } from './memory/store.js'
 export { canonicalFields, type CanonicalFields } from './canonical-fields.js'
 export { identityOf, JsonText, jsonOf, KEPT_AS_SENT, prepare, type Prepared, type PrepareResult } from './prepare.js'

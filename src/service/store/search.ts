@@ -9,17 +9,31 @@ export interface SearchPage {
   limit: number
 }
 
-/** Options of Store.searchAll (bulk export). */
-export interface SearchAllOptions {
+/** How far one search may go (Store.search; the bulk export's reads take them too). */
+export interface SearchOptions {
+  /**
+   * Work the search may do, in the query engine's units (query/cost.ts: the events it evaluates
+   * × their cost); past it, SearchLimitError. Undefined: only the store's own limits.
+   */
+  work?: number
+  /**
+   * Stops the search (its client went away): the memory store evaluates no further event, the
+   * PostgreSQL store cancels its statement. The search then ends with the signal's reason.
+   */
+  signal?: AbortSignal
+}
+
+/** Options of Store.searchAll and Store.searchByResource (bulk export). */
+export interface SearchAllOptions extends SearchOptions {
   /** Events read per step (the memory store yields to the event loop between steps). */
   batch?: number
 }
 
 /**
  * A search stopped before it could answer because it would cost more than the store allows
- * one request: the memory store evaluated `scanLimit` events without filling the page, the
- * PostgreSQL store's statement ran past its timeout. Never a user's mistake in the syntax:
- * the query is valid, just not selective enough.
+ * one request: the memory store evaluated `scanLimit` events without filling the page, or did
+ * the work its budget allows (SearchOptions.work), the PostgreSQL store's statement ran past its
+ * timeout. Never a user's mistake in the syntax: the query is valid, just not selective enough.
  */
 export class SearchLimitError extends Error {
   override name = 'SearchLimitError'

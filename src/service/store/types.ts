@@ -9,7 +9,8 @@ import type { Instant } from '../../time/index.js'
 import type { Issue } from '../../validate/index.js'
 import type { Query } from '../../query/index.js'
 import type { PrepareResult } from './prepare.js'
-import type { SearchAllOptions, SearchPage } from './search.js'
+import type { SearchAllOptions, SearchOptions, SearchPage } from './search.js'
+import type { Evaluator } from './evaluator.js'
 
 /** A value or a promise of it: in-memory stores answer at once, others may not. */
 export type Awaitable<T> = T | Promise<T>
@@ -129,12 +130,14 @@ export interface Store {
    * both), newest first: by last seen time (the kept observation's `time`), ties by a stored
    * id, so pages neither overlap nor skip while nothing is ingested. Each event as the bytes of
    * its canonical JSON (searchBody() makes the answer). Throws SearchLimitError when the page
-   * would cost more than one request may (a query no index narrows: docs/search.md).
+   * would cost more than one request may (a query no index narrows: docs/search.md), within
+   * `options.work`; `options.signal` stops it (the client went away).
    */
-  search(query: Query, page: SearchPage): Awaitable<Uint8Array[]>
+  search(query: Query, page: SearchPage, options?: SearchOptions): Awaitable<Uint8Array[]>
   /**
    * Every event `query` matches, in search()'s order, read in steps so that memory stays
-   * bounded whatever the count (bulk export); no per-request limit.
+   * bounded whatever the count (bulk export); no per-page scan limit, but `options.work` and
+   * `options.signal` as for search() (a SearchLimitError or the signal's reason ends it).
    */
   searchAll(query: Query, options?: SearchAllOptions): AsyncIterable<Uint8Array>
   /**
@@ -145,6 +148,12 @@ export interface Store {
    * Read in steps like searchAll(); memory stays bounded (docs/service.md, "Bulk export").
    */
   searchByResource(query: Query, options?: SearchAllOptions): AsyncIterable<SeenEvent>
+  /**
+   * Optional: a store that evaluates queries in the service's own process (the memory store)
+   * hands the events a search must evaluate to `evaluator` (a worker thread: the service gives
+   * one, so that costly evaluation never runs on the thread that answers lookups).
+   */
+  useEvaluator?(evaluator: Evaluator | undefined): void
   /** Stored leak events by `leak.severity` ('' counted under ''), for the web view's index page. */
   severityCounts(): Awaitable<Record<string, number>>
   /** Number of stored events. */

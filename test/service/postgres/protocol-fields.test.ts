@@ -49,7 +49,7 @@ describePostgres('protocol object fields in search', () => {
     const query = parseQuery(q, { scope: 'service' })
     const expected = stored.filter((e) => matches(query, e)).map(serializeEvent).sort()
     const fromPg = (await pg.search(query, { offset: 0, limit: 10 })).map(text)
-    const fromMemory = memory.search(query, { offset: 0, limit: 10 }).map(text)
+    const fromMemory = (await memory.search(query, { offset: 0, limit: 10 })).map(text)
     expect([...fromPg].sort()).toEqual(expected)
     expect(fromMemory).toEqual(fromPg)
     expect(fromPg.map((t) => JSON.parse(t).ip).sort()).toEqual([...ips].sort())

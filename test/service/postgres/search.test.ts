@@ -50,7 +50,7 @@ describePostgres('PostgresStore search', () => {
   const answers = async (query: Query) => {
     const expected = stored.filter((e) => matches(query, e)).map(serializeEvent).sort()
     const fromPg = (await pg.search(query, { offset: 0, limit: 1000 })).map(text)
-    const fromMemory = memory.search(query, { offset: 0, limit: 1000 }).map(text)
+    const fromMemory = (await memory.search(query, { offset: 0, limit: 1000 })).map(text)
     return { expected, fromPg, fromMemory }
   }
 
@@ -78,7 +78,7 @@ describePostgres('PostgresStore search', () => {
       const query = parseQuery(q, { scope: 'service' })
       for (const offset of [0, 7, 50]) {
         const page = { offset, limit: 9 }
-        expect((await pg.search(query, page)).map(text), q).toEqual(memory.search(query, page).map(text))
+        expect((await pg.search(query, page)).map(text), q).toEqual((await memory.search(query, page)).map(text))
       }
     }
   })

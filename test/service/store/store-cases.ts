@@ -468,6 +468,24 @@ export function storeCases(name: string, makeStore: StoreFactory): void {
         expect(again).toMatchObject({ accepted: 1, duplicates: 0 })
         expect(summaries(await store.host('192.0.2.7')).sort()).toEqual([kept[0]!.summary, tagged[0]!.summary].sort())
       })
+
+      it('deletes tagged events that hold NUL and lone surrogates (in their text and in their tags), and a tag holding them exactly', async () => {
+        const store = makeStore()
+        const run = 'l9kit-conform:c1nul'
+        const odd = `${run}\u0000\ud800`
+        const tagged = [
+          makeEvent({ host: 'a.nul.test', ip: '192.0.2.17', port: '80', tags: [run], summary: 'a NUL \u0000 and a lone \ud800 surrogate' }),
+          makeEvent({ host: 'b.nul.test', ip: '192.0.2.18', port: '80', tags: ['\u0000', run, '\udfff'] }),
+        ]
+        const oddOnly = makeEvent({ host: 'c.nul.test', ip: '192.0.2.19', port: '80', tags: [odd] })
+        // Only the NUL differs from `odd` (as PostgreSQL's text would see both: U+FFFD): kept.
+        const lookalike = makeEvent({ host: 'd.nul.test', ip: '192.0.2.20', port: '80', tags: [`${run}\ufffd\ud800`] })
+        await store.ingest([...tagged, oddOnly, lookalike])
+        expect(await store.deleteTagged(run)).toBe(2)
+        expect(await store.deleteTagged(odd)).toBe(1)
+        expect(await store.deleteTagged('\u0000')).toBe(0)
+        expect(hostsOf(await store.domain('nul.test'))).toEqual(['d.nul.test'])
+      })
     })
 
     it('moves an address\'s hostVersion, where the store has one, exactly when something is stored for it (property)', async () => {

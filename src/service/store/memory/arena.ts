@@ -69,6 +69,11 @@ export class ByteArena {
     return this.slabs[this.slab.data[id]!]!.subarray(offset, offset + this.length.data[id]!)
   }
 
+  /** How many bytes entry `id` has. */
+  size(id: number): number {
+    return this.length.data[id]!
+  }
+
   /** The text of entry `id`. */
   text(id: number): string {
     const offset = this.offset.data[id]!

@@ -47,6 +47,7 @@ export function wireSearch(s: SearchedStore): { index: SearchIndex; view: Search
     isGone: (id) => s.gone.data[id] === 1,
     idLimit: () => s.next(),
     bytes: (id) => s.arena.bytes(id),
+    length: (id) => s.arena.size(id),
     text: (id) => s.arena.text(id),
     seen: (id) => ({ first: instant(s.firstMs.data[id]!, s.firstSubMs.data[id]!), last: instant(ms(id), ns(id)) }),
     ms,

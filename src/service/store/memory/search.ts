@@ -1,16 +1,16 @@
 /**
  * Running a query on the memory store: the planner (query/plan.ts) picks candidates from the
- * indexes (search-index.ts); they are read newest first, and the evaluator checks those the
- * plan does not answer exactly. A page stops as soon as it is full, so `*` or a selective
- * query costs only the events it returns; a query no index narrows evaluates events newest
- * first until the page is full, at most `scanLimit` of them per page (then SearchLimitError).
+ * indexes (search-index.ts); they are read newest first, and those the plan does not answer
+ * exactly are evaluated within the request's bounds (matching.ts: off this thread when the
+ * store has an Evaluator). A page stops as soon as it is full, so `*` or a selective query
+ * costs only the events it returns; a query no index narrows evaluates events newest first
+ * until the page is full, within the work budget and `scanLimit` (then SearchLimitError).
  */
-import { matches, type Query, type Seen } from '../../../query/index.js'
-import { plan } from '../../../query/plan.js'
-import { type SearchPage, SearchLimitError } from '../search.js'
+import type { Query, Seen } from '../../../query/index.js'
+import type { Plan } from '../../../query/plan.js'
+import type { SearchPage } from '../search.js'
 import type { SearchIndex } from './search-index.js'
-import { TimeOrder } from './time-order.js'
-import { split } from './instants.js'
+import { exactPage, type MatchBounds, matching, planOf } from './matching.js'
 import { SeenAt } from '../seen-at.js'
 import type { SeenEvent } from '../types.js'
 
@@ -23,6 +23,8 @@ export interface SearchView {
   /** One more than the highest id given so far. */
   idLimit(): number
   bytes(id: number): Buffer
+  /** Bytes of the event's JSON. */
+  length(id: number): number
   text(id: number): string
   seen(id: number): Seen
   ms(id: number): number
@@ -34,19 +36,21 @@ export interface SearchView {
   nameCount(): number
 }
 
-/** One page of matches, newest first. */
-export function searchPage(view: SearchView, query: Query, page: SearchPage, scanLimit: number): Buffer[] {
+/**
+ * One page of matches, newest first: at once when the indexes answer the query exactly (no
+ * event is evaluated), else a promise (matching.ts evaluates, within `bounds`).
+ */
+export function searchPage(view: SearchView, query: Query, page: SearchPage, bounds: MatchBounds): Buffer[] | Promise<Buffer[]> {
+  if (page.limit <= 0) return []
+  const chosen = planOf(view, query)
+  if (chosen.exact) return exactPage(view, query, chosen, page.offset, page.limit)
+  return evaluatedPage(view, query, page, bounds, chosen)
+}
+
+async function evaluatedPage(view: SearchView, query: Query, page: SearchPage, bounds: MatchBounds, chosen: Plan): Promise<Buffer[]> {
   const out: Buffer[] = []
-  if (page.limit <= 0) return out
   let skip = page.offset
-  let evaluated = 0
-  for (const { id, exact } of candidates(view, query)) {
-    if (!exact) {
-      if (++evaluated > scanLimit) {
-        throw new SearchLimitError(`the search read ${scanLimit} events without filling the page: add a selective term (ip, host, plugin, severity, port, country, l9fp, time)`)
-      }
-      if (!matches(query, JSON.parse(view.text(id)), view.seen(id))) continue
-    }
+  for await (const id of matching(view, query, bounds, chosen)) {
     if (skip > 0) {
       skip--
       continue
@@ -58,38 +62,26 @@ export function searchPage(view: SearchView, query: Query, page: SearchPage, sca
 }
 
 /**
- * Every match, newest first, `batch` at a time with a turn of the event loop between
- * batches (lookups are answered meanwhile); no scan limit. Candidates and their order are
- * taken when it starts; an event re-observed meanwhile comes with its newest bytes.
+ * Every match, newest first (matching.ts: exact candidates with a turn of the event loop every
+ * thousand, others evaluated in batches within `bounds`). Candidates and their order are taken
+ * when it starts; an event re-observed meanwhile comes with its newest bytes.
  */
-export async function* searchAll(view: SearchView, query: Query, batch: number): AsyncGenerator<Buffer> {
-  let work = 0
-  for (const { id, exact } of candidates(view, query)) {
-    if (++work >= batch) {
-      work = 0
-      await new Promise((resolve) => setImmediate(resolve))
-    }
-    if (exact || matches(query, JSON.parse(view.text(id)), view.seen(id))) yield view.bytes(id)
-  }
+export async function* searchAll(view: SearchView, query: Query, bounds: MatchBounds): AsyncGenerator<Buffer> {
+  for await (const id of matching(view, query, bounds)) if (!view.isGone(id)) yield view.bytes(id)
 }
 
 /**
  * Every match with its seen times, one resource's events together (Store.searchByResource).
- * The matching ids are collected first (4 bytes each, evaluated `batch` at a time), then put in
+ * The matching ids are collected first (4 bytes each, evaluated within `bounds`), then put in
  * resource order by a counting sort on the store's address and name numbers: O(matches +
  * addresses + names) time and typed arrays of that size, nothing per event beyond. Events with
- * neither an address nor a valid name (rare) are grouped by their host as written.
+ * neither an address nor a valid name (rare) are grouped by their host as written; the events
+ * are handed out `batch` at a time with a turn of the event loop between.
  */
-export async function* searchByResource(view: SearchView, query: Query, batch: number): AsyncGenerator<SeenEvent> {
+export async function* searchByResource(view: SearchView, query: Query, batch: number, bounds: MatchBounds): AsyncGenerator<SeenEvent> {
   let ids = new Int32Array(1024)
   let n = 0
-  let work = 0
-  for (const { id, exact } of candidates(view, query)) {
-    if (++work >= batch) {
-      work = 0
-      await new Promise((resolve) => setImmediate(resolve))
-    }
-    if (!exact && !matches(query, JSON.parse(view.text(id)), view.seen(id))) continue
+  for await (const id of matching(view, query, bounds)) {
     if (n === ids.length) {
       const grown = new Int32Array(ids.length * 2)
       grown.set(ids)
@@ -120,7 +112,7 @@ export async function* searchByResource(view: SearchView, query: Query, batch: n
     const tail = Array.from(order.subarray(restFrom)).sort((a, b) => (hosts.get(a)! < hosts.get(b)! ? -1 : hosts.get(a)! > hosts.get(b)! ? 1 : a - b))
     order.set(tail, restFrom)
   }
-  work = 0
+  let work = 0
   for (let i = 0; i < n; i++) {
     if (++work >= batch) {
       work = 0
@@ -133,45 +125,3 @@ export async function* searchByResource(view: SearchView, query: Query, batch: n
   }
 }
 
-/** Candidates in the scope, newest first, each with whether it surely matches. */
-function* candidates(view: SearchView, query: Query): Generator<{ id: number; exact: boolean }> {
-  const chosen = plan(query.cond, view.index)
-  const inScope =
-    query.scope === 'any' ? (id: number) => !view.isGone(id) : query.scope === 'leak' ? (id: number) => view.isLeak(id) && !view.isGone(id) : (id: number) => !view.isLeak(id) && !view.isGone(id)
-  const exact = chosen.exact
-  const order = view.index.order.snapshot()
-  const item = { id: 0, exact }
-  if (chosen.kind === 'ids' && chosen.ids.length * 16 < order.length) {
-    // Few: sort them by time.
-    const ids = Array.from(chosen.ids).filter(inScope)
-    ids.sort((a, b) => view.ms(b) - view.ms(a) || view.ns(b) - view.ns(a) || b - a)
-    for (const id of ids) {
-      item.id = id
-      yield item
-    }
-    return
-  }
-  let from = 0
-  let to = order.length
-  let marked: Uint8Array | undefined
-  if (chosen.kind === 'ids') {
-    // Many: mark them, and walk the time order.
-    marked = new Uint8Array(view.idLimit()) // by id: ids of deleted events leave gaps
-    for (const id of chosen.ids) marked[id] = 1
-  } else if (chosen.kind === 'time') {
-    if (chosen.lo) {
-      const [ms, ns] = split(BigInt(chosen.lo.value))
-      from = TimeOrder.lowerBound(order, ms, ns, !chosen.lo.inclusive, view.ms, view.ns)
-    }
-    if (chosen.hi) {
-      const [ms, ns] = split(BigInt(chosen.hi.value))
-      to = TimeOrder.lowerBound(order, ms, ns, chosen.hi.inclusive, view.ms, view.ns)
-    }
-  }
-  for (let i = to - 1; i >= from; i--) {
-    const id = order[i]!
-    if ((marked !== undefined && marked[id] !== 1) || !inScope(id)) continue
-    item.id = id
-    yield item
-  }
-}

@@ -23,7 +23,8 @@ import { Severities } from './severities.js'
 import { searchAll, searchByResource, searchPage, type SearchView } from './search.js'
 import { subdomainEntries } from './subdomains.js'
 import { forEachTagged } from './tag-scan.js'
-import { DEFAULT_SCAN_LIMIT, type SearchAllOptions, type SearchPage } from '../search.js'
+import { DEFAULT_SCAN_LIMIT, type SearchAllOptions, type SearchOptions, type SearchPage } from '../search.js'
+import type { Evaluator } from '../evaluator.js'
 import { Addresses } from './addresses.js'
 import { Identities } from './identities.js'
 import { Feeds } from './feeds.js'
@@ -35,10 +36,13 @@ import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListen
 export interface MemoryStoreOptions {
   /** Events a search may evaluate for one page before it gives up (SearchLimitError); default DEFAULT_SCAN_LIMIT. */
   scanLimit?: number
+  /** Where searches evaluate events (default: this thread, in slices; the service gives a worker thread: useEvaluator). */
+  evaluator?: Evaluator
 }
 
 export class MemoryStore implements Store {
   private readonly scanLimit: number
+  private evaluator: Evaluator | undefined
   /** Stored events; `next`: ids given so far (never reused: a deleted event's id stays `gone`). */
   private count = 0
   private next = 0
@@ -75,6 +79,7 @@ export class MemoryStore implements Store {
 
   constructor(options: MemoryStoreOptions = {}) {
     this.scanLimit = options.scanLimit ?? DEFAULT_SCAN_LIMIT
+    this.evaluator = options.evaluator
     const { arena, ms, subMs, firstMs, firstSubMs, ipOf, nameOf, gone, severities, addresses, names } = this
     const wired = wireSearch({ arena, ms, subMs, firstMs, firstSubMs, ipOf, nameOf, gone, severities, addresses, names, next: () => this.next })
     this.searchIndex = wired.index
@@ -158,19 +163,24 @@ export class MemoryStore implements Store {
     return subdomainEntries(this.names, { ipOf: this.ipOf.data, ms: this.ms.data, subMs: this.subMs.data }, reverseLabels(canonical), limit)
   }
 
-  /** One page of the events matching `query`, newest first (memory/search.ts; at most `scanLimit` evaluated). */
-  search(query: Query, page: SearchPage): Buffer[] {
-    return searchPage(this.searchView, query, page, this.scanLimit)
+  /** Searches evaluate events with `evaluator` from now on (Store.useEvaluator). */
+  useEvaluator(evaluator: Evaluator | undefined): void {
+    this.evaluator = evaluator
+  }
+
+  /** One page of the events matching `query`, newest first (memory/search.ts; at most `scanLimit` evaluated); at once when no event needs evaluating. */
+  search(query: Query, page: SearchPage, options: SearchOptions = {}): Buffer[] | Promise<Buffer[]> {
+    return searchPage(this.searchView, query, page, { ...options, scanLimit: this.scanLimit, evaluator: this.evaluator })
   }
 
   /** Every event matching `query`, newest first, read in batches (bulk export). */
   searchAll(query: Query, options: SearchAllOptions = {}): AsyncIterable<Buffer> {
-    return searchAll(this.searchView, query, options.batch ?? 1000)
+    return searchAll(this.searchView, query, { ...options, evaluator: this.evaluator })
   }
 
   /** Every event matching `query` with its seen times, one resource's events together (bulk export). */
   searchByResource(query: Query, options: SearchAllOptions = {}): AsyncIterable<SeenEvent> {
-    return searchByResource(this.searchView, query, options.batch ?? 1000)
+    return searchByResource(this.searchView, query, options.batch ?? 1000, { ...options, evaluator: this.evaluator })
   }
 
   hostSeen(ip: string): SeenLookup | null {

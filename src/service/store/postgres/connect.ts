@@ -12,6 +12,10 @@ export interface ConnectOptions {
   schema?: string
   /** Connections in the pool (default 10). */
   max?: number
+  /** The timeout of every statement on the pool's connections, in ms (default none). */
+  statementTimeoutMs?: number
+  /** The connections' application_name (default `l9kit`): pg_stat_activity shows it. */
+  application?: string
 }
 
 /**
@@ -30,7 +34,11 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
     onnotice: () => {},
     idle_timeout: 30,
     connect_timeout: 10,
-    connection: { search_path: schema === 'public' ? 'public' : `${quoteIdent(schema)}, public`, application_name: 'l9kit' },
+    connection: {
+      search_path: schema === 'public' ? 'public' : `${quoteIdent(schema)}, public`,
+      application_name: options.application ?? 'l9kit',
+      ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: Math.max(1, Math.floor(options.statementTimeoutMs)) }),
+    },
   })
 }
 

@@ -49,6 +49,8 @@ const lockKey = (schema: string) => `l9kit migrations ${schema}`
  */
 export async function migrate(sql: Sql, schema: string, migrations: Migration[] = readMigrations()): Promise<number[]> {
   return sql.begin(async (tx) => {
+    // A migration may rewrite every row (0004): the store's statement timeout is not for it.
+    await tx`SET LOCAL statement_timeout = 0`
     await tx`SELECT pg_advisory_xact_lock(hashtext(${lockKey(schema)}))`
     await tx`CREATE SCHEMA IF NOT EXISTS ${tx(schema)}`
     await tx`SELECT set_config('search_path', ${quoteIdent(schema)}, true)`

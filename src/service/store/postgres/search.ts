@@ -4,7 +4,10 @@
  * migration 0005 serve in order for the selective fields. A page runs in its own transaction
  * with a statement timeout (its bounded cost; past it, SearchLimitError); bulk export reads
  * every match in keyset pages (after the last row's (last_seen, id)), so no transaction stays
- * open and memory stays bounded.
+ * open and memory stays bounded, each statement within the pool's statement timeout (past it,
+ * SearchLimitError too). Every statement is cancelled in the server when the search's signal
+ * aborts (its client went away): the driver's cancel request, so no connection stays busy
+ * with a search nobody waits for.
  */
 import type { Sql } from 'postgres'
 import type { Query } from '../../../query/index.js'
@@ -31,31 +34,54 @@ export function pageStatement(query: Query, page: SearchPage): { text: string; p
   return { text: `${text} ORDER BY e.last_seen DESC, e.id DESC LIMIT $${n - 1}::bigint OFFSET $${n}::bigint`, params }
 }
 
-/** One page, newest first. */
-export async function searchPage(sql: Sql, query: Query, page: SearchPage, timeoutMs: number): Promise<Buffer[]> {
-  if (page.limit <= 0) return []
-  const { text: statement, params } = pageStatement(query, page)
+/** A search's own bounds: the statement timeout it runs under, and the signal that cancels it. */
+export interface StatementBounds {
+  timeoutMs: number
+  signal?: AbortSignal
+}
+
+const SELECTIVE = 'add a selective term (ip, host, plugin, severity, port, country, l9fp, time)'
+
+/**
+ * Awaits `query`, cancelling its statement in the server when `signal` aborts (then the
+ * signal's reason is thrown); a statement stopped by its timeout is a SearchLimitError.
+ */
+export async function bounded<T>(query: PromiseLike<T> & { cancel(): unknown }, bounds: StatementBounds): Promise<T> {
+  const { signal } = bounds
+  signal?.throwIfAborted()
+  const abort = () => void query.cancel()
+  signal?.addEventListener('abort', abort, { once: true })
   try {
-    const rows = await sql.begin(async (tx) => {
-      await tx.unsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`)
-      return tx.unsafe(statement, params).raw()
-    })
-    return (rows as unknown as Buffer[][]).map((row) => row[0]!)
+    return await query
   } catch (error) {
-    if ((error as { code?: string }).code === '57014') throw new SearchLimitError(`the search ran past ${timeoutMs} ms: add a selective term (ip, host, plugin, severity, port, country, l9fp, time)`)
+    if (signal?.aborted) throw signal.reason
+    if ((error as { code?: string }).code === '57014') throw new SearchLimitError(`the search's statement ran past ${bounds.timeoutMs} ms: ${SELECTIVE}`)
     throw error
+  } finally {
+    signal?.removeEventListener('abort', abort)
   }
 }
 
+/** One page, newest first, in a transaction of its own with the page's statement timeout. */
+export async function searchPage(sql: Sql, query: Query, page: SearchPage, bounds: StatementBounds): Promise<Buffer[]> {
+  if (page.limit <= 0) return []
+  const { text: statement, params } = pageStatement(query, page)
+  const rows = await sql.begin(async (tx) => {
+    await tx.unsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(bounds.timeoutMs))}`)
+    return bounded(tx.unsafe(statement, params).raw(), bounds)
+  })
+  return (rows as unknown as Buffer[][]).map((row) => row[0]!)
+}
+
 /** Every match, newest first, `batch` rows per statement. */
-export async function* searchAll(sql: Sql, query: Query, batch: number): AsyncGenerator<Buffer> {
+export async function* searchAll(sql: Sql, query: Query, batch: number, bounds: StatementBounds): AsyncGenerator<Buffer> {
   const { text, params } = searchSelect(query, 'e.json, e.last_seen::text, e.id::text')
   let after: [string, string] | undefined
   for (;;) {
     const p = [...params]
     const keyset = after === undefined ? '' : ` AND (e.last_seen, e.id) < ($${p.push(after[0])}::numeric, $${p.push(after[1])}::bigint)`
     const statement = `${text}${keyset} ORDER BY e.last_seen DESC, e.id DESC LIMIT $${p.push(String(batch))}::bigint`
-    const rows = (await sql.unsafe(statement, p).raw()) as unknown as Buffer[][]
+    const rows = (await bounded(sql.unsafe(statement, p).raw(), bounds)) as unknown as Buffer[][]
     for (const row of rows) yield row[0]!
     if (rows.length < batch) return
     const last = rows[rows.length - 1]!
@@ -75,7 +101,7 @@ const RESOURCE_PASSES = [
 ] as const
 
 /** Every match with its seen times, one resource's rows together, `batch` rows per statement. */
-export async function* searchByResource(sql: Sql, query: Query, batch: number): AsyncGenerator<SeenEvent> {
+export async function* searchByResource(sql: Sql, query: Query, batch: number, bounds: StatementBounds): AsyncGenerator<SeenEvent> {
   for (const pass of RESOURCE_PASSES) {
     const { text, params } = searchSelect(query, `e.json, e.first_seen::text, e.last_seen::text, (${pass.key})::text, e.id::text`)
     let after: [string, string] | undefined
@@ -83,7 +109,7 @@ export async function* searchByResource(sql: Sql, query: Query, batch: number): 
       const p = [...params]
       const keyset = after === undefined ? '' : ` AND (${pass.key}, e.id) > ($${p.push(after[0])}::${pass.cast}, $${p.push(after[1])}::bigint)`
       const statement = `${text} AND ${pass.where}${keyset} ORDER BY ${pass.key}, e.id LIMIT $${p.push(String(batch))}::bigint`
-      const rows = (await sql.unsafe(statement, p).raw()) as unknown as Buffer[][]
+      const rows = (await bounded(sql.unsafe(statement, p).raw(), bounds)) as unknown as Buffer[][]
       for (const row of rows) {
         yield new SeenAt(row[0]!, BigInt(row[1]!.toString('latin1')), BigInt(row[2]!.toString('latin1')))
       }

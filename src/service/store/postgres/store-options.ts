@@ -9,7 +9,21 @@ export interface PostgresStoreOptions {
   max?: number
   /** Statement timeout of one search page in ms (default DEFAULT_SEARCH_TIMEOUT_MS); past it, SearchLimitError. */
   searchTimeoutMs?: number
+  /**
+   * Timeout of every other statement in ms (default DEFAULT_STATEMENT_TIMEOUT_MS): lookups,
+   * ingest, the bulk export's reads, deletions (migrations excepted).
+   */
+  statementTimeoutMs?: number
+  /**
+   * Connections of the pool that searches and bulk exports use (default 3), apart from the
+   * pool of lookups and ingest: costly statements wait for one another, never for a lookup's
+   * connection, and a lookup never waits for theirs.
+   */
+  searchConnections?: number
 }
+
+/** Default timeout of every statement but a search page's (ratelimit/budgets.ts has the service's). */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000
 
 /**
  * Work done inside each ingest transaction with the events it stored as new (in ingest

@@ -13,9 +13,9 @@ import { jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.j
 import { nowInstant } from '../plugin-windows.js'
 import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenEvent, SeenLookup, Store } from '../types.js'
 import type { Query } from '../../../query/index.js'
-import { DEFAULT_SEARCH_TIMEOUT_MS, type SearchAllOptions, type SearchPage } from '../search.js'
+import type { SearchAllOptions, SearchOptions, SearchPage } from '../search.js'
 import { connect } from './connect.js'
-import { searchAll, searchByResource, searchPage } from './search.js'
+import { PostgresSearch } from './searching.js'
 import { migrate } from './migrations.js'
 import { rowsAtAddress, rowsUnderName, split, splitSeen } from './lookup-rows.js'
 import { deleteTagged } from './tagged.js'
@@ -24,7 +24,7 @@ import { countAdded, pruneCounts, readPlugins } from './plugin-counts.js'
 import { withRetry } from './retry.js'
 import { severityCountsOf, subdomainsOf } from './summaries.js'
 import { copyBinary, foldBatch, MERGE_STAGED, STAGE_TABLE, writeAll } from './rows.js'
-import type { IngestHook, PostgresStoreOptions } from './store-options.js'
+import { DEFAULT_STATEMENT_TIMEOUT_MS, type IngestHook, type PostgresStoreOptions } from './store-options.js'
 
 export type { IngestHook, PostgresStoreOptions } from './store-options.js'
 
@@ -43,7 +43,8 @@ export class PostgresStore implements Store {
   private count = 0
   private readonly listeners = new Set<IngestListener>()
   private readonly ingestHooks = new Set<IngestHook>()
-  private readonly searchTimeoutMs: number
+  /** Searches and bulk reads, on a pool of their own (searching.ts). */
+  private readonly searches: PostgresSearch
   /** The NOTIFY channel of new events, and this process's listeners of it. */
   private readonly channel: string
   private readonly newEvents: NewEventFeeds
@@ -55,10 +56,10 @@ export class PostgresStore implements Store {
    */
   constructor(url: string, options: PostgresStoreOptions = {}) {
     this.schema = options.schema ?? 'public'
-    this.searchTimeoutMs = options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS
-    this.sql = connect(url, { schema: this.schema, max: options.max })
+    this.sql = connect(url, { schema: this.schema, max: options.max, statementTimeoutMs: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS })
     this.opening = this.open()
     this.opening.catch(() => {}) // reported by the first call that waits for it
+    this.searches = new PostgresSearch(url, options, this.opening)
     this.channel = newEventsChannel(this.schema)
     this.newEvents = new NewEventFeeds(this.sql, this.channel, this.opening)
   }
@@ -89,7 +90,7 @@ export class PostgresStore implements Store {
   /** Closes the pool (queries in flight finish first, for at most `timeoutSeconds`). */
   async close(timeoutSeconds = 5): Promise<void> {
     await this.newEvents.close()
-    await this.sql.end({ timeout: timeoutSeconds })
+    await Promise.all([this.searches.close(timeoutSeconds), this.sql.end({ timeout: timeoutSeconds })])
   }
 
   /**
@@ -239,22 +240,19 @@ export class PostgresStore implements Store {
     return splitSeen(await rowsUnderName(this.sql, reverseLabels(canonical), true))
   }
 
-  /** One page of the events matching `query`, newest first (postgres/search.ts). */
-  async search(query: Query, page: SearchPage): Promise<Buffer[]> {
-    await this.opening
-    return searchPage(this.sql, query, page, this.searchTimeoutMs)
+  /** One page of the events matching `query`, newest first (postgres/search.ts, on the search pool). */
+  search(query: Query, page: SearchPage, options?: SearchOptions): Promise<Buffer[]> {
+    return this.searches.page(query, page, options)
   }
 
   /** Every event matching `query`, newest first, read `batch` (default 1000) rows at a time (bulk export). */
-  async *searchAll(query: Query, options: SearchAllOptions = {}): AsyncIterable<Buffer> {
-    await this.opening
-    yield* searchAll(this.sql, query, options.batch ?? 1000)
+  searchAll(query: Query, options?: SearchAllOptions): AsyncIterable<Buffer> {
+    return this.searches.all(query, options)
   }
 
   /** Every event matching `query` with its seen times, one resource's rows together (bulk export; postgres/search.ts). */
-  async *searchByResource(query: Query, options: SearchAllOptions = {}): AsyncIterable<SeenEvent> {
-    await this.opening
-    yield* searchByResource(this.sql, query, options.batch ?? 1000)
+  searchByResource(query: Query, options?: SearchAllOptions): AsyncIterable<SeenEvent> {
+    return this.searches.byResource(query, options)
   }
 
   async severityCounts(): Promise<Record<string, number>> {
