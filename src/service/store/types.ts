@@ -10,6 +10,7 @@ import type { Issue } from '../../validate/index.js'
 import type { Query } from '../../query/index.js'
 import type { PrepareResult } from './prepare.js'
 import type { SearchAllOptions, SearchPage } from './search.js'
+import type { CountRequest, CountResult } from './count.js'
 
 /** A value or a promise of it: in-memory stores answer at once, others may not. */
 export type Awaitable<T> = T | Promise<T>
@@ -132,6 +133,12 @@ export interface Store {
    * would cost more than one request may (a query no index narrows: docs/search.md).
    */
   search(query: Query, page: SearchPage): Awaitable<Uint8Array[]>
+  /**
+   * How many events `query` matches in its scope (search()'s matches, all pages), and for each
+   * facet asked for its most frequent values among them (GET /search/count). Bounded as search()
+   * is (SearchLimitError), and by the request's limit on a facet's distinct values.
+   */
+  count(query: Query, request: CountRequest): Awaitable<CountResult>
   /**
    * Every event `query` matches, in search()'s order, read in steps so that memory stays
    * bounded whatever the count (bulk export); no per-request limit.

@@ -8,7 +8,7 @@
 import { matches, type Query, type Seen } from '../../../query/index.js'
 import { plan } from '../../../query/plan.js'
 import { type SearchPage, SearchLimitError } from '../search.js'
-import type { SearchIndex } from './search-index.js'
+import type { FacetColumn, SearchIndex } from './search-index.js'
 import { TimeOrder } from './time-order.js'
 import { split } from './instants.js'
 import { SeenAt } from '../seen-at.js'
@@ -32,6 +32,45 @@ export interface SearchView {
   nameOf(id: number): number
   addressCount(): number
   nameCount(): number
+  /** The column that answers a facet (facet-columns in search-wiring.ts), or undefined: read the JSON. */
+  facetColumn(facet: string): FacetColumn | undefined
+}
+
+/**
+ * The work one request may do: events evaluated (parsed and tested) at most `left` more. One
+ * budget is shared by every step of a request (the matching below, a count's reading of facets).
+ */
+export interface WorkBudget {
+  left: number
+  /** The SearchLimitError's message once spent. */
+  spent: () => string
+}
+
+/** A match: its id, and its document when evaluating it parsed it (else undefined). */
+export interface Match {
+  id: number
+  doc: Record<string, unknown> | undefined
+}
+
+/**
+ * The matches of `query`, newest first: the plan's candidates, those it does not decide parsed
+ * and evaluated, each evaluation taken from `budget` (SearchLimitError once it is spent). The one
+ * loop of searchPage() and countMatches() (count.ts): a bound on a search's work applies to both.
+ * The yielded object is reused: read it before the next step.
+ */
+export function* matching(view: SearchView, query: Query, budget: WorkBudget): Generator<Match> {
+  const match: Match = { id: 0, doc: undefined }
+  for (const { id, exact } of candidates(view, query)) {
+    match.id = id
+    match.doc = undefined
+    if (!exact) {
+      if (--budget.left < 0) throw new SearchLimitError(budget.spent())
+      const doc = JSON.parse(view.text(id)) as Record<string, unknown>
+      if (!matches(query, doc, view.seen(id))) continue
+      match.doc = doc
+    }
+    yield match
+  }
 }
 
 /** One page of matches, newest first. */
@@ -39,14 +78,11 @@ export function searchPage(view: SearchView, query: Query, page: SearchPage, sca
   const out: Buffer[] = []
   if (page.limit <= 0) return out
   let skip = page.offset
-  let evaluated = 0
-  for (const { id, exact } of candidates(view, query)) {
-    if (!exact) {
-      if (++evaluated > scanLimit) {
-        throw new SearchLimitError(`the search read ${scanLimit} events without filling the page: add a selective term (ip, host, plugin, severity, port, country, l9fp, time)`)
-      }
-      if (!matches(query, JSON.parse(view.text(id)), view.seen(id))) continue
-    }
+  const budget: WorkBudget = {
+    left: scanLimit,
+    spent: () => `the search read ${scanLimit} events without filling the page: add a selective term (ip, host, plugin, severity, port, country, l9fp, time)`,
+  }
+  for (const { id } of matching(view, query, budget)) {
     if (skip > 0) {
       skip--
       continue

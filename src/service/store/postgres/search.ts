@@ -6,7 +6,7 @@
  * every match in keyset pages (after the last row's (last_seen, id)), so no transaction stays
  * open and memory stays bounded.
  */
-import type { Sql } from 'postgres'
+import type { Sql, TransactionSql } from 'postgres'
 import type { Query } from '../../../query/index.js'
 import { toSql } from '../../../query/sql.js'
 import { type SearchPage, SearchLimitError } from '../search.js'
@@ -16,12 +16,16 @@ import type { SeenEvent } from '../types.js'
 /** The stored JSON with NUL and unpaired surrogates made storable, parsed once per row (OFFSET 0 keeps it one). */
 const DOC = ' CROSS JOIN LATERAL (SELECT l9kit_doc(e.json) AS d OFFSET 0) AS x'
 
-/** The SELECT of a search (columns `json`, and for keyset reads `last_seen`, `id`), its parameters, and where its own come next. */
-export function searchSelect(query: Query, columns: string): { text: string; params: string[] } {
+/**
+ * The SELECT of a search (columns `json`, and for keyset reads `last_seen`, `id`; a count's
+ * columns), its parameters, and where its own come next. `withDoc` joins the parsed document
+ * (`x.d`) even when the condition does not read it.
+ */
+export function searchSelect(query: Query, columns: string, withDoc = false): { text: string; params: string[] } {
   const where = toSql(query.cond)
   const params = [...where.params]
   const scope = query.scope === 'any' ? '' : `e.event_type = $${params.push(query.scope)}::text AND `
-  return { text: `SELECT ${columns} FROM events AS e${where.needsDoc ? DOC : ''} WHERE ${scope}${where.text}`, params }
+  return { text: `SELECT ${columns} FROM events AS e${where.needsDoc || withDoc ? DOC : ''} WHERE ${scope}${where.text}`, params }
 }
 
 /** The statement of one page, newest first, and its parameters. */
@@ -35,14 +39,22 @@ export function pageStatement(query: Query, page: SearchPage): { text: string; p
 export async function searchPage(sql: Sql, query: Query, page: SearchPage, timeoutMs: number): Promise<Buffer[]> {
   if (page.limit <= 0) return []
   const { text: statement, params } = pageStatement(query, page)
+  const rows = await bounded(sql, timeoutMs, 'search', (tx) => tx.unsafe(statement, params).raw())
+  return (rows as unknown as Buffer[][]).map((row) => row[0]!)
+}
+
+/**
+ * Runs `statement` in a transaction of its own with a statement timeout of `timeoutMs`; past it,
+ * SearchLimitError (a search page's and a count's bound: one place).
+ */
+export async function bounded<T>(sql: Sql, timeoutMs: number, what: 'search' | 'count', statement: (tx: TransactionSql) => Promise<T>): Promise<T> {
   try {
-    const rows = await sql.begin(async (tx) => {
+    return (await sql.begin(async (tx) => {
       await tx.unsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`)
-      return tx.unsafe(statement, params).raw()
-    })
-    return (rows as unknown as Buffer[][]).map((row) => row[0]!)
+      return statement(tx)
+    })) as T
   } catch (error) {
-    if ((error as { code?: string }).code === '57014') throw new SearchLimitError(`the search ran past ${timeoutMs} ms: add a selective term (ip, host, plugin, severity, port, country, l9fp, time)`)
+    if ((error as { code?: string }).code === '57014') throw new SearchLimitError(`the ${what} ran past ${timeoutMs} ms: add a selective term (ip, host, plugin, severity, port, country, l9fp, time)`)
     throw error
   }
 }
