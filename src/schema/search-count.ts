@@ -8,7 +8,7 @@ import { int, text } from './fields.js'
 export const FacetValue = Type.Object(
   {
     value: text('Value', 'A value of the facet’s field (as text: a port, an ISO country code, an AS number, an address, …).'),
-    count: int('Count', 'Matching events with this value (an event with several values of a list field counts once for each).', 1),
+    count: int('Count', 'Matching events with this value (an event whose list field holds several values counts once under each).', 1),
   },
   { title: 'Facet value', description: 'One value of a facet and how many matching events have it.' },
 )
