@@ -7,6 +7,7 @@
  * speed), the status line on a terminal only, and `count` against a server without the count
  * route (said so; --slow counts by paging, with the same answer).
  */
+import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,6 +18,8 @@ import { MemoryStore, parseConfig, type RunningService, startService, type Store
 import { PostgresStore } from '../../src/service/store/postgres/index.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from '../service/postgres/database.js'
 import { KEYS, makeEvent, serveForTest, unlimitedConfig } from '../service/support.js'
+import { BUILT_CLI, runBuilt } from '../support/built-cli.js'
+import { Lines } from '../support/running.js'
 import { Capture } from '../support/streams.js'
 
 /** 45 services on 192.0.2.1–45 (newest last), names under example.com; 3 leaks, and an older one without a port. */
@@ -295,4 +298,29 @@ describePostgres('client commands (PostgreSQL store)', () => {
     await (store as PostgresStore | undefined)?.close()
   })
   commandCases(() => service)
+})
+
+describe('the built binary against the built `l9kit serve` (its demo data)', () => {
+  it('looks up, searches and counts, with the demo keys; the server stops cleanly after', { timeout: 120_000 }, async () => {
+    const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--port', '0', '-q'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const out = new Lines()
+    child.stdout.pipe(out)
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    try {
+      const [, url] = (await Promise.race([out.waitFor(/^listening on (http:\/\/\S+)\n/), exited.then(() => [])])) as string[]
+      expect(url).toBeDefined()
+      const at = ['--base-url', url!, '--rate', 'auto']
+      const host = await runBuilt(['host', '192.0.2.10', '--to', 'hostport', ...at])
+      expect([host.code, host.stderr]).toEqual([0, ''])
+      expect(lines(host.stdout).every((l) => l.startsWith('192.0.2.10:'))).toBe(true)
+      const count = await runBuilt(['count', '*', '--facet', 'severity', ...at])
+      const search = await runBuilt(['search', '*', '--api-key', 'l9kit-demo-pro', ...at])
+      expect(parsed(search.stdout)).toHaveLength((JSON.parse(count.stdout) as { total: number }).total)
+      const bad = await runBuilt(['count', '+countri:FR', ...at])
+      expect([bad.code, bad.stderr]).toEqual([2, 'l9kit count: bad query at position 2 (`countri`): there is no field `countri`; did you mean `country`?\n+countri:FR\n ^^^^^^^\n'])
+    } finally {
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+    }
+  })
 })
