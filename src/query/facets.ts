@@ -14,8 +14,10 @@ import { storable } from './text.js'
 export interface Facet {
   /** The name a request uses: `port`, `country`, … */
   name: string
-  /** The query field that a value narrows a search to (`+FIELD:"value"`). */
+  /** The query field that a value narrows a search to (`+FIELD:value`), its short name where it has one. */
   field: string
+  /** How a value is compared: `:` for a keyword (the whole value), `:=` for a name (the name alone) or a text (the whole text). */
+  exact?: boolean
   /** Only in counts of leaks (a leak-only field). */
   leakOnly?: boolean
   /** `list`: an event may have several values (each counted once per event). */
@@ -72,8 +74,8 @@ const strings = (path: string) => {
 /** Every facet, in the order docs/search.md lists them. */
 export const FACETS: readonly Facet[] = [
   { name: 'port', field: 'port', values: text('port') },
-  { name: 'plugin', field: 'event_source', values: text('event_source') },
-  { name: 'severity', field: 'leak.severity', leakOnly: true, values: text('leak.severity') },
+  { name: 'plugin', field: 'plugin', values: text('event_source') },
+  { name: 'severity', field: 'severity', leakOnly: true, values: text('leak.severity') },
   {
     name: 'country',
     field: 'country',
@@ -83,7 +85,7 @@ export const FACETS: readonly Facet[] = [
       return code === '' ? [] : [code]
     },
   },
-  { name: 'asn', field: 'network.asn', values: integer('network.asn') },
+  { name: 'asn', field: 'asn', values: integer('network.asn') },
   {
     name: 'ip',
     field: 'ip',
@@ -96,6 +98,7 @@ export const FACETS: readonly Facet[] = [
   {
     name: 'host',
     field: 'host',
+    exact: true,
     values: (doc) => {
       const name = typeof doc.host === 'string' && doc.host !== '' ? canonicalDomain(doc.host) : null
       return name === null ? [] : [name]
@@ -107,7 +110,7 @@ export const FACETS: readonly Facet[] = [
   { name: 'software', field: 'service.software.name', values: text('service.software.name') },
   { name: 'http.status', field: 'http.status', values: integer('http.status') },
   { name: 'ssl.version', field: 'ssl.version', values: text('ssl.version') },
-  { name: 'org', field: 'network.organization_name', values: text('network.organization_name') },
+  { name: 'org', field: 'network.organization_name', exact: true, values: text('network.organization_name') },
   { name: 'city', field: 'geoip.city_name', values: text('geoip.city_name') },
   { name: 'leak.type', field: 'leak.type', leakOnly: true, values: text('leak.type') },
   { name: 'leak.stage', field: 'leak.stage', leakOnly: true, values: text('leak.stage') },
@@ -161,11 +164,10 @@ export function parseFacets(text: string, scope: 'service' | 'leak' | 'any'): Fa
   return out
 }
 
-/** The query term that narrows a search to events with this facet value (the web view's links). */
+/** The query term that narrows a search to events with this facet value (the web view's links): `+port:443`, `+host:="a.example.com"`. */
 export function facetTerm(facet: Facet, value: string): string {
-  if (facet.name === 'country' || facet.name === 'asn' || facet.name === 'http.status' || facet.name === 'ip') return `+${facet.field}:${value}`
-  // `:=`: the whole value exactly (a text field such as org, the name alone for host).
-  return `+${facet.field}:="${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`
+  const plain = /^[A-Za-z0-9_.:/@-]+$/.test(value) && !facet.exact
+  return `+${facet.field}:${facet.exact ? '=' : ''}${plain ? value : `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`}`
 }
 
 /**

@@ -8,10 +8,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parseQuery, type Query, QueryError } from '../../query/index.js'
+import { parseFacets } from '../../query/facets.js'
 import { SearchLimitError } from '../store/index.js'
 import type { Box } from '../web/render.js'
 import { renderResults } from '../web/render.js'
-import { isScope, MAX_PAGE, PAGE_SIZE, type ResultsView, resultRow, type ShownError } from '../web/results-view.js'
+import { facetViews, isScope, MAX_PAGE, PAGE_FACETS, PAGE_SIZE, type ResultsView, resultRow, type ShownError } from '../web/results-view.js'
 import { boxTarget } from '../web/search-box.js'
 import type { Caller, ServiceContext } from './context.js'
 import { shown } from './reply.js'
@@ -51,7 +52,7 @@ export function handleSearchPage(ctx: ServiceContext, req: IncomingMessage, res:
     if (target.kind === 'domain') return redirect(res, `/domain/${encodeURIComponent(target.name)}`)
 
     const page = Number(pageText)
-    const view: ResultsView = { q, scope, page, rows: [], more: false, error: null }
+    const view: ResultsView = { q, scope, page, rows: [], more: false, error: null, total: null, uncounted: '', facets: [] }
     const apiPath = `/search?scope=${scope}&q=${encodeURIComponent(target.text)}&page=${page}`
     let parsed: Query
     try {
@@ -70,6 +71,15 @@ export function handleSearchPage(ctx: ServiceContext, req: IncomingMessage, res:
     }
     view.rows = found.slice(0, PAGE_SIZE).map(resultRow)
     view.more = found.length > PAGE_SIZE
+    // The total and the facets: the store's count (GET /search/count's), bounded as a search is.
+    try {
+      const counted = await ctx.store.count(parsed, { facets: parseFacets(PAGE_FACETS[scope], scope) })
+      view.total = counted.total
+      view.facets = facetViews(counted, target.text, parsed)
+    } catch (error) {
+      if (!(error instanceof SearchLimitError)) throw error
+      view.uncounted = 'this query is too broad to count in one request (add a selective term to see the total and the facets).'
+    }
     sendHtml(req, res, 200, renderResults(view, apiPath))
   })
 }
