@@ -1,6 +1,6 @@
 /**
- * Counting on the memory store: every match of the query (the matching() loop of search.ts, with
- * its budget of evaluations), and per facet the values among them. Facets the store keeps in a
+ * Counting on the memory store: every match of the query (the search's candidates, those the plan
+ * does not decide judged by evaluated() of search.ts, with its budget of evaluations), and per facet the values among them. Facets the store keeps in a
  * column (port, plugin, severity, country, asn, ip, host) are counted by number and named at
  * the end: no parse. Others read each match's JSON (once per match, whatever the number of such
  * facets), and each such read is taken from the same budget as an evaluation. A facet meeting
@@ -11,7 +11,7 @@ import type { Query } from '../../../query/index.js'
 import { type CountRequest, type CountResult, DEFAULT_FACET_DISTINCT_LIMIT, tooManyValues } from '../count.js'
 import { SearchLimitError } from '../search.js'
 import type { FacetColumn } from './search-index.js'
-import { matching, type SearchView, type WorkBudget } from './search.js'
+import { candidates, evaluated, type SearchView, type WorkBudget } from './search.js'
 
 /** One facet being counted: by column number, or by value text. */
 interface Tally {
@@ -30,21 +30,27 @@ export function countMatches(view: SearchView, query: Query, request: CountReque
   const fromColumns = tallies.filter((t) => t.column !== undefined)
   const budget: WorkBudget = {
     left: scanLimit,
+    limit: scanLimit,
     spent: () => `the count read ${scanLimit} events: add a selective term (ip, host, plugin, severity, port, country, l9fp, time)${fromJson.length > 0 ? ` or count facets the store indexes (port, plugin, severity, country, asn, ip, host)` : ''}`,
   }
   let total = 0
-  for (const match of matching(view, query, budget)) {
+  for (const { id, exact } of candidates(view, query)) {
+    let doc: Record<string, unknown> | undefined
+    if (!exact) {
+      const judged = evaluated(view, query, id, budget)
+      if (judged === false) continue
+      doc = judged
+    }
     total++
     for (const t of fromColumns) {
-      const key = t.column!.key(match.id)
+      const key = t.column!.key(id)
       t.byKey.set(key, (t.byKey.get(key) ?? 0) + 1)
       if (t.byKey.size > distinct) throw new SearchLimitError(tooManyValues(t.facet.name, distinct))
     }
     if (fromJson.length === 0) continue
-    let doc = match.doc
     if (doc === undefined) {
-      if (--budget.left < 0) throw new SearchLimitError(budget.spent())
-      doc = JSON.parse(view.text(match.id)) as Record<string, unknown>
+      if (--budget.left < 0) throw new SearchLimitError(budget.spent(scanLimit))
+      doc = JSON.parse(view.text(id)) as Record<string, unknown>
     }
     for (const t of fromJson) {
       for (const value of t.facet.values(doc)) t.byText.set(value, (t.byText.get(value) ?? 0) + 1)

@@ -38,39 +38,28 @@ export interface SearchView {
 
 /**
  * The work one request may do: events evaluated (parsed and tested) at most `left` more. One
- * budget is shared by every step of a request (the matching below, a count's reading of facets).
+ * budget is shared by every step of a request (evaluated() below, a count's reading of facets);
+ * `spent` makes the SearchLimitError's message once it is spent.
  */
 export interface WorkBudget {
   left: number
-  /** The SearchLimitError's message once spent. */
-  spent: () => string
+  readonly limit: number
+  readonly spent: (limit: number) => string
 }
 
-/** A match: its id, and its document when evaluating it parsed it (else undefined). */
-export interface Match {
-  id: number
-  doc: Record<string, unknown> | undefined
-}
+/** A page's message when its budget is spent (a function made once, not per page). */
+const PAGE_SPENT = (limit: number) => `the search read ${limit} events without filling the page: add a selective term (ip, host, plugin, severity, port, country, l9fp, time)`
 
 /**
- * The matches of `query`, newest first: the plan's candidates, those it does not decide parsed
- * and evaluated, each evaluation taken from `budget` (SearchLimitError once it is spent). The one
- * loop of searchPage() and countMatches() (count.ts): a bound on a search's work applies to both.
- * The yielded object is reused: read it before the next step.
+ * Whether candidate `id`, one the plan does not decide, matches `query`: its document parsed and
+ * evaluated, the evaluation taken from `budget` (SearchLimitError once it is spent). The parsed
+ * document when it matches, else false. The one place searchPage() and countMatches()
+ * (count.ts) evaluate: a bound on a search's work applies to both here.
  */
-export function* matching(view: SearchView, query: Query, budget: WorkBudget): Generator<Match> {
-  const match: Match = { id: 0, doc: undefined }
-  for (const { id, exact } of candidates(view, query)) {
-    match.id = id
-    match.doc = undefined
-    if (!exact) {
-      if (--budget.left < 0) throw new SearchLimitError(budget.spent())
-      const doc = JSON.parse(view.text(id)) as Record<string, unknown>
-      if (!matches(query, doc, view.seen(id))) continue
-      match.doc = doc
-    }
-    yield match
-  }
+export function evaluated(view: SearchView, query: Query, id: number, budget: WorkBudget): Record<string, unknown> | false {
+  if (--budget.left < 0) throw new SearchLimitError(budget.spent(budget.limit))
+  const doc = JSON.parse(view.text(id)) as Record<string, unknown>
+  return matches(query, doc, view.seen(id)) ? doc : false
 }
 
 /** One page of matches, newest first. */
@@ -78,11 +67,9 @@ export function searchPage(view: SearchView, query: Query, page: SearchPage, sca
   const out: Buffer[] = []
   if (page.limit <= 0) return out
   let skip = page.offset
-  const budget: WorkBudget = {
-    left: scanLimit,
-    spent: () => `the search read ${scanLimit} events without filling the page: add a selective term (ip, host, plugin, severity, port, country, l9fp, time)`,
-  }
-  for (const { id } of matching(view, query, budget)) {
+  const budget: WorkBudget = { left: scanLimit, limit: scanLimit, spent: PAGE_SPENT }
+  for (const { id, exact } of candidates(view, query)) {
+    if (!exact && evaluated(view, query, id, budget) === false) continue
     if (skip > 0) {
       skip--
       continue
@@ -169,8 +156,8 @@ export async function* searchByResource(view: SearchView, query: Query, batch: n
   }
 }
 
-/** Candidates in the scope, newest first, each with whether it surely matches. */
-function* candidates(view: SearchView, query: Query): Generator<{ id: number; exact: boolean }> {
+/** Candidates in the scope, newest first, each with whether it surely matches (the object is reused: read it before the next). */
+export function* candidates(view: SearchView, query: Query): Generator<{ id: number; exact: boolean }> {
   const chosen = plan(query.cond, view.index)
   const inScope =
     query.scope === 'any' ? (id: number) => !view.isGone(id) : query.scope === 'leak' ? (id: number) => view.isLeak(id) && !view.isGone(id) : (id: number) => !view.isLeak(id) && !view.isGone(id)
