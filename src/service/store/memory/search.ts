@@ -36,40 +36,19 @@ export interface SearchView {
   facetColumn(facet: string): FacetColumn | undefined
 }
 
-/**
- * The work one request may do: events evaluated (parsed and tested) at most `left` more. One
- * budget is shared by every step of a request (evaluated() below, a count's reading of facets);
- * `spent` makes the SearchLimitError's message once it is spent.
- */
-export interface WorkBudget {
-  left: number
-  readonly limit: number
-  readonly spent: (limit: number) => string
-}
-
-/** A page's message when its budget is spent (a function made once, not per page). */
-const PAGE_SPENT = (limit: number) => `the search read ${limit} events without filling the page: add a selective term (ip, host, plugin, severity, port, country, l9fp, time)`
-
-/**
- * Whether candidate `id`, one the plan does not decide, matches `query`: its document parsed and
- * evaluated, the evaluation taken from `budget` (SearchLimitError once it is spent). The parsed
- * document when it matches, else false. The one place searchPage() and countMatches()
- * (count.ts) evaluate: a bound on a search's work applies to both here.
- */
-export function evaluated(view: SearchView, query: Query, id: number, budget: WorkBudget): Record<string, unknown> | false {
-  if (--budget.left < 0) throw new SearchLimitError(budget.spent(budget.limit))
-  const doc = JSON.parse(view.text(id)) as Record<string, unknown>
-  return matches(query, doc, view.seen(id)) ? doc : false
-}
-
 /** One page of matches, newest first. */
 export function searchPage(view: SearchView, query: Query, page: SearchPage, scanLimit: number): Buffer[] {
   const out: Buffer[] = []
   if (page.limit <= 0) return out
   let skip = page.offset
-  const budget: WorkBudget = { left: scanLimit, limit: scanLimit, spent: PAGE_SPENT }
+  let evaluated = 0
   for (const { id, exact } of candidates(view, query)) {
-    if (!exact && evaluated(view, query, id, budget) === false) continue
+    if (!exact) {
+      if (++evaluated > scanLimit) {
+        throw new SearchLimitError(`the search read ${scanLimit} events without filling the page: add a selective term (ip, host, plugin, severity, port, country, l9fp, time)`)
+      }
+      if (!matches(query, JSON.parse(view.text(id)), view.seen(id))) continue
+    }
     if (skip > 0) {
       skip--
       continue
@@ -156,7 +135,10 @@ export async function* searchByResource(view: SearchView, query: Query, batch: n
   }
 }
 
-/** Candidates in the scope, newest first, each with whether it surely matches (the object is reused: read it before the next). */
+/**
+ * Candidates in the scope, newest first, each with whether it surely matches (the object is
+ * reused: read it before the next). A page's and a count's (count.ts) one source of matches.
+ */
 export function* candidates(view: SearchView, query: Query): Generator<{ id: number; exact: boolean }> {
   const chosen = plan(query.cond, view.index)
   const inScope =
