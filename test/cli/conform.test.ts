@@ -33,7 +33,7 @@ describe('l9kit conform', () => {
     expect(r.stdout).toContain('PASS  lookup-shape: ')
     expect(r.stdout).toMatch(/^writes off \(they need --allow-writes and --admin-token\): skipping hook-delivered, hook-severity-floor, .*hook-signature-valid, live-delivers, search-complete$/m)
     expect(r.stdout).toMatch(/^SKIP {2}hook-delivered: .*\n +needs --allow-writes \(with --pro-key, --admin-token and --hook-receiver\): the hook checks write to the server: /m)
-    expect(r.stdout).toMatch(/\n33 passed, 0 failed, 11 skipped \(\d+ requests in [\d.]+ s, seed 7\)\n$/)
+    expect(r.stdout).toMatch(/\n34 passed, 0 failed, 11 skipped \(\d+ requests in [\d.]+ s, seed 7\)\n$/)
     expect(r.stdout + r.stderr).not.toContain(FAKE_KEY)
   })
 
@@ -50,17 +50,17 @@ describe('l9kit conform', () => {
     expect(block).toContain('smallest failing input: ')
     expect(block).toContain('request: GET /')
     expect(block).toMatch(/replay: l9kit conform --base-url http:\/\/127\.0\.0\.1:\d+ --domain example\.com --checks domain-events-match-domain --seed 7/)
-    expect(r.stdout).toMatch(/\n32 passed, 1 failed, 11 skipped /)
+    expect(r.stdout).toMatch(/\n33 passed, 1 failed, 11 skipped /)
 
     const suite = childrenNamed(parseXml(readFileSync(junit, 'utf8')), 'testsuite')[0]!
-    expect(suite.attributes).toMatchObject({ tests: '44', failures: '1', skipped: '11', errors: '0' })
+    expect(suite.attributes).toMatchObject({ tests: '45', failures: '1', skipped: '11', errors: '0' })
     const failed = childrenNamed(suite, 'testcase').filter((c) => childrenNamed(c, 'failure').length > 0)
     expect(failed.map((c) => c.attributes.name)).toEqual(['domain-events-match-domain'])
 
     const report = JSON.parse(readFileSync(json, 'utf8'))
     const valid = new Ajv2020({ strict: true }).compile(schemaDocument('conform-report'))
     expect(valid(report), JSON.stringify(valid.errors)).toBe(true)
-    expect(report.summary).toEqual({ passed: 32, failed: 1, skipped: 11, errors: 0 })
+    expect(report.summary).toEqual({ passed: 33, failed: 1, skipped: 11, errors: 0 })
     expect(JSON.stringify(report)).not.toContain(FAKE_KEY)
   })
 
@@ -71,12 +71,12 @@ describe('l9kit conform', () => {
     // The fake has no DELETE /admin/events: the run says what it left there.
     expect(good.stdout).toMatch(/^note: the 16 test events tagged l9kit-conform:c\w+ stay on the server \(hosts under c\w+-\*\.test, addresses in 192\.0\.2\.0\/24, 203\.0\.113\.0\/24 and 2001:db8::\/32\): DELETE \/admin\/events\?tag= answered 404 Not Found; delete them with the server's own tools$/m)
     expect(good.stdout).toMatch(/^PASS {2}hook-delivered: .* \(\d+ expected deliveries to 5 hooks\)$/m)
-    expect(good.stdout).toMatch(/\n44 passed, 0 failed \(/)
+    expect(good.stdout).toMatch(/\n45 passed, 0 failed \(/)
     expect(good.stdout + good.stderr).not.toContain(FAKE_ADMIN_TOKEN)
     const bad = await withServer(startLookAlikes(), (url) => runCli(hookArgs(url)))
     expect(bad.code).toBe(1)
     expect(bad.stdout).toMatch(/^FAIL {2}hook-look-alikes: .*\n +hook \S+ \(min_severity \w+, event_types [\w,]+\) received event \d+ \(\w+ \w* ?on notc\w+-watch\.test, [\d.]+\), whose host only looks like the watched domain$/m)
-    expect(bad.stdout).toMatch(/\n43 passed, 1 failed \(/)
+    expect(bad.stdout).toMatch(/\n44 passed, 1 failed \(/)
   })
 
   it('with the hook options passes the hook checks against l9kit serve (its built-in demo keys and admin token)', async () => {
@@ -122,9 +122,9 @@ describe('l9kit conform', () => {
     }
     expect(results.filter((x) => x.id.startsWith('hook-')).every((x) => x.message?.startsWith('not for a stateless server'))).toBe(true)
     expect(results.filter((x) => x.status === 'passed').map((x) => x.id)).toContain('subdomains-of-domain')
-    expect(r.stdout).toMatch(/\n18 passed, 0 failed, 26 skipped \(/)
+    expect(r.stdout).toMatch(/\n18 passed, 0 failed, 27 skipped \(/)
     const list = await runCli(['conform', '--list-checks'])
-    expect(list.stdout.match(/^ {4}needs state \(skipped with --stateless\): /gm)).toHaveLength(stateful.length + 9 + 6 + 5) // the hook checks; plugin-found, plugin-unknown, live-delivers, the three bulk checks; five search checks
+    expect(list.stdout.match(/^ {4}needs state \(skipped with --stateless\): /gm)).toHaveLength(stateful.length + 9 + 6 + 6) // the hook checks; plugin-found, plugin-unknown, live-delivers, the three bulk checks; six search checks (search-count among them)
   })
 
   it('exits 2 with one line when the server cannot be reached', async () => {
