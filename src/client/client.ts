@@ -3,7 +3,7 @@
  * one request per second by default), waits out 429s as `x-limited-for` says (or backs off
  * when it cannot be read), validates every 200 against the schema.
  */
-import type { Aggregation, Event, LookupResult, Plugin, PluginStats, SubdomainEntry } from '../schema/index.js'
+import type { Aggregation, Event, LookupResult, Plugin, PluginStats, SearchCount, SubdomainEntry } from '../schema/index.js'
 import { PLUGIN_NOT_FOUND } from '../schema/plugin-not-found.js'
 import { type Report, validateDocument } from '../validate/index.js'
 import { ceilMillis, parseDurationHeader } from './duration.js'
@@ -12,7 +12,7 @@ import { attempt, open, type Method, type RawResponse } from './http.js'
 import { jsonLines } from './bulk.js'
 import type { LiveOptions, LiveScope } from './live.js'
 import { Pacer, type Rate } from './pacer.js'
-import { checkPage, pageOf, type SearchPagesOptions, type SearchOptions, searchPath } from './search.js'
+import { checkPage, type CountOptions, countPath, pageOf, type SearchPagesOptions, type SearchOptions, searchPath } from './search.js'
 
 export interface ClientOptions {
   /** Base address of the service, e.g. `https://leakix.net` or `http://127.0.0.1:8080`. */
@@ -123,14 +123,35 @@ export class LookupClient {
    * LeakIX's Go client pages), or `maxPages` were read. Each page is one paced request.
    */
   async *searchAll(q: string, options: SearchPagesOptions, call?: CallOptions): AsyncGenerator<Event> {
+    for await (const { events } of this.searchPages(q, options, call)) yield* events
+  }
+
+  /**
+   * The pages of searchAll(), each with its number. With `shortPageEnds`, a page shorter than
+   * an earlier one is taken as the last (the page size is fixed), so the empty page after it is
+   * not asked for: it may be beyond the plan's pages (a 403) when the results just fit them.
+   */
+  async *searchPages(q: string, options: SearchPagesOptions, call?: CallOptions): AsyncGenerator<{ page: number; events: Event[] }> {
     const from = options.fromPage ?? 0
     checkPage(from, 'fromPage')
     const max = options.maxPages ?? Number.POSITIVE_INFINITY
+    let longest = 0
     for (let page = from; page - from < max; page++) {
       const events = await this.search(q, { scope: options.scope, page }, call)
       if (events.length === 0) return
-      yield* events
+      yield { page, events }
+      if (options.shortPageEnds === true && events.length < longest) return
+      longest = Math.max(longest, events.length)
     }
+  }
+
+  /**
+   * `GET /search/count?scope=…&q=…&facet=…` (our extension): how many events `q` matches, and
+   * the top values of the facets asked for. A server without the route (LeakIX's) answers 404:
+   * a ClientError of kind `http` with that status (`l9kit count --slow` then counts by paging).
+   */
+  count(q: string, options: CountOptions, call?: CallOptions): Promise<SearchCount> {
+    return this.typed(countPath(q, options.scope, options.facets), 'search-count', call) as Promise<SearchCount>
   }
 
   /**
@@ -230,7 +251,7 @@ export class LookupClient {
     }
   }
 
-  private async typed(path: string, shape: 'lookup-result' | 'subdomains' | 'plugins' | 'plugin', call?: CallOptions, got?: RawResponse): Promise<unknown> {
+  private async typed(path: string, shape: 'lookup-result' | 'subdomains' | 'plugins' | 'plugin' | 'search-count', call?: CallOptions, got?: RawResponse): Promise<unknown> {
     const response = got ?? (await this.get(path, call))
     if (response.status !== 200) {
       throw new ClientError('http', `GET ${path}: ${response.status} ${response.statusText}${errorText(response.body, response.statusText)}`, { response })

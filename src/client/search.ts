@@ -25,6 +25,8 @@ export interface SearchPagesOptions {
   fromPage?: number
   /** Stop after this many pages even when they are not empty (default: until an empty page). */
   maxPages?: number
+  /** Take a page shorter than an earlier one as the last (default false: until an empty page). */
+  shortPageEnds?: boolean
 }
 
 /** Unpaired surrogates (UTF-8 cannot carry them; sent as U+FFFD, as a server would read them). */
@@ -36,6 +38,17 @@ export const queryValue = (value: string) => encodeURIComponent(value.replace(LO
 /** The request target of one search page (both values percent-encoded). */
 export function searchPath(q: string, scope: SearchScope | string, page: number | string): string {
   return `/search?scope=${queryValue(scope)}&q=${queryValue(q)}&page=${queryValue(String(page))}`
+}
+
+export interface CountOptions {
+  scope: SearchScope
+  /** Facets: names separated by commas, each optionally `:N` (`port,country:5`); docs/search.md lists them. */
+  facets?: string
+}
+
+/** The request target of a count (GET /search/count, our extension; the values percent-encoded). */
+export function countPath(q: string, scope: SearchScope | string, facets?: string): string {
+  return `/search/count?scope=${queryValue(scope)}&q=${queryValue(q)}${facets === undefined || facets === '' ? '' : `&facet=${queryValue(facets)}`}`
 }
 
 /**

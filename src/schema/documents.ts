@@ -5,6 +5,7 @@ import { ConformCheck, ConformExample, ConformReport } from './conform-report.js
 import { Event, EVENT_PARTS, LENIENT_OPTIONAL } from './event.js'
 import { type DocumentSpec, type JsonSchema, toDocument } from './json-schema.js'
 import { Plugin, Plugins, PluginStats } from './plugins.js'
+import { FacetValue, SearchCount } from './search-count.js'
 
 const EVENT_DESCRIPTION =
   'One observation of a host, service or leak, in the common format of recon tools and the lookup API.'
@@ -76,6 +77,14 @@ export const DOCUMENT_SPECS = {
     description: 'Answer of GET /api/plugins/:name.',
     root: Plugin,
     parts: {},
+    profile: 'strict',
+  },
+  'search-count': {
+    file: 'search-count.schema.json',
+    title: 'Search count',
+    description: 'Answer of GET /search/count: how many events a query matches, and the top values of the facets asked for.',
+    root: SearchCount,
+    parts: { 'facet-value': FacetValue },
     profile: 'strict',
   },
   error: {

@@ -32,7 +32,9 @@ import { pluginAndLivePaths } from './openapi-plugins.js'
 import { bulkPaths } from './openapi-bulk.js'
 import { Aggregation } from './aggregation.js'
 import { searchPaths } from './openapi-search.js'
+import { searchCountPaths } from './openapi-search-count.js'
 import { Plugin, Plugins, PluginStats } from './plugins.js'
+import { FacetValue, SearchCount } from './search-count.js'
 import { addComponent, errorAnswer, HEADERS, json, pageAlternative, patterned, rateLimited, ref, toComponents } from './openapi-parts.js'
 import { SCHEMA_VERSION } from './version.js'
 
@@ -120,6 +122,7 @@ function components(): JsonSchema {
   addComponent(schemas, 'plugins', Plugins, { 'plugin-stats': PluginStats })
   addComponent(schemas, 'plugin', Plugin)
   addComponent(schemas, 'aggregation', Aggregation, { event: Event })
+  addComponent(schemas, 'search-count', SearchCount, { 'facet-value': FacetValue })
   return schemas
 }
 
@@ -251,6 +254,7 @@ export function openApiDocument(): JsonSchema {
       },
       '/admin/events': ingest,
       ...searchPaths(),
+      ...searchCountPaths(),
       ...pluginAndLivePaths(),
       ...bulkPaths(),
       ...hookPaths(),

@@ -52,6 +52,6 @@ describe('l9kit validate --document', () => {
   it('refuses an unknown document name with exit 2', async () => {
     const r = await runCli(['validate', '--document', 'aggregations'], '')
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/--document must be one of event, lookup-result, subdomains, aggregation, plugins, plugin, error, conform-report/)
+    expect(r.stderr).toMatch(/--document must be one of event, lookup-result, subdomains, aggregation, plugins, plugin, search-count, error, conform-report/)
   })
 })

@@ -385,6 +385,29 @@ describe('search', () => {
   })
 })
 
+describe('search count', () => {
+  it('every status of /search/count', async () => {
+    const route = '/search/count'
+    await call(open, route, '/search/count?scope=service&q=*&facet=port,country:3', {}, 200)
+    await call(open, route, '/search/count?scope=leak&q=%2Bcountri%3AFR', {}, 400)
+    await call(open, route, '/search/count?scope=service&facet=severity', {}, 400)
+    await call(open, route, '/search/count?scope=leak', { headers: unknown }, 401)
+    await call(open, route, '/search/count?scope=leak', { headers: { accept: 'image/png' } }, 406)
+    await request(limited.url, '/search/count?scope=leak', { headers: pro })
+    await call(limited, route, '/search/count?scope=leak', { headers: pro }, 429)
+    // A plan that may not search may not count (403); a store that gives up after 2 events (422).
+    const small = new MemoryStore({ scanLimit: 2 })
+    small.ingest([1, 2, 3, 4].map((n) => makeEvent({ ip: `192.0.2.${n}` })))
+    const tight = await startService({ store: small, config: parseConfig('{"plans": {"anonymous": {"rate": null, "search_pages": 0}, "pro": {"rate": null}}, "keys": [{"name": "p", "key": "proxy-pro-key-01", "plan": "pro"}]}', 'tight.json'), port: 0 })
+    try {
+      await call(tight, route, '/search/count?scope=service', {}, 403)
+      await call(tight, route, '/search/count?scope=service&q=%2Bnosuchword', { headers: pro }, 422)
+    } finally {
+      await tight.close(100)
+    }
+  })
+})
+
 describe('coverage', () => {
   it('saw every documented status of every operation', () => {
     const missing = judge.documented().filter((s) => !judge.seen.has(s) && !UNPROVOKED.has(s))

@@ -26,5 +26,12 @@ export const commands: CommandEntry[] = [
   { name: 'db', summary: "Apply or show the PostgreSQL store's schema migrations", load: async () => (await import('./db.js')).db },
   { name: 'conform', summary: 'Check a lookup API server against the specification', load: async () => (await import('./conform.js')).conform },
   { name: 'hooks', summary: 'Receive hook deliveries; manage hooks and watched resources', load: async () => (await import('./hooks.js')).hooks },
+  { name: 'host', summary: 'Print the events a lookup service knows for an IP address', load: async () => (await import('./lookup/host.js')).host },
+  { name: 'domain', summary: 'Print the events a lookup service knows for a domain and its subdomains', load: async () => (await import('./lookup/domain.js')).domain },
+  { name: 'subdomains', summary: 'Print the subdomains a lookup service knows for a domain', load: async () => (await import('./lookup/subdomains.js')).subdomains },
+  { name: 'search', summary: 'Print the events a lookup service finds for a query, every page', load: async () => (await import('./lookup/search.js')).search },
+  { name: 'count', summary: 'Print how many events a lookup service finds for a query, with facets', load: async () => (await import('./lookup/count.js')).count },
+  { name: 'bulk', summary: "Print a lookup service's bulk export of a query, as it streams", load: async () => (await import('./lookup/bulk.js')).bulk },
+  { name: 'plugins', summary: 'Print the plugins a lookup service has seen, with their event counts', load: async () => (await import('./lookup/plugins.js')).plugins },
   { name: 'watch', summary: "Print a server's live stream of new events as JSON Lines", load: async () => (await import('./watch.js')).watch },
 ]

@@ -34,6 +34,7 @@ import { searchHostile } from './search-hostile.js'
 import { searchPagesDisjoint } from './search-pages.js'
 import { searchExcludes, searchFindsKnown, searchResultsMatch } from './search-semantics.js'
 import { searchShape } from './search-shape.js'
+import { searchCount } from './search-count.js'
 import { rateLimitHeader, rateLimitReason, rateLimitWait } from './rate-limit.js'
 import { subdomainDistinctIps } from './subdomain-distinct-ips.js'
 import { subdomainLastSeen } from './subdomain-last-seen.js'
@@ -71,6 +72,7 @@ export const CHECKS: readonly Check[] = [
   searchPartition,
   searchOrder,
   searchHostile,
+  searchCount,
   // The bulk export (JSON Lines): one set of exports shared by the three.
   bulkLines,
   bulkMatches,

@@ -167,9 +167,13 @@ async function topPlugins(ctx: ServiceContext, all: readonly { name: string; cou
 export function severityList(counts: Record<string, number>): SeverityCount[] {
   const words = new Set<string>([...SEVERITIES, ...Object.keys(counts)])
   return [...words]
-    .map((word) => ({ word, rank: severityRank(word), count: Object.hasOwn(counts, word) ? counts[word]! : 0 }))
+    .map((word) => ({ word, rank: severityRank(word), count: Object.hasOwn(counts, word) ? counts[word]! : 0, query: severityQuery(word) }))
     .sort((a, b) => a.rank - b.rank || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0))
 }
+
+/** The search of the leaks of one severity word: `+severity:high`, quoted when not a plain word; none is `-severity:*`. */
+export const severityQuery = (word: string): string =>
+  word === '' ? '-severity:*' : /^[a-z]+$/.test(word) ? `+severity:${word}` : `+severity:"${word.replace(/[\\"]/g, (c) => `\\${c}`)}"`
 
 /** The stylesheet or the script: cached for a year, with a validator, gzipped when accepted. */
 function sendStatic(req: IncomingMessage, res: ServerResponse, type: string, plain: Buffer, zippedBody: Buffer, hash: string): void {

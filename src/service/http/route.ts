@@ -4,7 +4,7 @@
  */
 import { shown } from './reply.js'
 
-export type RouteName = 'host' | 'domain' | 'subdomains' | 'ingest' | 'resources' | 'hooks' | 'plugins' | 'live' | 'bulk' | 'search'
+export type RouteName = 'host' | 'domain' | 'subdomains' | 'ingest' | 'resources' | 'hooks' | 'plugins' | 'live' | 'bulk' | 'search' | 'count'
 
 export interface Target {
   route: RouteName
@@ -40,6 +40,7 @@ export function matchRoute(url: string): Target | null {
   if (path === '/api/plugins') return { route: 'plugins', param: '' }
   if (path.startsWith('/api/plugins/') && path.indexOf('/', 13) === -1 && path.length > 13) return { route: 'plugins', param: path.slice(13) }
   if (path === '/search') return { route: 'search', param: '' }
+  if (path === '/search/count') return { route: 'count', param: '' }
   if (path === '/ws/service' || path === '/ws/leak') return { route: 'live', param: path.slice(4) }
   if (path === '/bulk/search' || path === '/bulk/service') return { route: 'bulk', param: path.slice(6) }
   return null
@@ -66,7 +67,7 @@ export const ROUTES_TEXT =
   'GET /host/:ip, GET /domain/:domain, GET /api/subdomains/:domain, POST|DELETE /admin/events, ' +
   'GET|POST /api/resources, DELETE /api/resources/:id, GET|POST /api/hooks, GET|DELETE /api/hooks/:id, POST /api/hooks/:id/enable, POST /api/hooks/:id/test, ' +
   'GET /api/hooks/:id/deliveries, POST /api/hooks/:id/deliveries/:delivery/retry, POST /api/hooks/:id/retry-failed, ' +
-  'GET /search, GET /api/plugins, GET /api/plugins/:name, GET /ws/service and /ws/leak (WebSocket), GET /bulk/search, GET /bulk/service'
+  'GET /search, GET /search/count, GET /api/plugins, GET /api/plugins/:name, GET /ws/service and /ws/leak (WebSocket), GET /bulk/search, GET /bulk/service'
 
 /** The 400 messages for a path parameter: bad percent-encoding, not an IP address, not a domain name. */
 export const badEncoding = (raw: string) => `The path parameter ${shown(raw)} has malformed percent-encoding.`

@@ -9,13 +9,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parseQuery, type Query, QueryError, readingOf } from '../../query/index.js'
+import { parseFacets } from '../../query/facets.js'
 import { SearchLimitError } from '../store/index.js'
 import type { Box } from '../web/render.js'
 import { renderResults } from '../web/render.js'
-import { isScope, MAX_PAGE, PAGE_SIZE, type ResultsView, resultRow, type ShownError } from '../web/results-view.js'
+import { facetViews, isScope, MAX_PAGE, PAGE_FACETS, PAGE_SIZE, type ResultsView, resultRow, type ShownError } from '../web/results-view.js'
 import { boxTarget } from '../web/search-box.js'
 import type { Caller, ServiceContext } from './context.js'
-import { closedSignal, runSearch, type SearchRun } from './costly.js'
+import { closedSignal, runQuery, runSearch, type SearchRun } from './costly.js'
 import { shown } from './reply.js'
 import { sendHtml, sendHtmlError } from './send-html.js'
 
@@ -53,7 +54,7 @@ export function handleSearchPage(ctx: ServiceContext, req: IncomingMessage, res:
     if (target.kind === 'domain') return redirect(res, `/domain/${encodeURIComponent(target.name)}`)
 
     const page = Number(pageText)
-    const view: ResultsView = { q, scope, page, rows: [], more: false, error: null }
+    const view: ResultsView = { q, scope, page, rows: [], more: false, error: null, total: null, uncounted: '', facets: [] }
     const apiPath = `/search?scope=${scope}&q=${encodeURIComponent(target.text)}&page=${page}`
     let parsed: Query
     try {
@@ -83,6 +84,19 @@ export function handleSearchPage(ctx: ServiceContext, req: IncomingMessage, res:
     const found = run.items
     view.rows = found.slice(0, PAGE_SIZE).map(resultRow)
     view.more = found.length > PAGE_SIZE
+    // The total and the facets: the store's count (GET /search/count's), on the same bounded path.
+    const tooBroadToCount = 'this query is too broad to count in one request (add a selective term to see the total and the facets).'
+    try {
+      const facets = parseFacets(PAGE_FACETS[scope], scope)
+      const counted = await runQuery(ctx, deps.caller, parsed, (options) => ctx.store.count(parsed, { facets }, options), closedSignal(res))
+      if (counted.ok) {
+        view.total = counted.items.total
+        view.facets = facetViews(counted.items, target.text, parsed)
+      } else view.uncounted = counted.status === 429 ? 'the server is busy with other searches; reload to see the total and the facets.' : tooBroadToCount
+    } catch (error) {
+      if (!(error instanceof SearchLimitError)) throw error
+      view.uncounted = tooBroadToCount
+    }
     sendHtml(req, res, 200, renderResults(view, apiPath))
   })
 }

@@ -12,6 +12,7 @@ import { handleLivePlain, upgradeHandler } from './live.js'
 import { handlePlugins } from './plugins.js'
 import { handleBulk } from './bulk.js'
 import { handleSearch } from './search.js'
+import { handleSearchCount } from './search-count.js'
 import { failed, rawError, READ_METHODS, sendError, sendMethodNotAllowed, shown, VARY_ACCEPT } from './reply.js'
 import { matchRoute, ROUTES_TEXT } from './route.js'
 import { handlePage, handleWeb, searchPage, wantsPage } from './pages.js'
@@ -39,6 +40,7 @@ export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: 
       if (target.route === 'plugins') return handlePlugins(ctx, req, res, target.param)
       if (target.route === 'live') return handleLivePlain(req, res)
       if (target.route === 'bulk') return handleBulk(ctx, req, res, target.param)
+      if (target.route === 'count') return handleSearchCount(ctx, req, res)
       // A browser's /search is the web view's (pages.ts); anything else gets JSON.
       if (target.route === 'search') return wantsPage(req) && handleWeb(ctx, req, res) ? undefined : handleSearch(ctx, req, res)
       if ((target.route === 'host' || target.route === 'domain') && wantsPage(req)) return handlePage(ctx, req, res, target.route, target.param)

@@ -11,6 +11,7 @@ import type { Query } from '../../query/index.js'
 import type { PrepareResult } from './prepare.js'
 import type { SearchAllOptions, SearchOptions, SearchPage } from './search.js'
 import type { Evaluator } from './evaluator.js'
+import type { CountRequest, CountResult } from './count.js'
 
 /** A value or a promise of it: in-memory stores answer at once, others may not. */
 export type Awaitable<T> = T | Promise<T>
@@ -134,6 +135,13 @@ export interface Store {
    * `options.work`; `options.signal` stops it (the client went away).
    */
   search(query: Query, page: SearchPage, options?: SearchOptions): Awaitable<Uint8Array[]>
+  /**
+   * How many events `query` matches in its scope (search()'s matches, all pages), and for each
+   * facet asked for its most frequent values among them (GET /search/count). Bounded as search()
+   * is (SearchLimitError; `options`: the request's work budget and signal), and by the request's
+   * limit on a facet's distinct values.
+   */
+  count(query: Query, request: CountRequest, options?: SearchOptions): Awaitable<CountResult>
   /**
    * Every event `query` matches, in search()'s order, read in steps so that memory stays
    * bounded whatever the count (bulk export); no per-page scan limit, but `options.work` and

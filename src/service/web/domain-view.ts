@@ -6,12 +6,13 @@ import { MAX_ROWS } from './host-view.js'
 import { type FindingRow, findingRow, serviceRow, type ServiceRow } from './rows.js'
 import { type Sort, type SortHeader, type SortKey, sortHeaders, sortRanks, sortRows } from './sort.js'
 
+/** Where first (the address and port): at 360 px the first columns are the ones in view. */
 export const DOMAIN_COLUMNS: readonly [SortKey, string][] = [
+  ['ip', 'IP'],
+  ['port', 'Port'],
   ['severity', 'Severity'],
   ['finding', 'Event'],
   ['plugin', 'Plugin'],
-  ['port', 'Port'],
-  ['ip', 'IP'],
   ['fingerprint', 'Fingerprint'],
   ['first', 'First seen'],
   ['last', 'Last seen'],

@@ -8,11 +8,12 @@ import { type Sort, type SortHeader, type SortKey, sortHeaders, sortRanks, sortR
 /** Most rows one page draws (findings and services together); the rest are counted, not drawn. */
 export const MAX_ROWS = 500
 
+/** Port first: at 360 px the first columns are the ones in view. */
 export const FINDING_COLUMNS: readonly [SortKey, string][] = [
+  ['port', 'Port'],
   ['severity', 'Severity'],
   ['finding', 'Finding'],
   ['plugin', 'Plugin'],
-  ['port', 'Port'],
   ['fingerprint', 'Fingerprint'],
   ['first', 'First seen'],
   ['last', 'Last seen'],

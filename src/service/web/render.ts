@@ -18,7 +18,7 @@ import { ERROR } from './templates/error.js'
 import { HOST } from './templates/host.js'
 import { INDEX } from './templates/index-page.js'
 import { LAYOUT, SEARCH_FORM } from './templates/layout.js'
-import { BADGE, BREAKABLE, DETAILS, FINGERPRINT, HOST_LINK, NAME_LINK, SORT_HEAD, TIME, WHERE } from './templates/parts.js'
+import { BADGE, BREAKABLE, DETAILS, FINGERPRINT, HOST_LINK, NAME_LINK, PORT, SORT_HEAD, TIME, WHERE } from './templates/parts.js'
 import { RESULT_ROWS, RESULTS } from './templates/results.js'
 
 /** A leak count of the index page. */
@@ -26,6 +26,8 @@ export interface SeverityCount {
   word: string
   rank: number
   count: number
+  /** The search of these leaks (`+severity:high`; `-severity:*` for none). */
+  query: string
 }
 
 /** A plugin of the index page: its counts, and the search that lists its events. */
@@ -104,6 +106,7 @@ function eta(): Eta {
     ['@index', INDEX],
     ['@error', ERROR],
     ['@badge', BADGE],
+    ['@port', PORT],
     ['@time', TIME],
     ['@fingerprint', FINGERPRINT],
     ['@sorthead', SORT_HEAD],

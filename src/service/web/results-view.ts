@@ -3,7 +3,9 @@
  * the search API pages), each event a row linking to its host page, and the query's error (with
  * its position) when it does not parse.
  */
-import type { Scope } from '../../query/index.js'
+import type { Query, Scope } from '../../query/index.js'
+import { type Facet, facetNamed, facetTerm } from '../../query/facets.js'
+import type { CountResult } from '../store/count.js'
 import type { Event } from '../../schema/index.js'
 import { eventAddress } from '../../query/index.js'
 import { canonicalDomain } from '../names/domain.js'
@@ -53,6 +55,44 @@ export interface ResultsView {
   error: ShownError | null
   /** How the query was read where it may not be what was meant (query/notices.ts; the box's rewrites). */
   notes?: string[]
+  /** How many events match (the store's count), or null when it was not counted (`uncounted` says why). */
+  total: number | null
+  uncounted: string
+  /** The facets shown beside the results, each value a link to the narrowed search. */
+  facets: FacetView[]
+}
+
+/** A facet as the results page shows it. */
+export interface FacetView {
+  name: string
+  label: string
+  values: { label: string; count: number; q: string }[]
+}
+
+/**
+ * The facets of the results page, by scope: only those the stores keep in columns, so counting
+ * them reads no event (the memory store; PostgreSQL groups on columns).
+ */
+export const PAGE_FACETS: Readonly<Record<'leak' | 'service', string>> = { leak: 'severity:5,plugin:5,port:5,country:5', service: 'port:5,plugin:5,country:5,host:5' }
+const LABELS: Record<string, string> = { severity: 'Severity', plugin: 'Plugin', port: 'Port', country: 'Country', host: 'Host name', asn: 'Network (AS)', ip: 'Address' }
+
+/**
+ * The page's facets from a count: each value links to the search narrowed to it. The term is
+ * added to the query as written when the query has only required and excluded parts; otherwise
+ * (optional terms, whose meaning a required term would change) the query goes in a required group.
+ */
+export function facetViews(result: CountResult, text: string, query: Query): FacetView[] {
+  const everything = query.clauses.every((c) => c.node.kind === 'all')
+  const plain = query.clauses.every((c) => c.occur !== 'should')
+  const base = everything ? '' : plain ? text.trim() : `+(${text.trim()})`
+  return result.facets.map((f) => {
+    const facet = facetNamed(f.name) as Facet
+    return {
+      name: f.name,
+      label: LABELS[f.name] ?? f.name,
+      values: f.values.map((v) => ({ label: f.name === 'asn' ? `AS${v.value}` : v.value, count: v.count, q: base === '' ? facetTerm(facet, v.value) : `${base} ${facetTerm(facet, v.value)}` })),
+    }
+  })
 }
 
 /** Longest summary shown in a results cell. */

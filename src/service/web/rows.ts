@@ -45,10 +45,21 @@ export interface FindingRow extends EventRow {
 export interface ServiceRow extends EventRow {
   software: string
   tlsVersion: string
-  certificateCn: string
-  /** The certificate's not_after, or '' when there is no certificate time. */
-  certificateExpiry: string
+  certificate: CertificateView | null
   httpTitle: string
+}
+
+/** What the host page says of a service's certificate (null on a row when the event has none). */
+export interface CertificateView {
+  cn: string
+  issuer: string
+  /** Issued by itself: tagged `self-signed` (tlsx), or its issuer is its own common name. */
+  selfSigned: boolean
+  /** Validity, '' when the event does not say. */
+  notBefore: string
+  notAfter: string
+  /** When the service was last seen, the certificate was outside its validity: `expired` or `not yet valid`, else ''. */
+  outside: string
 }
 
 /** Longest summary shown in a table cell; the full text is in the event's JSON. */
@@ -91,15 +102,24 @@ export function serviceRow(seen: SeenEvent): ServiceRow {
   const row = eventRow(seen, 'service')
   const { software } = row.event.service
   const { ssl, http } = row.event
-  const expiry = ssl.certificate.not_after
   return {
     ...row,
     software: [software.name, software.version].filter((x) => x !== '').join(' '),
     tlsVersion: ssl.version,
-    certificateCn: ssl.certificate.cn,
-    certificateExpiry: expiry === ZERO ? '' : expiry,
+    certificate: certificateView(row.event, row.lastAt),
     httpTitle: http.title,
   }
+}
+
+/** The certificate of an event as the page shows it; null when the event carries none. */
+export function certificateView(event: Event, lastAt: bigint): CertificateView | null {
+  const c = event.ssl.certificate
+  const notBefore = c.not_before === ZERO ? '' : c.not_before
+  const notAfter = c.not_after === ZERO ? '' : c.not_after
+  if (c.cn === '' && c.issuer_name === '' && notBefore === '' && notAfter === '' && c.fingerprint === '' && c.domain.length === 0) return null
+  const selfSigned = event.tags.includes('self-signed') || (c.issuer_name !== '' && c.issuer_name.toLowerCase() === c.cn.toLowerCase())
+  const outside = notAfter !== '' && instantOf(notAfter) < lastAt ? 'expired' : notBefore !== '' && instantOf(notBefore) > lastAt ? 'not yet valid' : ''
+  return { cn: c.cn, issuer: c.issuer_name, selfSigned, notBefore, notAfter, outside }
 }
 
 /** 0 critical … 4 info, 5 any other word, 6 none. */

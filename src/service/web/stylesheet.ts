@@ -73,11 +73,18 @@ code.query{overflow-wrap:anywhere}
 .sev-info{background:#374151}
 .sev-other{background:#fff;color:#1a1d21;border:1px solid #6b7280}
 .sev-none{background:#fff;color:#4b5563;border:1px dashed #6b7280}
-.sev-service{background:#e8f0e8;color:#14532d;border:1px solid #86a886}
+.kind{font-size:.85em;font-weight:600;color:var(--muted)}
+.flag{color:#9f1239}
+a.sev-link{text-decoration:none}
+.facets{display:flex;flex-wrap:wrap;gap:.3rem 2rem;margin:.3rem 0 .8rem}
+.facet h3{font-size:.95rem;margin:.2rem 0}
+.facet ul{list-style:none;margin:0;padding:0}
+.facet li{display:flex;gap:.8rem;justify-content:space-between;min-width:9rem;font-size:.92em}
+.facet .count{color:var(--muted);font-variant-numeric:tabular-nums}
 footer{color:var(--muted);font-size:.85em;margin-top:2rem;padding-bottom:1.5rem;border-top:1px solid var(--line)}
 footer code{overflow-wrap:anywhere}
 .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap}
-@media (max-width:40rem){main,footer{padding:0 .6rem}.top{padding:.5rem .6rem}.search input{width:9.5rem}.facts{grid-template-columns:1fr}.facts dd{margin-bottom:.3rem}}
+@media (max-width:40rem){main,footer{padding:0 .6rem}.top{padding:.5rem .6rem}.search input{width:9.5rem}.facts{grid-template-columns:1fr}.facts dd{margin-bottom:.3rem}.facets{display:block}.facet ul{display:flex;flex-wrap:wrap;gap:0 1rem}.facet li{min-width:0;gap:.3rem}}
 `
 
 export const STYLESHEET = Buffer.from(CSS, 'utf8')

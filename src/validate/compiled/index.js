@@ -7,8 +7,9 @@ import validate4 from './aggregation.js'
 import validate5 from './aggregation.lenient.js'
 import validate6 from './plugins.js'
 import validate7 from './plugin.js'
-import validate8 from './error.js'
-import validate9 from './conform-report.js'
+import validate8 from './search-count.js'
+import validate9 from './error.js'
+import validate10 from './conform-report.js'
 
 /** The validator of each document, by name. */
 export const validators = {
@@ -20,6 +21,7 @@ export const validators = {
   "aggregation.lenient": validate5,
   "plugins": validate6,
   "plugin": validate7,
-  "error": validate8,
-  "conform-report": validate9,
+  "search-count": validate8,
+  "error": validate9,
+  "conform-report": validate10,
 }

@@ -7,6 +7,7 @@ import { type AddressInfo, isIP } from 'node:net'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { Event, SubdomainEntry } from '../../../src/schema/index.js'
 import { matches, parseQuery, type Query, QueryError } from '../../../src/query/index.js'
+import { FacetError, facetCounts, type FacetRequest, parseFacets } from '../../../src/query/facets.js'
 import { fakeEvents } from './data.js'
 import { CORRECT_HOOKS, FAKE_PRO_KEY, hookApi, type HookBehaviour } from './hooks.js'
 
@@ -47,6 +48,8 @@ export interface Behaviour {
   searchMatches(query: Query, events: Event[]): Event[]
   /** Where page `page` of `size` events starts. */
   searchOffset(page: number, size: number): number
+  /** GET /search/count: the total and facets of a query (`matched`: searchMatches' answer). */
+  count(matched: Event[], facets: FacetRequest[], events: Event[]): { total: number; facets?: Record<string, unknown> }
 }
 
 /** Leaks of one address made into an aggregation (docs/service.md, "Aggregations"), in the fake's own simple way. */
@@ -133,6 +136,10 @@ export const CORRECT: Behaviour = {
   },
   searchMatches: (query, events) => events.filter((e) => matches(query, e)),
   searchOffset: (page, size) => page * size,
+  count: (matched, facets) => ({
+    total: matched.length,
+    ...(facets.length === 0 ? {} : { facets: Object.fromEntries(facets.map(({ facet, limit }) => [facet.name, facetCounts(facet, matched as never, limit)])) }),
+  }),
 }
 
 /**
@@ -191,6 +198,7 @@ export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> 
       return void res.end(lines.map((l) => JSON.stringify(l) + '\n').join(''))
     }
     if (path === '/search') return search(req.url ?? '', res)
+    if (path === '/search/count') return count(req.url ?? '', res)
     if (path === '/admin/events' || path.startsWith('/api/resources') || path.startsWith('/api/hooks')) {
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
@@ -232,6 +240,19 @@ export async function startFake(defect: Partial<Behaviour> = {}): Promise<Fake> 
     if (entries.length === 0) return b.unknown(res, route)
     send(res, 200, plan === 'anonymous' ? entries.slice(0, ANONYMOUS_SUBDOMAINS) : entries)
   })
+  /** GET /search/count?scope=&q=&facet=: the same matches as /search, counted. */
+  function count(url: string, res: ServerResponse): void {
+    const params = new URL(url, 'http://fake').searchParams
+    const scope = params.get('scope')
+    if (scope !== 'service' && scope !== 'leak') return b.error(res, 400, 'scope must be service or leak')
+    try {
+      const query = parseQuery(params.get('q') ?? '', { scope })
+      send(res, 200, b.count(b.searchMatches(query, events), parseFacets(params.getAll('facet').join(','), scope), events))
+    } catch (error) {
+      if (error instanceof QueryError || error instanceof FacetError) return b.error(res, 400, error.message)
+      throw error
+    }
+  }
   /** GET /search?scope=&q=&page=: newest first (ties: the later stored first), FAKE_SEARCH_PAGE a page. */
   function search(url: string, res: ServerResponse): void {
     const params = new URL(url, 'http://fake').searchParams

@@ -13,6 +13,7 @@ import { formatTime, parseTime } from '../../../src/time/index.js'
 import { isStrictValid } from '../../../src/validate/index.js'
 import { makeEvent } from '../support.js'
 import { searchCases } from './search-cases.js'
+import { countCases } from './count-cases.js'
 import { pluginAndFeedCases } from './plugin-feed-cases.js'
 
 /** The stored bytes of an event as text. */
@@ -543,4 +544,5 @@ export function storeCases(name: string, makeStore: StoreFactory): void {
     describe('plugins and new events', () => pluginAndFeedCases(makeStore))
   })
   searchCases(name, makeStore)
+  countCases(name, makeStore)
 }

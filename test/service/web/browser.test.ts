@@ -58,12 +58,16 @@ interface Box {
   scrollWidth: number
   clientWidth: number
 }
-declare const document: { documentElement: Box; querySelectorAll(selector: string): Iterable<Box & { id: string; getAttribute(name: string): string | null }> }
+declare const document: { documentElement: Box; querySelector(selector: string): unknown; querySelectorAll(selector: string): Iterable<Box & { id: string; getAttribute(name: string): string | null }> }
 interface Rect {
   x: number
   width: number
 }
 declare function getComputedStyle(el: unknown): { whiteSpace: string }
+/** A table as the 360 px test reads it. */
+interface Cells {
+  querySelectorAll(selector: string): Iterable<{ textContent: string | null; children: { [i: number]: { textContent: string | null; getBoundingClientRect(): { left: number; right: number } } }; getBoundingClientRect(): { left: number; right: number } }> & { length: number }
+}
 
 if (!HAVE_BROWSER && !IN_CI) {
   console.warn(`browser tests skipped: no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); under CI=true this fails`)
@@ -150,13 +154,13 @@ describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 180_000 }, () =
       rows.map((tr) => {
         const cells = [...(tr as El).children]
         return {
-          severity: cells[0]!.innerText.trim().toLowerCase(),
-          rank: ['critical', 'high', 'medium', 'low', 'info', 'other', 'none'].indexOf(cells[0]!.querySelector('.sev')!.className.replace('sev sev-', '')),
+          port: Number(cells[0]!.innerText.split('/')[0]),
+          severity: cells[1]!.innerText.trim().toLowerCase(),
+          rank: ['critical', 'high', 'medium', 'low', 'info', 'other', 'none'].indexOf(cells[1]!.querySelector('.sev')!.className.replace('sev sev-', '')),
           // What the server sorts by: the leak type, then the summary.
-          finding: `${cells[1]!.querySelector('strong')?.textContent ?? ''}\n${cells[1]!.querySelector('.summary')!.textContent!}`,
-          summary: cells[1]!.querySelector('.summary')!.textContent!,
-          plugin: cells[2]!.innerText,
-          port: Number(cells[3]!.innerText.split('/')[0]),
+          finding: `${cells[2]!.querySelector('strong')?.textContent ?? ''}\n${cells[2]!.querySelector('.summary')!.textContent!}`,
+          summary: cells[2]!.querySelector('.summary')!.textContent!,
+          plugin: cells[3]!.innerText,
           fingerprint: cells[4]!.querySelector('code')!.getAttribute('title')!,
           first: cells[5]!.querySelector('time')!.getAttribute('datetime')!,
           last: cells[6]!.querySelector('time')!.getAttribute('datetime')!,
@@ -199,7 +203,7 @@ describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 180_000 }, () =
   it('sorts by each column, both ways, in the page: no request, aria-sort, the address updated, the server\'s order', async () => {
     await open(`/host/${HOST}`)
     const keys = await page.$$eval('#findings-table thead th a', (links) => links.map((a) => new URL((a as El).href).searchParams.get('sort')!))
-    expect(keys).toEqual(['severity', 'finding', 'plugin', 'port', 'fingerprint', 'first', 'last', 'days'])
+    expect(keys).toEqual(['port', 'severity', 'finding', 'plugin', 'fingerprint', 'first', 'last', 'days'])
     type Row = Awaited<ReturnType<typeof findingRows>>[number]
     const value: Record<string, (r: Row) => string | number> = {
       severity: (r) => -r.rank,
@@ -432,7 +436,8 @@ describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 180_000 }, () =
 
   it('shows the index: the latest findings, the most-seen plugins (each a search), and the leaks by severity', async () => {
     await open('/')
-    expect(await page.locator('#severity-table tbody tr').allInnerTexts()).toEqual(['CRITICAL\t1', 'HIGH\t1', 'MEDIUM\t1', 'LOW\t1', 'INFO\t0', 'NONE\t1'])
+    expect(await page.locator('#severity-table tbody tr th .sev').allInnerTexts()).toEqual(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'NONE'])
+    expect((await page.locator('#severity-table tbody tr td').allInnerTexts()).map((t) => t.split(/\s/)[0])).toEqual(['1', '1', '1', '1', '0', '1'])
     // The fixture's events are from 2024: nothing in the last 7 days.
     expect(await page.locator('#plugins').locator('xpath=..').innerText()).toContain('No plugin has events from the last 7 days (6 plugins are known from older events).')
     expect(await page.locator('#latest-table tbody tr.event').count()).toBe(5)
@@ -452,6 +457,99 @@ describe.runIf(HAVE_BROWSER)('web view in a browser', { timeout: 180_000 }, () =
     await page.locator('#latest-table tbody tr.event').first().locator('a.addr').click()
     await page.waitForURL('**/host/203.0.113.*')
     expect(await page.locator('h1').innerText()).toMatch(/^Host 203\.0\.113\.\d+$/)
+  })
+
+  it('keeps Host and Port in view at 360 px in every results table: headers and every row, the table not scrolled', async () => {
+    await page.setViewportSize({ width: 360, height: 800 })
+    const tables: [string, string, string[]][] = [
+      ['/search?q=%2Bport%3A443&scope=service', '#results-table', ['Host', 'Port']],
+      ['/search?q=*&scope=leak', '#results-table', ['Host', 'Port']],
+      ['/', '#latest-table', ['Host', 'Port']],
+      [`/domain/${DOMAIN}`, '#events-table', ['IP', 'Port']],
+      [`/host/${HOST}`, '#findings-table', ['Port']],
+      [`/host/${HOST}`, '#services-table', ['Port']],
+    ]
+    for (const [path, table, names] of tables) {
+      await page.goto(service.url + path)
+      const cells = await page.evaluate(
+        ([selector, wanted]) => {
+          const t = document.querySelector(selector) as unknown as Cells
+          const width = document.documentElement.clientWidth
+          const heads = [...t.querySelectorAll('thead th')]
+          const out: string[] = []
+          for (const name of wanted) {
+            const col = heads.findIndex((h) => (h.textContent ?? '').trim().startsWith(name))
+            if (col === -1) out.push(`${name}: no such column`)
+            for (const cell of [heads[col]!, ...[...t.querySelectorAll('tbody tr.event')].map((tr) => tr.children[col]!)]) {
+              const r = cell.getBoundingClientRect()
+              if (r.left < 0 || r.right > width) out.push(`${name} ${(cell.textContent ?? '').trim()}: ${Math.round(r.left)}–${Math.round(r.right)} of ${width}`)
+            }
+          }
+          return { out, rows: t.querySelectorAll('tbody tr.event').length }
+        },
+        [table, names] as const,
+      )
+      expect(cells.rows, `${path} ${table}`).toBeGreaterThan(0)
+      expect(cells.out, `${path} ${table}`).toEqual([])
+    }
+    await page.goto(`${service.url}/search?q=*&scope=leak`)
+    await page.screenshot({ path: join(shots, 'web-search-360.png'), fullPage: false })
+    await page.setViewportSize({ width: 1280, height: 900 })
+  })
+
+  it('shows a certificate’s issuer and validity on the host page: a self-signed one, and one expired when seen, said in words', async () => {
+    const certificates = async (ip: string) => {
+      await open(`/host/${encodeURIComponent(ip)}`)
+      return page.$$eval('#services-table tbody tr.event', (rows) =>
+        rows.map((tr) => {
+          const cells = [...(tr as El).children]
+          return { port: cells[0]!.innerText, certificate: cells[4]!.innerText, valid: cells[5]!.innerText, flags: [...(tr as El).querySelectorAll('.flag')].map((f) => f.textContent) }
+        }),
+      )
+    }
+    expect(await certificates(HOST)).toEqual([
+      { port: '22', certificate: '', valid: '', flags: [] },
+      { port: '443', certificate: 'www.web.test\nissued by R11', valid: 'from 2024-01-01 00:00 UTC\nto 2025-06-30 23:59 UTC', flags: [] },
+    ])
+    expect(await page.locator('#services-table thead th').allInnerTexts()).toEqual(['Port', 'Protocol', 'Software', 'TLS', 'Certificate', 'Valid', 'HTTP title', 'Last seen'])
+    expect(await certificates('198.51.100.8')).toEqual([{ port: '443', certificate: 'api.web.test\nself-signed', valid: 'from 2024-01-31 00:00 UTC\nto 2025-01-31 00:00 UTC', flags: ['self-signed'] }])
+    expect(await certificates('2001:db8::8')).toEqual([
+      { port: '443', certificate: 'api.web.test\nissued by Example Issuing CA 2', valid: 'from 2023-11-01 00:00 UTC\nto 2024-02-01 00:00 UTC\nexpired when seen', flags: ['expired when seen'] },
+    ])
+    await page.screenshot({ path: join(shots, 'web-host-certificates.png'), fullPage: false })
+  })
+
+  it('links the index’s severity counts to their searches, and shows a search’s total and facets, each a link that narrows it', async () => {
+    await open('/')
+    const severities = await page.$$eval('#severity-table tbody tr', (rows) => rows.map((tr) => [(tr as El).querySelector('th .sev')!.textContent, Number((tr as El).querySelector('td a')!.textContent!.split(/\s/)[0])] as const))
+    for (const [word, count] of severities) {
+      await open('/')
+      await page.locator('#severity-table tbody tr th a').nth(severities.findIndex(([w]) => w === word)).click()
+      await page.waitForURL('**/search?**')
+      expect(await page.locator('#q').inputValue(), word!).toBe(word === 'none' ? '-severity:*' : `+severity:${word}`)
+      expect(await page.locator('#total').innerText(), word!).toBe(count === 0 ? '0 leaks match.' : `${count} ${count === 1 ? 'leak matches' : 'leaks match'}.`)
+      expect(await page.locator('#results-table tbody tr.event').count(), word!).toBe(count)
+      if (count > 0) expect(await page.locator('#results-table tbody tr.event .sev').allInnerTexts(), word!).toEqual(Array(count).fill(word!.toUpperCase()))
+    }
+    // A search of services: its total and facets, most first; no severity column, no badge in any row.
+    await open('/search?q=%2Bport%3A443&scope=service')
+    expect(await page.locator('#total').innerText()).toBe('3 services match.')
+    const facets = await page.$$eval('nav.facets section', (sections) => sections.map((s) => `${(s as El).querySelector('h3')!.textContent}: ${[...(s as El).querySelectorAll('li')].map((li) => li.textContent!.replace(/\s+/g, ' ').replace(/ match(es)?$/, '')).join(', ')}`))
+    expect(facets).toEqual(['Port: 443 3', 'Plugin: HttpPlugin 3', 'Country: NL 3', 'Host name: api.web.test 2, www.web.test 1'])
+    expect(await page.locator('#results-table thead th').allInnerTexts()).toEqual(['Host', 'Port', 'Service', 'Plugin', 'Last seen'])
+    expect(await page.locator('#results-table .sev').count()).toBe(0)
+    await page.screenshot({ path: join(shots, 'web-search.png'), fullPage: true })
+    await page.locator('nav.facets a', { hasText: 'api.web.test' }).click()
+    await page.waitForURL('**/search?**')
+    expect(await page.locator('#q').inputValue()).toBe('+port:443 +host:="api.web.test"')
+    expect(await page.locator('#total').innerText()).toBe('2 services match.')
+    expect(await page.$$eval('#results-table tbody tr.event a.addr', (as) => as.map((a) => (a as El).textContent))).toEqual(['2001:db8::8', '198.51.100.8'])
+    // The domain page's one table holds services too: theirs is a dash, never a badge; the event cell says "Service".
+    await open(`/domain/${DOMAIN}`)
+    const kinds = await page.$$eval('#events-table tbody tr.event', (rows) => rows.map((tr) => [[...(tr as El).children].length, (tr as El).querySelector('.sev') === null ? (tr as El).querySelector('.kind')?.textContent ?? '?' : 'badge']))
+    expect(kinds.filter(([, k]) => k === 'Service').length).toBe(5)
+    expect(kinds.filter(([, k]) => k === 'badge').length).toBe(5)
+    expect(kinds.filter(([, k]) => k !== 'Service' && k !== 'badge')).toEqual([])
   })
 
   it('has no serious or critical accessibility violation (axe-core), and fits 360 px without sideways scrolling', async () => {

@@ -23,13 +23,13 @@ import { DEFAULT_SORT, SORT_KEYS } from '../../../src/service/web/sort.js'
 import { makeEvent } from '../support.js'
 
 const ELEMENTS = new Set(
-  'html head meta title link script body header a form label input select option button main nav h1 h2 h3 dl dt dd span section p div table caption thead tbody tr th td code mark time strong br wbr footer'.split(' '),
+  'html head meta title link script body header a form label input select option button main nav h1 h2 h3 dl dt dd span section p div table caption thead tbody tr th td code mark time strong br wbr footer ul li'.split(' '),
 )
 const ATTRIBUTES = new Set(
   'lang charset name content rel href src defer class action method role for id type required placeholder autocomplete spellcheck aria-labelledby aria-label tabindex scope aria-sort aria-hidden colspan datetime title data-key data-r data-sort data-asc data-desc value selected'.split(' '),
 )
 const CLASSES = new Set(
-  'top brand search vh mono facts muted note event events num days more summary sev sev-critical sev-high sev-medium sev-low sev-info sev-other sev-none sev-service scroll group ips lead big row error counts addr name arrow hint order proto protocols results query caret pages nw'.split(' '),
+  'top brand search vh mono facts muted note event events num days more summary sev sev-critical sev-high sev-medium sev-low sev-info sev-other sev-none scroll group ips lead big row error counts addr name arrow hint order proto protocols results query caret pages nw kind flag sev-link facets facet count cert validity'.split(' '),
 )
 
 const NASTY = [
@@ -154,10 +154,12 @@ describe('pages escape every value from an event (property)', () => {
         const plugins = storedEvents.map((e) => ({ name: e.event_source, count1h: 1, count24h: 1, count7d: 1, query: `+plugin:${message}`, scope: 'leak' as const }))
         inspect(renderIndex({ counts: severityList(counts), leaks: 0, events: store.size, latest, plugins, pluginsKnown: plugins.length }))
         const rows = (store.search(parseQuery('*', { scope: 'service' }), { offset: 0, limit: 20 }) as Uint8Array[]).map(resultRow)
-        const results = inspect(renderResults({ q: message, scope: 'service', page: 1, rows, more: true, error: null }, '/search'))
+        // Facet values are event text (a plugin's name, a host name): escaped like the rest.
+        const facets = [{ name: 'plugin', label: 'Plugin', values: storedEvents.map((e) => ({ label: e.event_source, count: 1, q: `${message} +plugin:="${e.event_source}"` })) }]
+        const results = inspect(renderResults({ q: message, scope: 'service', page: 1, rows, more: true, error: null, total: 7, uncounted: '', facets }, '/search'))
         for (const e of storedEvents.filter((e) => e.event_type === 'service')) expect(results.text).toContain(xmlSafe(e.event_source))
         const cut = Math.floor(message.length / 2)
-        inspect(renderResults({ q: message, scope: 'leak', page: 0, rows: [], more: false, error: { message, before: message.slice(0, cut), term: message.slice(cut, cut + 3), after: message.slice(cut + 3), position: cut + 1 } }, '/search'))
+        inspect(renderResults({ q: message, scope: 'leak', page: 0, rows: [], more: false, error: { message, before: message.slice(0, cut), term: message.slice(cut, cut + 3), after: message.slice(cut + 3), position: cut + 1 }, total: null, uncounted: message, facets: [] }, '/search'))
         inspect(renderError({ status: 400, reason: 'Bad Request', description: message }, message, { q: message, scope: message }))
       }),
       { numRuns: 150 },

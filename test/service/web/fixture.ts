@@ -80,22 +80,24 @@ export const FINDINGS = [
   },
 ] as const
 
-function service(fields: { host: string; ip: string; port: string; protocol: string; software: [string, string]; title?: string; tls?: [string, string, string]; time: string }): Event {
+/** `tls`: version, certificate CN, not after, issuer, not before. */
+function service(fields: { host: string; ip: string; port: string; protocol: string; software: [string, string]; title?: string; tls?: [string, string, string, string, string]; time: string }): Event {
   const e = makeEvent({ event_source: 'HttpPlugin', ip: fields.ip, host: fields.host, port: fields.port, protocol: fields.protocol, time: fields.time, ...place })
   e.service.software = { ...e.service.software, name: fields.software[0], version: fields.software[1] }
   e.http = { ...e.http, title: fields.title ?? '' }
   if (fields.tls) {
     e.ssl = { ...e.ssl, detected: true, enabled: true, version: fields.tls[0] }
-    e.ssl.certificate = { ...e.ssl.certificate, cn: fields.tls[1], not_after: fields.tls[2] }
+    e.ssl.certificate = { ...e.ssl.certificate, cn: fields.tls[1], not_after: fields.tls[2], issuer_name: fields.tls[3], not_before: fields.tls[4] }
   }
   return e
 }
 
 export const SERVICES: Event[] = [
-  service({ host: 'www.web.test', ip: HOST, port: '443', protocol: 'https', software: ['nginx', '1.25.3'], title: 'Web Test <b>Home</b>', tls: ['TLSv1.3', 'www.web.test', '2025-06-30T23:59:59Z'], time: '2024-03-01T08:00:00Z' }),
+  service({ host: 'www.web.test', ip: HOST, port: '443', protocol: 'https', software: ['nginx', '1.25.3'], title: 'Web Test <b>Home</b>', tls: ['TLSv1.3', 'www.web.test', '2025-06-30T23:59:59Z', 'R11', '2024-01-01T00:00:00Z'], time: '2024-03-01T08:00:00Z' }),
   service({ host: 'www.web.test', ip: HOST, port: '22', protocol: 'ssh', software: ['OpenSSH', '9.2p1'], time: '2024-03-01T08:05:00Z' }),
-  service({ host: 'api.web.test', ip: '198.51.100.8', port: '443', protocol: 'https', software: ['Caddy', '2.7.6'], title: 'API', tls: ['TLSv1.3', 'api.web.test', '2025-01-31T00:00:00Z'], time: '2024-02-20T12:00:00Z' }),
-  service({ host: 'api.web.test', ip: '2001:db8::8', port: '443', protocol: 'https', software: ['Caddy', '2.7.6'], title: 'API', tls: ['TLSv1.3', 'api.web.test', '2025-01-31T00:00:00Z'], time: '2024-02-21T12:00:00Z' }),
+  // Self-signed (issued by its own name), valid when seen; and the same name's certificate expired when seen.
+  service({ host: 'api.web.test', ip: '198.51.100.8', port: '443', protocol: 'https', software: ['Caddy', '2.7.6'], title: 'API', tls: ['TLSv1.3', 'api.web.test', '2025-01-31T00:00:00Z', 'api.web.test', '2024-01-31T00:00:00Z'], time: '2024-02-20T12:00:00Z' }),
+  service({ host: 'api.web.test', ip: '2001:db8::8', port: '443', protocol: 'https', software: ['Caddy', '2.7.6'], title: 'API', tls: ['TLSv1.3', 'api.web.test', '2024-02-01T00:00:00Z', 'Example Issuing CA 2', '2023-11-01T00:00:00Z'], time: '2024-02-21T12:00:00Z' }),
   service({ host: 'deep.api.web.test', ip: '198.51.100.9', port: '8443', protocol: 'https', software: ['Jetty', '10.0.18'], title: 'Internal', time: '2024-01-15T12:00:00Z' }),
   service({ host: 'notweb.test', ip: '198.51.100.10', port: '80', protocol: 'http', software: ['nginx', '1.18.0'], time: '2024-01-15T12:00:00Z' }),
 ]

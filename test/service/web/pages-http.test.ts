@@ -163,8 +163,10 @@ describe('pages', () => {
   it('shows the index: a labelled search box and the stored leaks by severity', async () => {
     const text = html(await page('/'))
     expect(text).toContain('<label for="q">IP, domain, URL or query</label>')
-    const rows = [...text.matchAll(/<tr><th scope="row"><span class="sev sev-(\w+)">([^<]*)<\/span><\/th><td class="num">(\d+)<\/td><\/tr>/g)].map((m) => `${m[2]}=${m[3]}`)
-    expect(rows).toEqual(['critical=1', 'high=1', 'medium=1', 'low=1', 'info=0', 'none=1'])
+    const rows = [...text.matchAll(/<tr><th scope="row"><a class="sev-link" href="\/search\?q=([^&]*)&amp;scope=leak"><span class="sev sev-(\w+)">([^<]*)<\/span><span class="vh"> leaks<\/span><\/a><\/th><td class="num"><a href="\/search\?q=\1&amp;scope=leak">(\d+)<span class="vh">[^<]*<\/span><\/a><\/td><\/tr>/g)].map(
+      (m) => `${m[3]}=${m[4]} ${decodeURIComponent(m[1]!)}`,
+    )
+    expect(rows).toEqual(['critical=1 +severity:critical', 'high=1 +severity:high', 'medium=1 +severity:medium', 'low=1 +severity:low', 'info=0 +severity:info', 'none=1 -severity:*'])
   })
 
   it('sends the search box to the page of an address, ip:port, a URL or a name', async () => {
@@ -209,6 +211,27 @@ describe('pages', () => {
     }
   })
 
+  it('says how many match and draws the facets as links that narrow the query (a required group around optional terms); a count too costly leaves them out', async () => {
+    const text = html(await page(`/search?q=${encodeURIComponent('+port:443')}&scope=service`))
+    expect(text).toContain('<p id="total"><strong>3</strong> services match.</p>')
+    const links = [...text.matchAll(/<li><a href="\/search\?q=([^&]*)&amp;scope=service">/g)].map((m) => decodeURIComponent(m[1]!))
+    expect(links).toEqual(['+port:443 +port:443', '+port:443 +plugin:HttpPlugin', '+port:443 +country:NL', '+port:443 +host:="api.web.test"', '+port:443 +host:="www.web.test"'])
+    // Every link's query parses, and finds exactly as many as its count says (the store's count).
+    const counts = [...text.matchAll(/<span class="count">(\d+)</g)].map((m) => Number(m[1]))
+    for (const [i, q] of links.entries()) expect(html(await page(`/search?q=${encodeURIComponent(q)}&scope=service`)), q).toContain(`<p id="total"><strong>${counts[i]}</strong>`)
+    const optional = html(await page(`/search?q=${encodeURIComponent('API Home')}&scope=service`))
+    expect(optional).toContain(`href="/search?q=${encodeURIComponent('+(API Home) +port:443')}&amp;scope=service"`)
+    const everything = html(await page('/search?q=*&scope=leak'))
+    expect(everything).toContain(`href="/search?q=${encodeURIComponent('+severity:critical')}&amp;scope=leak"`)
+    // A store that evaluates 25 events at most: a page of a word query (21 read) is drawn, its count (40) is too costly.
+    const small = new MemoryStore({ scanLimit: 25 })
+    await small.ingest(Array.from({ length: 40 }, (_, i) => makeEvent({ ip: `192.0.2.${i + 1}`, summary: 'alpha' })))
+    const tight = await serveForTest({ store: small, config: unlimitedConfig() })
+    const uncounted = html(await getRaw(tight.url, '/search?q=alpha&scope=service', { accept: BROWSER_ACCEPT }))
+    expect(uncounted).toContain('<p class="muted" id="total">Not counted: this query is too broad to count in one request')
+    expect(uncounted).not.toContain('class="facets"')
+  })
+
   it('pages results by 20, newest first, without overlap', async () => {
     const many = new MemoryStore()
     await many.ingest(Array.from({ length: 45 }, (_, i) => makeEvent({ event_type: 'leak', event_source: 'PagePlugin', ip: `192.0.2.${i + 1}`, port: '80', time: `2024-05-${String(1 + (i % 28)).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}:00:00Z` })))
@@ -233,7 +256,7 @@ describe('errors as pages', () => {
     ['/host/%E0%A4%A', 400, 'has malformed percent-encoding'],
     ['/host/', 400, 'The path needs an IP address'],
     ['/domain/a..b', 400, '&quot;a..b&quot; is not a domain name'],
-    [`/host/${HOST}?sort=nope`, 400, 'sort=&quot;nope&quot; is not a column of this page; use one of severity, finding, plugin, port, fingerprint, first, last, days.'],
+    [`/host/${HOST}?sort=nope`, 400, 'sort=&quot;nope&quot; is not a column of this page; use one of port, severity, finding, plugin, fingerprint, first, last, days.'],
     [`/host/${HOST}?sort=ip`, 400, 'is not a column of this page'],
     [`/host/${HOST}?dir=up`, 400, 'dir=&quot;up&quot; is not a direction; use asc or desc.'],
     [`/host/${HOST}?x=%3Cscript%3E`, 400, 'The query parameter &quot;x&quot; is not known here'],

@@ -10,6 +10,8 @@ export class Addresses {
   private readonly numbers = new Map<string, number>()
   /** By address number: the ids of its events (undefined once all were deleted). */
   readonly ids: (Ids | undefined)[] = []
+  /** By address number: the canonical address (facets count by number, then name them). */
+  readonly texts: string[] = []
   private readonly changedAt = new Column((n) => new Float64Array(n))
 
   /** `onNew(n, ip)`: told of every address the table meets for the first time. */
@@ -31,7 +33,9 @@ export class Addresses {
     let n = this.numbers.get(ip)
     if (n === undefined) {
       n = this.ids.length
-      this.numbers.set(detach(ip), n)
+      const key = detach(ip)
+      this.numbers.set(key, n)
+      this.texts.push(key)
       this.ids.push(id)
       this.onNew(n, ip)
     } else this.ids[n] = addId(this.ids[n], id)

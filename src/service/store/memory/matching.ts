@@ -24,6 +24,8 @@ import { TimeOrder } from './time-order.js'
 export interface MatchBounds extends SearchOptions {
   /** Events evaluated at most (a page of a search; none for an export). */
   scanLimit?: number
+  /** What reaching `scanLimit` is said to mean (default: a page's words). */
+  scanLimitMessage?: string
   evaluator?: Evaluator
 }
 
@@ -94,7 +96,7 @@ export async function* matching(view: SearchView, query: Query, bounds: MatchBou
   }
   for (const id of candidates(view, query, chosen)) {
     if (++evaluated > scanLimit) {
-      over = `the search read ${scanLimit} events without filling the page: ${SELECTIVE}`
+      over = bounds.scanLimitMessage ?? `the search read ${scanLimit} events without filling the page: ${SELECTIVE}`
       break
     }
     const w = eventWork(cost, view.length(id))

@@ -3,7 +3,8 @@
  * source, port, fingerprint (hashed), severity, country code and name, and asn; addresses in
  * address order (CIDR ranges); every event in time order. It answers the planner's questions
  * (query/plan.ts PlanIndexes) for the selective tests; other tests are left to the evaluator.
- * Per event: 4 bytes in each of the seven posting lists, 20 in the columns, 4 in the time order.
+ * Per event: 4 bytes in each of the seven posting lists, 28 in the columns, 4 in the time order.
+ * The columns also answer facets (counts of values among a query's matches: facet-columns.ts).
  */
 import { reverseLabels } from '../../../names/domain.js'
 import type { IdSet, PlanIndexes } from '../../../query/plan.js'
@@ -44,7 +45,14 @@ export class SearchIndex implements PlanIndexes {
   private readonly codeOf = new Column((n) => new Int32Array(n))
   private readonly nameOf = new Column((n) => new Int32Array(n))
   private readonly asnOf = new Column((n) => new Float64Array(n))
+  /** Source and port numbers (interned), for facets. */
+  private readonly sourceOf = new Column((n) => new Int32Array(n))
+  private readonly portOf = new Column((n) => new Int32Array(n))
+  private readonly sources = new Interned()
+  private readonly ports = new Interned()
   private readonly countries = new Map<string, number>()
+  /** Country texts by number. */
+  private readonly countryTexts: string[] = []
   readonly addresses = new AddressOrder()
   readonly order: TimeOrder
 
@@ -57,7 +65,9 @@ export class SearchIndex implements PlanIndexes {
     this.source.add(p.source, id)
     this.port.add(p.port, id)
     this.fingerprint.add(hash30(p.fingerprint), id)
-    for (const column of [this.sevOf, this.codeOf, this.nameOf, this.asnOf]) column.ensure(id)
+    for (const column of [this.sevOf, this.codeOf, this.nameOf, this.asnOf, this.sourceOf, this.portOf]) column.ensure(id)
+    this.sourceOf.data[id] = this.sources.number(p.source)
+    this.portOf.data[id] = this.ports.number(p.port)
     this.keep(id, p, true)
     this.order.add(id)
   }
@@ -89,8 +99,29 @@ export class SearchIndex implements PlanIndexes {
   /** The number of a country code or name ('' is 0). */
   private country(text: string): number {
     let n = this.countries.get(text)
-    if (n === undefined) this.countries.set(detach(text), (n = this.countries.size))
+    if (n === undefined) {
+      this.countries.set(detach(text), (n = this.countries.size))
+      this.countryTexts.push(detach(text))
+    }
     return n
+  }
+
+  /**
+   * The column of a facet the index keeps (port, plugin, country, asn): each event's value as a
+   * number (`key`; -1 or 0 as none, see FacetColumn) and the text of a number; undefined for others.
+   */
+  facetColumn(facet: string): FacetColumn | undefined {
+    switch (facet) {
+      case 'port':
+        return { key: (id) => this.portOf.data[id]!, text: (n) => this.ports.texts[n]! }
+      case 'plugin':
+        return { key: (id) => this.sourceOf.data[id]!, text: (n) => this.sources.texts[n]! }
+      case 'country':
+        return { key: (id) => this.codeOf.data[id]!, text: (n) => this.countryTexts[n]! }
+      case 'asn':
+        return { key: (id) => this.asnOf.data[id]!, text: (n) => String(n) }
+    }
+    return undefined
   }
 
   /** Ids listed under a country text whose kept value it still is. */
@@ -166,6 +197,27 @@ export class SearchIndex implements PlanIndexes {
 function inRangeOf(value: number, test: { lo?: Bound; hi?: Bound }): boolean {
   if (test.lo && (test.lo.inclusive ? value < Number(test.lo.value) : value <= Number(test.lo.value))) return false
   return !(test.hi && (test.hi.inclusive ? value > Number(test.hi.value) : value >= Number(test.hi.value)))
+}
+
+/** What a facet reads from a column: an event's value as a number, and the text of a number ('' is none). */
+export interface FacetColumn {
+  key(id: number): number
+  text(key: number): string
+}
+
+/** Texts numbered in the order first met ('' is number 0 when met first, or any number: its text says none). */
+class Interned {
+  private readonly numbers = new Map<string, number>()
+  readonly texts: string[] = []
+  number(text: string): number {
+    let n = this.numbers.get(text)
+    if (n === undefined) {
+      n = this.texts.length
+      this.numbers.set(detach(text), n)
+      this.texts.push(detach(text))
+    }
+    return n
+  }
 }
 
 function sortedUnique(ids: number[]): IdSet {

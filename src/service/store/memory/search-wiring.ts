@@ -2,12 +2,14 @@
  * How the memory store's search (search-index.ts, search.ts) reads the store: its columns,
  * address and name tables and severities, wired once when the store is made.
  */
+import { reverseLabels } from '../../names/domain.js'
+import { storable } from '../../../query/index.js'
 import type { Column } from './columns.js'
 import type { Addresses } from './addresses.js'
 import type { ByteArena } from './arena.js'
 import { instant } from './instants.js'
 import type { NameIndex } from './name-index.js'
-import { SearchIndex } from './search-index.js'
+import { type FacetColumn, SearchIndex } from './search-index.js'
 import type { SearchView } from './search.js'
 import type { Severities } from './severities.js'
 
@@ -56,6 +58,20 @@ export function wireSearch(s: SearchedStore): { index: SearchIndex; view: Search
     nameOf: (id) => s.nameOf.data[id]!,
     addressCount: () => s.addresses.ids.length,
     nameCount: () => s.names.ids.length,
+    facetColumn: (facet) => facetColumn(s, index, facet),
   }
   return { index, view }
+}
+
+/** The facets the store's columns answer (the others are read from each match's JSON). */
+function facetColumn(s: SearchedStore, index: SearchIndex, facet: string): FacetColumn | undefined {
+  switch (facet) {
+    case 'severity':
+      return { key: (id) => s.severities.of.data[id]!, text: (n) => storable(s.severities.names[n]!) }
+    case 'ip':
+      return { key: (id) => s.ipOf.data[id]!, text: (n) => (n < 0 ? '' : s.addresses.texts[n]!) }
+    case 'host':
+      return { key: (id) => s.nameOf.data[id]!, text: (n) => (n < 0 ? '' : reverseLabels(s.names.reversed[n]!)) }
+  }
+  return index.facetColumn(facet)
 }

@@ -9,7 +9,7 @@
 import type { Query, Seen } from '../../../query/index.js'
 import type { Plan } from '../../../query/plan.js'
 import type { SearchPage } from '../search.js'
-import type { SearchIndex } from './search-index.js'
+import type { FacetColumn, SearchIndex } from './search-index.js'
 import { exactPage, type MatchBounds, matching, planOf } from './matching.js'
 import { SeenAt } from '../seen-at.js'
 import type { SeenEvent } from '../types.js'
@@ -34,6 +34,8 @@ export interface SearchView {
   nameOf(id: number): number
   addressCount(): number
   nameCount(): number
+  /** The column that answers a facet (facet-columns in search-wiring.ts), or undefined: read the JSON. */
+  facetColumn(facet: string): FacetColumn | undefined
 }
 
 /**

@@ -21,6 +21,8 @@ import type { SearchIndex } from './search-index.js'
 import { wireSearch } from './search-wiring.js'
 import { Severities } from './severities.js'
 import { searchAll, searchByResource, searchPage, type SearchView } from './search.js'
+import { countMatches } from './count.js'
+import type { CountRequest, CountResult } from '../count.js'
 import { subdomainEntries } from './subdomains.js'
 import { forEachTagged } from './tag-scan.js'
 import { DEFAULT_SCAN_LIMIT, type SearchAllOptions, type SearchOptions, type SearchPage } from '../search.js'
@@ -44,7 +46,7 @@ export class MemoryStore implements Store {
   private readonly scanLimit: number
   private evaluator: Evaluator | undefined
   /** Stored events; `next`: ids given so far (never reused: a deleted event's id stays `gone`). */
-  private count = 0
+  private events = 0
   private next = 0
   private stored = 0
   private readonly gone = new Column((n) => new Uint8Array(n))
@@ -87,7 +89,7 @@ export class MemoryStore implements Store {
   }
 
   get size(): number {
-    return this.count
+    return this.events
   }
 
   /** Documents stored so far, new or duplicate (see Store.version). */
@@ -142,7 +144,7 @@ export class MemoryStore implements Store {
 
   /** Sizes, for diagnostics and the benchmark. */
   stats(): { events: number; jsonBytes: number; slabBytes: number; wastedBytes: number } {
-    return { events: this.count, jsonBytes: this.arena.live, slabBytes: this.arena.capacity, wastedBytes: this.arena.wasted }
+    return { events: this.events, jsonBytes: this.arena.live, slabBytes: this.arena.capacity, wastedBytes: this.arena.wasted }
   }
 
   host(ip: string): Lookup | null {
@@ -171,6 +173,11 @@ export class MemoryStore implements Store {
   /** One page of the events matching `query`, newest first (memory/search.ts; at most `scanLimit` evaluated); at once when no event needs evaluating. */
   search(query: Query, page: SearchPage, options: SearchOptions = {}): Buffer[] | Promise<Buffer[]> {
     return searchPage(this.searchView, query, page, { ...options, scanLimit: this.scanLimit, evaluator: this.evaluator })
+  }
+
+  /** The total and facets of `query` (memory/count.ts: search's bounded path; at most `scanLimit` evaluated or read). */
+  count(query: Query, request: CountRequest, options: SearchOptions = {}): Promise<CountResult> {
+    return countMatches(this.searchView, query, request, { ...options, scanLimit: this.scanLimit, evaluator: this.evaluator })
   }
 
   /** Every event matching `query`, newest first, read in batches (bulk export). */
@@ -231,7 +238,7 @@ export class MemoryStore implements Store {
     this.searchIndex.remove(id)
     this.gone.data[id] = 1
     this.arena.drop(id)
-    this.count--
+    this.events--
   }
 
   onIngest(listener: IngestListener): () => void {
@@ -273,7 +280,7 @@ export class MemoryStore implements Store {
       return -1
     }
     const id = this.next++
-    this.count++
+    this.events++
     for (const column of [this.gone, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.ipOf, this.nameOf]) column.ensure(id)
     this.store(id, p, false)
     this.ms.data[id] = ms

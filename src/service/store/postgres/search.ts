@@ -9,7 +9,7 @@
  * aborts (its client went away): the driver's cancel request, so no connection stays busy
  * with a search nobody waits for.
  */
-import type { Sql } from 'postgres'
+import type { Sql, TransactionSql } from 'postgres'
 import type { Query } from '../../../query/index.js'
 import { toSql } from '../../../query/sql.js'
 import { type SearchPage, SearchLimitError } from '../search.js'
@@ -19,12 +19,16 @@ import type { SeenEvent } from '../types.js'
 /** The stored JSON with NUL and unpaired surrogates made storable, parsed once per row (OFFSET 0 keeps it one). */
 const DOC = ' CROSS JOIN LATERAL (SELECT l9kit_doc(e.json) AS d OFFSET 0) AS x'
 
-/** The SELECT of a search (columns `json`, and for keyset reads `last_seen`, `id`), its parameters, and where its own come next. */
-export function searchSelect(query: Query, columns: string): { text: string; params: string[] } {
+/**
+ * The SELECT of a search (columns `json`, and for keyset reads `last_seen`, `id`; a count's
+ * columns), its parameters, and where its own come next. `withDoc` joins the parsed document
+ * (`x.d`) even when the condition does not read it.
+ */
+export function searchSelect(query: Query, columns: string, withDoc = false): { text: string; params: string[] } {
   const where = toSql(query.cond)
   const params = [...where.params]
   const scope = query.scope === 'any' ? '' : `e.event_type = $${params.push(query.scope)}::text AND `
-  return { text: `SELECT ${columns} FROM events AS e${where.needsDoc ? DOC : ''} WHERE ${scope}${where.text}`, params }
+  return { text: `SELECT ${columns} FROM events AS e${where.needsDoc || withDoc ? DOC : ''} WHERE ${scope}${where.text}`, params }
 }
 
 /** The statement of one page, newest first, and its parameters. */
@@ -62,14 +66,22 @@ export async function bounded<T>(query: PromiseLike<T> & { cancel(): unknown }, 
   }
 }
 
+/**
+ * Runs the statement `make` gives in a transaction of its own under the bounds' statement
+ * timeout, cancelled when their signal aborts (a search page's and a count's one bound).
+ */
+export async function timedStatement<T>(sql: Sql, bounds: StatementBounds, make: (tx: TransactionSql) => PromiseLike<T> & { cancel(): unknown }): Promise<T> {
+  return (await sql.begin(async (tx) => {
+    await tx.unsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(bounds.timeoutMs))}`)
+    return bounded(make(tx), bounds)
+  })) as T
+}
+
 /** One page, newest first, in a transaction of its own with the page's statement timeout. */
 export async function searchPage(sql: Sql, query: Query, page: SearchPage, bounds: StatementBounds): Promise<Buffer[]> {
   if (page.limit <= 0) return []
   const { text: statement, params } = pageStatement(query, page)
-  const rows = await sql.begin(async (tx) => {
-    await tx.unsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(bounds.timeoutMs))}`)
-    return bounded(tx.unsafe(statement, params).raw(), bounds)
-  })
+  const rows = await timedStatement(sql, bounds, (tx) => tx.unsafe(statement, params).raw())
   return (rows as unknown as Buffer[][]).map((row) => row[0]!)
 }
 

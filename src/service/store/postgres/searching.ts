@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store's searches and bulk reads (search.ts has their SQL), on a pool of their
+ * The PostgreSQL store's searches, counts and bulk reads (search.ts and count.ts have their SQL), on a pool of their
  * own: a few connections (`searchConnections`) apart from the pool that answers lookups and
  * takes ingests, so costly statements queue behind one another and never hold a connection a
  * lookup needs. Every statement there has a timeout (a page's `searchTimeoutMs`, a bulk read's
@@ -11,6 +11,8 @@ import { DEFAULT_SEARCH_TIMEOUT_MS, type SearchAllOptions, type SearchOptions, t
 import type { SeenEvent } from '../types.js'
 import { connect } from './connect.js'
 import { searchAll, searchByResource, searchPage } from './search.js'
+import { countMatches } from './count.js'
+import type { CountRequest, CountResult } from '../count.js'
 import { DEFAULT_STATEMENT_TIMEOUT_MS, type PostgresStoreOptions } from './store-options.js'
 
 export class PostgresSearch {
@@ -34,6 +36,11 @@ export class PostgresSearch {
   async page(query: Query, page: SearchPage, options: SearchOptions = {}): Promise<Buffer[]> {
     await this.opening
     return searchPage(this.sql, query, page, { timeoutMs: this.pageMs, signal: options.signal })
+  }
+
+  async count(query: Query, request: CountRequest, options: SearchOptions = {}): Promise<CountResult> {
+    await this.opening
+    return countMatches(this.sql, query, request, { timeoutMs: this.pageMs, signal: options.signal })
   }
 
   async *all(query: Query, options: SearchAllOptions = {}): AsyncIterable<Buffer> {

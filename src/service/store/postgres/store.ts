@@ -16,6 +16,7 @@ import type { Query } from '../../../query/index.js'
 import type { SearchAllOptions, SearchOptions, SearchPage } from '../search.js'
 import { connect } from './connect.js'
 import { PostgresSearch } from './searching.js'
+import type { CountRequest, CountResult } from '../count.js'
 import { migrate } from './migrations.js'
 import { rowsAtAddress, rowsUnderName, split, splitSeen } from './lookup-rows.js'
 import { deleteTagged } from './tagged.js'
@@ -40,7 +41,7 @@ export class PostgresStore implements Store {
   readonly sql: Sql
   readonly schema: string
   private readonly opening: Promise<void>
-  private count = 0
+  private stored = 0
   private readonly listeners = new Set<IngestListener>()
   private readonly ingestHooks = new Set<IngestHook>()
   /** Searches and bulk reads, on a pool of their own (searching.ts). */
@@ -79,7 +80,7 @@ export class PostgresStore implements Store {
   private async open(): Promise<void> {
     await migrate(this.sql, this.schema)
     const [row] = await this.sql<{ n: string }[]>`SELECT count(*) AS n FROM events`
-    this.count = Number(row!.n)
+    this.stored = Number(row!.n)
   }
 
   /** Resolves once the schema is migrated; rejects with the reason it could not be. */
@@ -98,15 +99,15 @@ export class PostgresStore implements Store {
    * process's ingests show up at the next `refreshSize()`.
    */
   get size(): number {
-    return this.count
+    return this.stored
   }
 
   /** Counts the stored events again (after other processes ingested). */
   async refreshSize(): Promise<number> {
     await this.opening
     const [row] = await this.sql<{ n: string }[]>`SELECT count(*) AS n FROM events`
-    this.count = Number(row!.n)
-    return this.count
+    this.stored = Number(row!.n)
+    return this.stored
   }
 
   /** Runs `hook` inside every ingest transaction; returns the function that stops it. */
@@ -198,7 +199,7 @@ export class PostgresStore implements Store {
         for (const listener of this.listeners) listener({ event, json: p.json, duplicate })
       }
     }
-    this.count += fresh.size
+    this.stored += fresh.size
     if (Date.now() - this.prunedAt > PRUNE_MS) {
       this.prunedAt = Date.now()
       pruneCounts(this.sql, now).catch(() => undefined) // best effort: kept buckets are never counted wrong
@@ -245,6 +246,11 @@ export class PostgresStore implements Store {
     return this.searches.page(query, page, options)
   }
 
+  /** The total and facets of `query`: one statement on the search pool, bounded as a search page is (postgres/count.ts). */
+  count(query: Query, request: CountRequest, options?: SearchOptions): Promise<CountResult> {
+    return this.searches.count(query, request, options)
+  }
+
   /** Every event matching `query`, newest first, read `batch` (default 1000) rows at a time (bulk export). */
   searchAll(query: Query, options?: SearchAllOptions): AsyncIterable<Buffer> {
     return this.searches.all(query, options)
@@ -264,7 +270,7 @@ export class PostgresStore implements Store {
   async deleteTagged(tag: string): Promise<number> {
     await this.opening
     const deleted = await deleteTagged(this.sql, tag)
-    this.count = Math.max(0, this.count - deleted)
+    this.stored = Math.max(0, this.stored - deleted)
     return deleted
   }
 

@@ -42,11 +42,11 @@ export const DOMAIN = `<h1>Domain <span class="mono"><%= it.domain %></span></h1
 <tr class="group"><th colspan="9" scope="rowgroup"><span class="name"><%~ include('@namelink', { name: g.host }) %></span> <span class="ips">on <% if (g.ips.length === 0) { %><span class="muted">no IP known</span><% } %><% g.ips.forEach((ip, j) => { %><% if (j > 0) { %>, <% } %><%~ include('@hostlink', { ip }) %><% }) %></span></th></tr>
 <% for (const r of g.rows) { %>
 <tr class="event" id="e-<%= r.key %>" data-key="<%= r.key %>" data-r="<%= it.ranks.get(r) %>">
-<td><%~ include('@badge', { row: r }) %></td>
-<th scope="row"><% if (r.kind === 'leak' && r.type !== '') { %><strong><%~ include('@breakable', { text: r.type }) %></strong><br /><% } %><% if (r.kind === 'service' && r.software !== '') { %><strong><%= r.software %></strong><br /><% } %><span class="summary"><%= r.summary %></span></th>
-<td><%~ include('@breakable', { text: r.plugin }) %></td>
-<td class="num"><%= r.port === '' ? '–' : r.port %><% if (r.protocol !== '') { %>/<wbr /><%= r.protocol %><% } %></td>
 <td><% if (r.ip !== '') { %><%~ include('@hostlink', { ip: r.ip }) %><% } %></td>
+<td class="num"><%~ include('@port', { row: r }) %></td>
+<td><%~ include('@badge', { row: r }) %></td>
+<th scope="row"><% if (r.kind === 'leak' && r.type !== '') { %><strong><%~ include('@breakable', { text: r.type }) %></strong><br /><% } %><% if (r.kind === 'service') { %><span class="kind">Service</span><% if (r.software !== '') { %> <strong><%= r.software %></strong><% } %><br /><% } %><span class="summary"><%= r.summary %></span></th>
+<td><%~ include('@breakable', { text: r.plugin }) %></td>
 <td><%~ include('@fingerprint', { fingerprint: r.fingerprint }) %></td>
 <td><%~ include('@time', { time: r.firstSeen }) %></td>
 <td><%~ include('@time', { time: r.lastSeen }) %></td>

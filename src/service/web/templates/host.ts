@@ -22,10 +22,10 @@ export const HOST = `<h1>Host <span class="mono"><%= it.ip %></span></h1>
 <tbody>
 <% for (const r of it.findings) { %>
 <tr class="event" id="e-<%= r.key %>" data-key="<%= r.key %>" data-r="<%= it.ranks.get(r) %>">
+<td class="num"><%~ include('@port', { row: r }) %></td>
 <td><%~ include('@badge', { row: r }) %></td>
 <th scope="row"><% if (r.type !== '') { %><strong><%~ include('@breakable', { text: r.type }) %></strong><% if (r.stage !== '') { %> <span class="muted">(<%= r.stage %>)</span><% } %><br /><% } %><span class="summary"><%= r.summary %></span></th>
 <td><%~ include('@breakable', { text: r.plugin }) %></td>
-<td class="num"><%= r.port === '' ? '–' : r.port %><% if (r.protocol !== '') { %>/<wbr /><%= r.protocol %><% } %></td>
 <td><%~ include('@fingerprint', { fingerprint: r.fingerprint }) %></td>
 <td><%~ include('@time', { time: r.firstSeen }) %></td>
 <td><%~ include('@time', { time: r.lastSeen }) %></td>
@@ -46,8 +46,8 @@ export const HOST = `<h1>Host <span class="mono"><%= it.ip %></span></h1>
 <% } else { %>
 <div class="scroll" role="region" aria-labelledby="services-caption" tabindex="0">
 <table class="events" id="services-table">
-<caption id="services-caption"><span>Services seen on <%= it.ip %><% if (it.port !== '') { %> port <%= it.port %><% } %>, by port. Times are UTC.</span></caption>
-<thead><tr><th scope="col">Port</th><th scope="col">Protocol</th><th scope="col">Software</th><th scope="col">TLS</th><th scope="col">Certificate</th><th scope="col">Expires</th><th scope="col">HTTP title</th><th scope="col">Last seen</th></tr></thead>
+<caption id="services-caption"><span>Services seen on <%= it.ip %><% if (it.port !== '') { %> port <%= it.port %><% } %>, by port. A certificate shows its issuer (self-signed: issued by its own name) and its validity, flagged when it was expired or not yet valid as the service was seen. Times are UTC.</span></caption>
+<thead><tr><th scope="col">Port</th><th scope="col">Protocol</th><th scope="col">Software</th><th scope="col">TLS</th><th scope="col">Certificate</th><th scope="col">Valid</th><th scope="col">HTTP title</th><th scope="col">Last seen</th></tr></thead>
 <tbody>
 <% for (const r of it.services) { %>
 <tr class="event" id="e-<%= r.key %>" data-key="<%= r.key %>">
@@ -55,8 +55,8 @@ export const HOST = `<h1>Host <span class="mono"><%= it.ip %></span></h1>
 <td><%= r.protocol %></td>
 <td><%= r.software %></td>
 <td><%= r.tlsVersion %></td>
-<td><%= r.certificateCn %></td>
-<td><% if (r.certificateExpiry !== '') { %><%~ include('@time', { time: r.certificateExpiry }) %><% } %></td>
+<% const c = r.certificate %><td class="cert"><% if (c !== null) { %><% if (c.cn !== '') { %><%~ include('@breakable', { text: c.cn }) %><br /><% } %><% if (c.selfSigned) { %><strong class="flag">self-signed</strong><% } else if (c.issuer !== '') { %><span class="muted">issued by</span> <%= c.issuer %><% } else { %><span class="muted">issuer unknown</span><% } %><% } %></td>
+<td class="validity"><% if (c !== null && (c.notBefore !== '' || c.notAfter !== '')) { %><span class="muted">from</span> <% if (c.notBefore !== '') { %><%~ include('@time', { time: c.notBefore }) %><% } else { %>?<% } %><br /><span class="muted">to</span> <% if (c.notAfter !== '') { %><%~ include('@time', { time: c.notAfter }) %><% } else { %>?<% } %><% if (c.outside !== '') { %><br /><strong class="flag"><%= c.outside %> when seen</strong><% } %><% } %></td>
 <td><%= r.httpTitle %></td>
 <td><%~ include('@time', { time: r.lastSeen }) %></td>
 </tr>

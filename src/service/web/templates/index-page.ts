@@ -10,7 +10,7 @@ export const INDEX = `<h1>Look up a host, a domain, or search</h1>
 <% if (it.latest.length === 0) { %>
 <p class="muted">No leak is stored yet.</p>
 <% } else { %>
-<%~ include('@resultrows', { rows: it.latest, id: 'latest-table', caption: 'The ' + it.latest.length + ' most recently seen leaks.' }) %>
+<%~ include('@resultrows', { rows: it.latest, leaks: true, id: 'latest-table', caption: 'The ' + it.latest.length + ' most recently seen leaks.' }) %>
 <p><a href="/search?q=*&amp;scope=leak">All leaks, newest first</a></p>
 <% } %>
 </section>
@@ -38,11 +38,11 @@ export const INDEX = `<h1>Look up a host, a domain, or search</h1>
 <h2 id="severity">Leaks by severity</h2>
 <p class="lead"><%= it.leaks %> <%= it.leaks === 1 ? 'leak' : 'leaks' %> among <%= it.events %> stored <%= it.events === 1 ? 'event' : 'events' %>.</p>
 <table id="severity-table" class="counts">
-<caption>Stored leaks by severity</caption>
+<caption>Stored leaks by severity; each links to the search of those leaks</caption>
 <thead><tr><th scope="col">Severity</th><th scope="col" class="num">Leaks</th></tr></thead>
 <tbody>
 <% for (const c of it.counts) { %>
-<tr><th scope="row"><span class="sev sev-<%= it.h.severityClass(c.rank) %>"><%= c.word === '' ? 'none' : c.word %></span></th><td class="num"><%= c.count %></td></tr>
+<tr><th scope="row"><a class="sev-link" href="/search?q=<%= it.h.enc(c.query) %>&amp;scope=leak"><span class="sev sev-<%= it.h.severityClass(c.rank) %>"><%= c.word === '' ? 'none' : c.word %></span><span class="vh"> leaks</span></a></th><td class="num"><a href="/search?q=<%= it.h.enc(c.query) %>&amp;scope=leak"><%= c.count %><span class="vh"> <%= c.word === '' ? 'leaks without a severity' : c.word + ' leaks' %></span></a></td></tr>
 <% } %>
 </tbody>
 </table>

@@ -1,7 +1,14 @@
 /** Pieces shared by the pages: a severity badge, a seen time, a fingerprint, a sortable header row, the link to an event's JSON. */
 
-/** `it.row`: a finding or service row. A service shows the word "service"; colour is never the only sign. */
-export const BADGE = `<% const r = it.row %><% if (r.kind === 'leak') { %><span class="sev sev-<%= it.h.severityClass(r.severityRank) %>"><%= r.severity === '' ? 'none' : r.severity %></span><% } else { %><span class="sev sev-service">service</span><% } %>`
+/**
+ * `it.row`: a finding or service row's severity: a badge with the word (colour is never the only
+ * sign). A service has no severity: a dash, said in words to a screen reader (the row's event
+ * cell says it is a service), never a badge that would read as a severity.
+ */
+export const BADGE = `<% const r = it.row %><% if (r.kind === 'leak') { %><span class="sev sev-<%= it.h.severityClass(r.severityRank) %>"><%= r.severity === '' ? 'none' : r.severity %></span><% } else { %><span class="muted" aria-hidden="true">–</span><span class="vh">no severity: a service</span><% } %>`
+
+/** `it.row`: the port, and the protocol after a place to break (`443/https`); a dash without a port. */
+export const PORT = `<% const r = it.row %><%= r.port === '' ? '–' : r.port %><% if (r.protocol !== '') { %>/<wbr /><%= r.protocol %><% } %>`
 
 /** `it.time`: canonical time text, shown to the minute with its zone (`2024-01-15 08:00 UTC`), whole value on hover and in datetime. */
 export const TIME = `<% const [date, clock] = it.h.timeParts(it.time) %><time datetime="<%= it.time %>" title="<%= it.time %>"><span class="nw"><%= date %></span><% if (clock !== '') { %> <span class="nw"><%= clock %></span><% } %></time>`

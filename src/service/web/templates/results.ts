@@ -5,15 +5,15 @@
 export const RESULT_ROWS = `<div class="scroll" role="region" aria-labelledby="<%= it.id %>-caption" tabindex="0">
 <table class="events results" id="<%= it.id %>">
 <caption id="<%= it.id %>-caption"><span><%= it.caption %> Times are UTC.</span></caption>
-<thead><tr><th scope="col">Severity</th><th scope="col">Event</th><th scope="col">Plugin</th><th scope="col">Host</th><th scope="col" class="num">Port</th><th scope="col">Last seen</th></tr></thead>
+<thead><tr><th scope="col">Host</th><th scope="col" class="num">Port</th><% if (it.leaks) { %><th scope="col">Severity</th><% } %><th scope="col"><%= it.leaks ? 'Event' : 'Service' %></th><th scope="col">Plugin</th><th scope="col">Last seen</th></tr></thead>
 <tbody>
 <% for (const r of it.rows) { %>
 <tr class="event" data-key="<%= r.key %>">
-<td><%~ include('@badge', { row: r }) %></td>
-<th scope="row"><% if (r.headline !== '') { %><strong><%~ include('@breakable', { text: r.headline }) %></strong><br /><% } %><span class="summary"><%= r.summary %></span></th>
+<th scope="row"><% if (r.ip === '' && !(r.host !== '' && it.h.isName(r.host))) { %><span class="muted">unknown</span><% } %><%~ include('@where', { row: r }) %></th>
+<td class="num"><%~ include('@port', { row: r }) %></td>
+<% if (it.leaks) { %><td><%~ include('@badge', { row: r }) %></td>
+<% } %><td><% if (r.headline !== '') { %><strong><%~ include('@breakable', { text: r.headline }) %></strong><br /><% } %><span class="summary"><%= r.summary %></span></td>
 <td><%~ include('@breakable', { text: r.plugin }) %></td>
-<td><%~ include('@where', { row: r }) %></td>
-<td class="num"><%= r.port === '' ? '–' : r.port %><% if (r.protocol !== '') { %>/<wbr /><%= r.protocol %><% } %></td>
 <td><%~ include('@time', { time: r.time }) %></td>
 </tr>
 <% } %>
@@ -29,6 +29,19 @@ export const RESULTS = `<h1>Search <%= it.scope === 'leak' ? 'leaks' : 'services
 <% for (const note of it.notes) { %><p><%= note %></p><% } %>
 </div>
 <% } %>
+<% if (it.error === null && it.total !== null) { %><p id="total"><strong><%= it.total %></strong> <%= it.total === 1 ? (it.scope === 'leak' ? 'leak matches' : 'service matches') : (it.scope === 'leak' ? 'leaks match' : 'services match') %>.</p><% } else if (it.error === null) { %><p class="muted" id="total">Not counted: <%= it.uncounted %></p><% } %>
+<% if (it.error === null && it.facets.some((f) => f.values.length > 0)) { %>
+<nav class="facets" aria-labelledby="facets-heading">
+<h2 id="facets-heading" class="vh">Narrow the search</h2>
+<% for (const f of it.facets) { %><% if (f.values.length > 0) { %>
+<section class="facet" aria-labelledby="facet-<%= f.name %>"><h3 id="facet-<%= f.name %>"><%= f.label %></h3>
+<ul>
+<% for (const v of f.values) { %><li><a href="/search?q=<%= it.h.enc(v.q) %>&amp;scope=<%= it.scope %>"><%~ include('@breakable', { text: v.label }) %></a> <span class="count"><%= v.count %><span class="vh"> <%= v.count === 1 ? 'match' : 'matches' %></span></span></li>
+<% } %></ul>
+</section>
+<% } %><% } %>
+</nav>
+<% } %>
 <% if (it.error !== null) { %>
 <div class="error" role="alert" id="query-error">
 <p><%= it.error.message %></p>
@@ -37,7 +50,7 @@ export const RESULTS = `<h1>Search <%= it.scope === 'leak' ? 'leaks' : 'services
 <% } else if (it.rows.length === 0) { %>
 <p class="muted" id="no-results"><%= it.page === 0 ? 'Nothing stored matches this query.' : 'No more results: this page is past the last one.' %></p>
 <% } else { %>
-<%~ include('@resultrows', { rows: it.rows, id: 'results-table', caption: 'Results ' + (it.page * it.h.pageSize + 1) + ' to ' + (it.page * it.h.pageSize + it.rows.length) + ', newest first (by last seen). Each links to its host page.' }) %>
+<%~ include('@resultrows', { rows: it.rows, leaks: it.scope === 'leak', id: 'results-table', caption: 'Results ' + (it.page * it.h.pageSize + 1) + ' to ' + (it.page * it.h.pageSize + it.rows.length) + (it.total === null ? '' : ' of ' + it.total) + ', newest first (by last seen). Each links to its host page.' }) %>
 <% } %>
 <% if (it.error === null && (it.page > 0 || it.more)) { %>
 <nav class="pages" aria-label="Result pages">
