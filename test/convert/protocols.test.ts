@@ -91,7 +91,7 @@ describe('protocol objects: nothing made up', () => {
     const ftp = await shodanBanner('ftp', { data: '220 ready\r\n', ftp: { anonymous: false, features: { MDTM: { parameters: [] } } } })
     expect(ftp.ftp).toEqual({ banner: '220 ready', anonymous: false })
     const vnc = await shodanBanner('vnc', { vnc: { protocol_version: '3.8', security_types: { '2': 'VNC Authentication' } } })
-    expect(vnc.vnc).toEqual({ version: '3.8', security_types: ['VNC Authentication'], noauth: false })
+    expect(vnc.vnc).toEqual({ version: '3.8', security_types: ['VNC Authentication (2)'], noauth: false })
   })
 
   it('shodan: banners of other protocols get no object', async () => {
