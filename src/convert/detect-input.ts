@@ -13,7 +13,7 @@ import { toBuffer } from '../jsonl/lines.js'
 import { jsonHead, LOG_LINE } from './common/records.js'
 import { obj } from './common/values.js'
 import { type Guess, guessFormat } from './guess.js'
-import { CONVERTERS, peekHead } from './registry.js'
+import { CONVERTERS, peekHead, replayed } from './registry.js'
 
 /** What `auto` saw of an input: its head, the guess (undefined: no format recognises it), and the whole input again. */
 export interface Detected {
@@ -68,14 +68,5 @@ async function claimedRecord(input: AsyncIterable<Uint8Array>, maxRecordBytes: n
     }
     out.length = 0
   }
-  async function* replay(): AsyncGenerator<Uint8Array> {
-    yield* held
-    if (done) return
-    for (;;) {
-      const next = await iterator.next()
-      if (next.done) return
-      yield next.value
-    }
-  }
-  return { guess, stream: replay() }
+  return { guess, stream: replayed(held, done ? undefined : iterator) }
 }

@@ -10,8 +10,8 @@ import { mysqlStatus, sshKeyType, telnetOption, telnetOptionName } from '../../n
 import type { Event } from '../../schema/index.js'
 import { DEFAULT_PORTS } from '../common/net.js'
 import { attachProtocols, count, type Found, given, names, type SshExtension } from '../common/protocols.js'
-import { type Json, at, int, obj, str, strings } from '../common/values.js'
 import type { Unconvertible } from '../common/records.js'
+import { type Json, at, int, obj, str, strings } from '../common/values.js'
 import { fillHandshake } from './tls.js'
 
 type Read = (e: Event, result: Json) => Found
