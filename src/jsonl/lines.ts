@@ -37,8 +37,12 @@ export interface LinePiece {
   last: boolean
 }
 
-/** True for a LinePiece among a splitter's items. */
-export const isPiece = (item: object): item is LinePiece => (item as LinePiece).bytes !== undefined && (item as LinePiece).last !== undefined
+/**
+ * True for a LinePiece among a splitter's items (lines and line problems). A piece is the one
+ * item without `text` or `error`: tested by the member every line has, which keeps the check on
+ * the lines of JSON Lines a look-up V8 has seen before.
+ */
+export const isPiece = (item: object): item is LinePiece => (item as Line).text === undefined && (item as LineProblem).error === undefined
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 

@@ -199,7 +199,7 @@ export class ValueSplitter<T extends Line = Line> {
       this.lines.push(chunk, out)
       for (let i = from; i < out.length; i++) {
         const item = out[i]!
-        if ('error' in item || (!isPiece(item) && opensValue(item.text, this.elements) === -1)) continue
+        if ('error' in item || (item.text !== undefined && opensValue(item.text, this.elements) === -1)) continue // (a piece has no text)
         for (const rest of out.splice(i)) this.line(rest, out)
         return
       }

@@ -15,10 +15,9 @@
  * printed for it is not written: the fingerprint is then nmap's MD5, and the disagreement is
  * reported (never written silently).
  */
-import { createHash } from 'node:crypto'
 import { md5Fingerprint, sshKeyType } from '../../normalize/vocabulary.js'
 import { elem, type NmapScript, type ScriptTable } from './model.js'
-import { sha256 } from './sha256.js'
+import { md5, sha256 } from './sha256.js'
 
 /** What the script says of the event's host key. */
 export interface HostKey {
@@ -54,8 +53,6 @@ function blobType(blob: Buffer): string | undefined {
   const type = blob.toString('latin1', 4, 4 + length)
   return /^[a-z0-9@.-]+$/.test(type) ? type : undefined
 }
-
-const md5 = (blob: Buffer) => createHash('md5').update(blob).digest('hex')
 
 /**
  * The key blob of a `key` text: decoded once (nmap 7, the text form) or, while the bytes are
