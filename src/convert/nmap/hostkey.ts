@@ -42,7 +42,7 @@ interface Written {
 /** Key types of the SSH-1 protocol, which have no key blob (the oldest nmap lists them first). */
 const SSH1 = /^(?:ssh1|rsa1)$/i
 
-/** Base64 text only (blanks allowed, Node's decoder skips them). */
+/** Base64 text only (what a key blob's base64 is, so what nmap 6.x's first decoding gives). */
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/
 
 /** The type string an SSH key blob starts with (a uint32 length, then that many ASCII bytes), or undefined. */
@@ -54,35 +54,56 @@ function blobType(blob: Buffer): string | undefined {
   return /^[a-z0-9@.-]+$/.test(type) ? type : undefined
 }
 
+/** Whether `blob` is an SSH key blob of type `type` (any type when undefined). */
+function isBlobOf(blob: Buffer, type: string | undefined): boolean {
+  if (type === undefined) return blobType(blob) !== undefined
+  if (blob.length < 4 + type.length || blob.readUInt32BE(0) !== type.length) return false
+  for (let i = 0; i < type.length; i++) if (blob[4 + i] !== type.charCodeAt(i)) return false
+  return true
+}
+
 /**
  * The key blob of a `key` text: decoded once (nmap 7, the text form) or, while the bytes are
- * base64 text themselves, again (nmap 6.x); the first decoding that is a blob of the expected
- * type and hashes to nmap's MD5 (when nmap gave one). Otherwise why not.
+ * base64 text themselves, again (nmap 6.x); the first decoding that is a blob of the key's type
+ * and hashes to nmap's MD5 (when nmap gave one). Otherwise why not.
  */
 function decodeKey(written: Written): { blob: Buffer } | { problem: string } {
-  let text = written.key.replace(/\s+/g, '')
+  const type = written.type === '' ? undefined : sshKeyType(written.type, written.bits)
+  let text = /\s/.test(written.key) ? written.key.replace(/\s+/g, '') : written.key
   let sawBlob: Buffer | undefined
-  for (let depth = 0; depth < 3 && BASE64.test(text); depth++) {
+  for (let depth = 0; depth < 3; depth++) {
     const bytes = Buffer.from(text, 'base64')
-    const type = blobType(bytes)
-    if (type !== undefined && (written.type === '' || type === sshKeyType(written.type, written.bits))) {
+    if (isBlobOf(bytes, type)) {
       if (written.md5 === undefined || md5(bytes) === written.md5) return { blob: bytes }
       sawBlob ??= bytes
     }
+    // nmap 6.x encoded the base64 text again: these bytes are that text.
     text = bytes.toString('latin1').replace(/\s+/g, '')
+    if (!BASE64.test(text)) break
   }
   const shown = written.md5 === undefined ? '' : ` ${md5Fingerprint(written.md5)!.slice(4)}`
   if (sawBlob) return { problem: `ssh-hostkey: the ${written.type || 'host'} key does not hash to the MD5 fingerprint nmap printed for it (${shown.trim()}; the key's is ${md5Fingerprint(md5(sawBlob))!.slice(4)}); its key is left out and nmap's fingerprint written` }
   return { problem: `ssh-hostkey: the ${written.type || 'host'} key is not an SSH key blob${written.md5 === undefined ? '' : ` matching nmap's MD5${shown}`} in base64 (once or twice); its key is left out` }
 }
 
-/** The keys of the structured output, in order. */
-function tableKeys(root: ScriptTable): Written[] {
-  return root.tables.map((t) => {
-    const hex = elem(t, 'fingerprint').replace(/:/g, '').toLowerCase()
-    const bits = Number(elem(t, 'bits'))
-    return { type: elem(t, 'type').trim(), bits: Number.isSafeInteger(bits) && bits > 0 ? bits : undefined, md5: /^[0-9a-f]{32}$/.test(hex) ? hex : undefined, key: elem(t, 'key').trim() }
-  })
+/** A key of the structured output. */
+function tableKey(t: ScriptTable): Written {
+  const hex = elem(t, 'fingerprint').replace(/:/g, '').toLowerCase()
+  const bits = Number(elem(t, 'bits'))
+  return { type: elem(t, 'type').trim(), bits: Number.isSafeInteger(bits) && bits > 0 ? bits : undefined, md5: /^[0-9a-f]{32}$/.test(hex) ? hex : undefined, key: elem(t, 'key').trim() }
+}
+
+/** The key of the structured output the event takes: the first SSH-2 one with a key or an MD5, else the first such. */
+function tableKeyOf(root: ScriptTable): Written | undefined {
+  let first: Written | undefined
+  for (const t of root.tables) {
+    if (elem(t, 'key') === '' && elem(t, 'fingerprint') === '') continue
+    const key = tableKey(t)
+    if (key.key === '' && key.md5 === undefined) continue
+    if (!SSH1.test(key.type)) return key
+    first ??= key
+  }
+  return first
 }
 
 /** `2048 f0:58:…:11 (RSA)`: bits, MD5 and nmap's algorithm name. */
@@ -114,9 +135,12 @@ function textKeys(output: string): Written[] {
 
 /** The event's host key from an `ssh-hostkey` result, or undefined when it names none. */
 export function hostKey(script: NmapScript): HostKey | undefined {
-  const all = script.root.tables.length > 0 ? tableKeys(script.root) : textKeys(script.output)
-  const keys = all.filter((k) => k.key !== '' || k.md5 !== undefined)
-  const key = keys.find((k) => !SSH1.test(k.type)) ?? keys[0]
+  let key: Written | undefined
+  if (script.root.tables.length > 0) key = tableKeyOf(script.root)
+  else {
+    const keys = textKeys(script.output).filter((k) => k.key !== '' || k.md5 !== undefined)
+    key = keys.find((k) => !SSH1.test(k.type)) ?? keys[0]
+  }
   if (!key) return undefined
   const keyType = key.type === '' ? undefined : SSH1.test(key.type) ? key.type : sshKeyType(key.type, key.bits)
   const fromMd5 = key.md5 === undefined ? undefined : md5Fingerprint(key.md5)
