@@ -7,6 +7,7 @@
  * generate FILE`), so its memory is not counted. L9KIT_BENCH_ROUNDS (default 3): alternate runs of each.
  */
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -28,7 +29,15 @@ const rounds = Math.max(1, Number(process.env.L9KIT_BENCH_ROUNDS ?? 3))
 
 // A self-signed certificate's PEM body (any valid base64 will do for the SHA-256).
 const PEM_BODY = Buffer.alloc(900, 7).toString('base64').match(/.{1,64}/g)!.join('&#xa;')
-const KEY = Buffer.alloc(51, 3).toString('base64')
+/** Host keys as nmap 7 writes them: the blob in base64 and its MD5, which the converter checks. */
+function hostKeys(type: string, size: number, count: number): { key: string; md5: string }[] {
+  return Array.from({ length: count }, (_, n) => {
+    const blob = Buffer.concat([Buffer.from([0, 0, 0, type.length]), Buffer.from(type), Buffer.from([0, 0, 0, size]), Buffer.alloc(size, n + 1)])
+    return { key: blob.toString('base64'), md5: createHash('md5').update(blob).digest('hex') }
+  })
+}
+const ECDSA_KEYS = hostKeys('ecdsa-sha2-nistp256', 65, 10)
+const ED25519_KEYS = hostKeys('ssh-ed25519', 32, 7)
 
 const HEAD = `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE nmaprun>
@@ -48,14 +57,14 @@ const ssh = (i: number) =>
   `<port protocol="tcp" portid="22"><state state="open" reason="syn-ack" reason_ttl="64"/><service name="ssh" product="OpenSSH" version="9.6p1 Ubuntu 3ubuntu13.${i % 9}" extrainfo="Ubuntu Linux; protocol 2.0" ostype="Linux" method="probed" conf="10"><cpe>cpe:/a:openbsd:openssh:9.6p1</cpe><cpe>cpe:/o:linux:linux_kernel</cpe></service><script id="ssh-hostkey" output="&#xa;  256 7b:89:86:d3:05:8f:88:29:58:54:44:d4:40:0f:6e:ea (ECDSA)&#xa;  256 c5:51:5a:c4:9e:50:dd:dd:5d:8c:e1:03:80:ae:4a:0b (ED25519)"><table>
 <elem key="type">ecdsa-sha2-nistp256</elem>
 <elem key="bits">256</elem>
-<elem key="fingerprint">7b8986d3058f8829585444d4400f6eea</elem>
-<elem key="key">${KEY}${i % 10}</elem>
+<elem key="fingerprint">${ECDSA_KEYS[i % 10]!.md5}</elem>
+<elem key="key">${ECDSA_KEYS[i % 10]!.key}</elem>
 </table>
 <table>
 <elem key="type">ssh-ed25519</elem>
 <elem key="bits">256</elem>
-<elem key="fingerprint">c5515ac49e50dddd5d8ce10380ae4a0b</elem>
-<elem key="key">${KEY}${i % 7}</elem>
+<elem key="fingerprint">${ED25519_KEYS[i % 7]!.md5}</elem>
+<elem key="key">${ED25519_KEYS[i % 7]!.key}</elem>
 </table>
 </script></port>
 `

@@ -1,5 +1,6 @@
 /** Renders docs/format.md, the field reference, from the strict and lenient schema documents. */
 import type { JsonSchema } from '../src/schema/index.js'
+import { sshProfilesSection, vocabularySection } from './format-doc-vocabulary.js'
 
 type Node = JsonSchema & {
   type?: string
@@ -141,6 +142,7 @@ export function renderFormatDoc(
     lines.push('', `## \`${name}\``, '', String(def.description ?? ''), '', ...table(def, ldefs[name] ?? def, patternNames, used))
     lines.push(...exampleBlock(examples?.parts[name]))
   }
+  lines.push(...vocabularySection(), ...sshProfilesSection())
   if (aggregation) lines.push(...aggregationSection(aggregation.strict as Node, aggregation.lenient as Node, patternNames, aggregation.example))
   lines.push(
     '',

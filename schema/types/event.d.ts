@@ -195,7 +195,7 @@ export interface Certificate {
  */
 export interface SSH {
   /**
-   * Host key fingerprint, for example `SHA256:<base64>`.
+   * Host key fingerprint: `SHA256:<base64 without padding>` of the key blob, as OpenSSH prints it, or `MD5:<lower-case hex with colons>` when only that is known.
    */
   fingerprint: string
   /**
@@ -211,7 +211,7 @@ export interface SSH {
    */
   motd: string
   /**
-   * Type of the host key, for example `ssh-ed25519`.
+   * Type of the host key by its wire name (as in `known_hosts`), for example `ssh-ed25519` or `ecdsa-sha2-nistp256`.
    */
   key_type?: string
   /**
@@ -429,11 +429,11 @@ export interface Network {
  */
 export interface VNC {
   /**
-   * RFB protocol version, for example `3.8`.
+   * RFB protocol version as `major.minor`, for example `3.8`.
    */
   version?: string
   /**
-   * Security types the server offers, for example `VNC Authentication`.
+   * Security types the server offers, each as `<name> (<number>)`, for example `VNC Authentication (2)`.
    */
   security_types?: string[]
   /**
@@ -484,7 +484,7 @@ export interface Telnet {
    */
   banner?: string
   /**
-   * Telnet options the server negotiated.
+   * Telnet options the server negotiated, by their RFC names, for example `SUPPRESS-GO-AHEAD`.
    */
   options?: string[]
   /**
@@ -530,7 +530,7 @@ export interface MySQL {
    */
   auth_plugin?: string
   /**
-   * Server status from the handshake.
+   * Status flags set in the handshake, by the protocol's names in bit order, comma-separated, for example `SERVER_STATUS_AUTOCOMMIT`.
    */
   server_status?: string
 }
@@ -750,11 +750,11 @@ export interface RDP {
  */
 export interface DNS {
   /**
-   * Server software, for example `BIND`.
+   * Server software by name, for example `BIND`.
    */
   software?: string
   /**
-   * Server version, for example from `version.bind`.
+   * The server's answer to `version.bind` (CH TXT), as given, for example `9.18.19-1~deb12u1-Debian`.
    */
   version?: string
   /**

@@ -131,14 +131,16 @@ export async function peekHead(input: AsyncIterable<Uint8Array>): Promise<{ head
   }
   const bytes = Buffer.concat(held)
   const head = new TextDecoder('utf-8').decode(bytes.subarray(0, DETECT_BYTES))
-  async function* replay(): AsyncGenerator<Uint8Array> {
-    yield* held
-    if (done) return
-    for (;;) {
-      const next = await iterator.next()
-      if (next.done) return
-      yield next.value
-    }
+  return { head, stream: replayed(held, done ? undefined : iterator) }
+}
+
+/** The chunks `held` (read ahead), then what `rest` still gives (none when it had ended). */
+export async function* replayed(held: readonly Uint8Array[], rest: AsyncIterator<Uint8Array> | undefined): AsyncGenerator<Uint8Array> {
+  yield* held
+  if (!rest) return
+  for (;;) {
+    const next = await rest.next()
+    if (next.done) return
+    yield next.value
   }
-  return { head, stream: replay() }
 }

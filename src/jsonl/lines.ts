@@ -27,6 +27,27 @@ export interface LineProblem {
 }
 export type LineItem = Line | LineProblem
 
+/**
+ * Part of a line that starts a JSON array (`[`) and is too long to hold whole (LineSplitter's
+ * `readPieces`): `Python's json.dump` writes a whole array on one line. Only ValueSplitter asks
+ * for pieces, and reads each before the push that made it returns: `bytes` may be a view of the
+ * pushed chunk. The line's pieces come in order, the last with `last`.
+ */
+export interface LinePiece {
+  line: number
+  /** Byte offset of the line's first byte in the input. */
+  offset: number
+  bytes: Buffer
+  last: boolean
+}
+
+/**
+ * True for a LinePiece among a splitter's items (lines and line problems). A piece is the one
+ * item without `text` or `error`: tested by the member every line has, which keeps the check on
+ * the lines of JSON Lines a look-up V8 has seen before.
+ */
+export const isPiece = (item: object): item is LinePiece => (item as Line).text === undefined && (item as LineProblem).error === undefined
+
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
 
 const NL = 0x0a
@@ -60,11 +81,24 @@ export class LineSplitter<T = Line> {
   private consumed = 0 // bytes pushed so far
   private first = true
   private head: Buffer = EMPTY // the first bytes, while fewer than three have come
+  /** Lines starting with `[` longer than this are given out in pieces (0: never). */
+  private pieceBytes = 0
+  /** Inside a line given out in pieces: its number and offset. */
+  private piecing: { line: number; offset: number } | undefined
 
   constructor(
     private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES,
     private readonly make: LineMaker<T> = textLine as LineMaker<unknown> as LineMaker<T>,
   ) {}
+
+  /**
+   * Gives out a line that starts with `[` (after blanks) and grows past `bytes` as LinePieces
+   * (in `out`, among the other items) instead of holding it whole, so a whole array on one line
+   * is read with bounded memory. Only for a reader that takes pieces (ValueSplitter).
+   */
+  readPieces(bytes: number): void {
+    this.pieceBytes = bytes
+  }
 
   push(chunk: Buffer, out: (T | LineProblem)[]): void {
     let start = 0
@@ -85,15 +119,18 @@ export class LineSplitter<T = Line> {
     this.consumed += chunk.length
     for (;;) {
       const nl = chunk.indexOf(NL, start)
-      if (nl === -1) {
-        this.hold(chunk, start, chunk.length)
+      if (this.piecing) {
+        this.piece(chunk, start, nl === -1 ? chunk.length : nl, nl !== -1, out)
+        if (nl === -1) return
+      } else if (nl === -1) {
+        this.hold(chunk, start, chunk.length, out)
         return
-      }
-      if (this.pendingBytes === 0 && !this.skipping) {
+      } else if (this.pendingBytes === 0 && !this.skipping) {
         this.emit(chunk, start, nl, out)
       } else {
-        this.hold(chunk, start, nl)
-        this.emitPending(out)
+        this.hold(chunk, start, nl, out)
+        if (this.piecing) this.piece(chunk, nl, nl, true, out)
+        else this.emitPending(out)
       }
       start = nl + 1
       this.offset = base + start
@@ -108,11 +145,42 @@ export class LineSplitter<T = Line> {
       this.head = EMPTY
       this.push(head, out)
     }
-    if (this.pendingBytes > 0 || this.skipping) this.emitPending(out)
+    if (this.piecing) this.piece(EMPTY, 0, 0, true, out)
+    else if (this.pendingBytes > 0 || this.skipping) this.emitPending(out)
   }
 
-  private hold(chunk: Buffer, from: number, to: number): void {
+  /** Whether the line whose bytes so far are pending, then `chunk[from, to)`, starts with `[`. */
+  private startsArray(chunk: Buffer, from: number, to: number): boolean {
+    for (const part of [...this.pending, chunk.subarray(from, to)]) {
+      for (let i = 0; i < part.length; i++) {
+        const b = part[i]
+        if (b !== 0x20 && b !== 0x09 && b !== CR) return b === 0x5b
+      }
+    }
+    return false
+  }
+
+  /** Gives out `chunk[from, to)` as a piece of the line being read in pieces (`last`: it ends there). */
+  private piece(chunk: Buffer, from: number, to: number, last: boolean, out: (T | LineProblem)[]): void {
+    const { line, offset } = this.piecing!
+    let end = to
+    if (last && end > from && chunk[end - 1] === CR) end--
+    if (end > from || last) (out as unknown as LinePiece[]).push({ line, offset, bytes: chunk.subarray(from, end), last })
+    if (last) this.piecing = undefined
+  }
+
+  private hold(chunk: Buffer, from: number, to: number, out: (T | LineProblem)[]): void {
     if (this.skipping || from === to) return
+    if (this.pieceBytes > 0 && this.pendingBytes + (to - from) > this.pieceBytes && this.startsArray(chunk, from, to)) {
+      // Too long to hold, and an array: given out in pieces from here on (the held bytes first).
+      this.lineNo++
+      this.piecing = { line: this.lineNo, offset: this.offset }
+      for (const part of this.pending) this.piece(part, 0, part.length, false, out)
+      this.pending = []
+      this.pendingBytes = 0
+      this.piece(chunk, from, to, false, out)
+      return
+    }
     if (this.pendingBytes + (to - from) > this.maxLineBytes) {
       this.skipping = true
       this.pending = []
@@ -138,6 +206,13 @@ export class LineSplitter<T = Line> {
   }
 
   private emit(buf: Buffer, from: number, to: number, out: (T | LineProblem)[]): void {
+    if (this.pieceBytes > 0 && to - from > this.maxLineBytes && this.startsArray(buf, from, to)) {
+      // A whole line over the bound in one chunk: read in place, as one piece.
+      this.piecing = { line: this.lineNo + 1, offset: this.offset }
+      this.lineNo++
+      this.piece(buf, from, to, true, out)
+      return
+    }
     this.lineNo++
     if (to - from > this.maxLineBytes) {
       out.push({ line: this.lineNo, offset: this.offset, error: tooLong(this.maxLineBytes) })

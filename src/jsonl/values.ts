@@ -17,9 +17,11 @@
  * costs that record only, and a record cut short cannot swallow the next.
  */
 import type { Issue } from '../validate/issue.js'
-import { type Line, type LineMaker, type LineProblem, LineSplitter, tooLong } from './lines.js'
+import { isPiece, type Line, type LineMaker, type LinePiece, type LineProblem, LineSplitter, tooLong } from './lines.js'
 import { badJson } from './parse.js'
 import { tooDeep } from './depth.js'
+import { PieceReader } from './pieces.js'
+import { decodeUtf8 } from './utf8.js'
 import { BROKEN, ELEMENT_END, ELEMENT_START, END, JsonScanner, MORE, TOO_DEEP } from './scanner.js'
 
 /** Makes the item of a record that is not one whole line (the text of several lines joined, or part of one). */
@@ -29,11 +31,20 @@ const textRecord: RecordMaker<Line> = (line, offset, text, element) => (element 
 
 export interface ValueOptions {
   /**
-   * A top-level array spread over lines gives one record per element (default). False: the
-   * whole array is one record (`validate` judges a file as JSON Schema validators do).
+   * A top-level array gives one record per element (default), whether it is spread over lines
+   * or written on one. False: the whole array is one record (`validate` judges a file as JSON
+   * Schema validators do).
    */
   elements?: boolean
+  /**
+   * With elements: a line holding an array is held whole up to this many bytes; a longer one is
+   * read as it comes, an element at a time (pieces.ts). Default PIECE_BYTES.
+   */
+  pieceBytes?: number
 }
+
+/** How long a line holding an array may grow before it is read in pieces (ValueOptions.pieceBytes). */
+export const PIECE_BYTES = 1024 * 1024
 
 /** Lines looked at, at most, to learn an array's elements' indentation after its first element broke. */
 const WINDOW_LINES = 1024
@@ -66,11 +77,14 @@ function lastNonBlank(text: string): number {
 /**
  * Whether a line opens a value it does not close: it starts (after blanks) with `{` or `[` and
  * does not end with `}` or `]`. Such a line is scanned; any other line is a record on its own.
+ * With `elements`, a line starting with `[` is always scanned: the array's elements are the
+ * records, whether it closes on that line or not.
  */
-function opensValue(text: string): number {
+function opensValue(text: string, elements: boolean): number {
   const first = firstNonBlank(text)
   const c = text.charCodeAt(first)
   if (c !== 0x7b && c !== 0x5b) return -1
+  if (c === 0x5b && elements) return first
   const e = text.charCodeAt(lastNonBlank(text))
   return first === text.length - 1 || (e !== 0x7d && e !== 0x5d) ? first : -1
 }
@@ -92,7 +106,7 @@ function opensElementAt(text: string, indent: string): boolean {
  * Why a broken value is not JSON: JSON.parse's own words, or the scanner's when it has none;
  * `below` is how many lines after the record's first line it broke (0: on it).
  */
-function brokenIssue(text: string, reason: string, below: number): Issue {
+export function brokenIssue(text: string, reason: string, below: number): Issue {
   const where = below === 1 ? ' (on the line after this one)' : below > 1 ? ` (${below} lines further down)` : ''
   try {
     JSON.parse(text)
@@ -154,10 +168,24 @@ export class ValueSplitter<T extends Line = Line> {
     options: ValueOptions = {},
   ) {
     this.lines = new LineSplitter<T>(maxLineBytes, make)
+    this.make = make
     this.elements = options.elements !== false
     // Elements are followed in either mode: a problem is named at the element it is in.
     this.scanner = new JsonScanner(true)
+    if (this.elements) {
+      this.lines.readPieces(options.pieceBytes ?? PIECE_BYTES)
+      this.pieces = new PieceReader(maxLineBytes, join)
+    }
   }
+
+  private readonly make: LineMaker<T> | undefined
+  /** Reads a line holding an array in pieces, when elements are wanted. */
+  private readonly pieces: PieceReader<T> | undefined
+  /**
+   * The line being given in pieces: read as it comes (`stream`, between values), or joined
+   * back into a line (inside a value being read or skipped, where it is one of its lines).
+   */
+  private piecing: { stream: true } | { stream: false; parts: Buffer[]; size: number; over: boolean } | undefined
 
   private readonly elements: boolean
   /** Lines after a broken element while the elements' indentation is not known yet (see settleIndent). */
@@ -171,7 +199,7 @@ export class ValueSplitter<T extends Line = Line> {
       this.lines.push(chunk, out)
       for (let i = from; i < out.length; i++) {
         const item = out[i]!
-        if ('error' in item || opensValue(item.text) === -1) continue
+        if ('error' in item || (item.text !== undefined && opensValue(item.text, this.elements) === -1)) continue // (a piece has no text)
         for (const rest of out.splice(i)) this.line(rest, out)
         return
       }
@@ -190,8 +218,12 @@ export class ValueSplitter<T extends Line = Line> {
     this.finish(out)
   }
 
-  /** One line (or line problem) of the input. */
+  /** One line (or line problem, or piece of a long line) of the input. */
   private line(item: T | LineProblem, out: (T | LineProblem)[]): void {
+    if (isPiece(item)) {
+      this.piece(item, out)
+      return
+    }
     if ('error' in item) {
       if (this.mode === SCAN && !(this.inArray && this.startCol === -1)) {
         // A line over the bound inside a value: the value is over the bound. Said once, at its
@@ -218,7 +250,7 @@ export class ValueSplitter<T extends Line = Line> {
       return
     }
     if (this.mode === IDLE) {
-      const at = opensValue(item.text)
+      const at = opensValue(item.text, this.elements)
       if (at === -1) {
         out.push(item)
         return
@@ -252,6 +284,30 @@ export class ValueSplitter<T extends Line = Line> {
       broken.parts.push(item.text)
       broken.chars += item.text.length + 1
     }
+  }
+
+  /** A piece of a line too long to hold that starts with `[` (LinePiece). */
+  private piece(p: LinePiece, out: (T | LineProblem)[]): void {
+    // Between values, the line is an array of records; inside one, a line of it.
+    const state = (this.piecing ??= this.mode === IDLE ? { stream: true } : { stream: false, parts: [], size: 0, over: false })
+    if (state.stream) this.pieces!.piece(p, out)
+    else if (!state.over) {
+      state.over = state.size + p.bytes.length > this.maxLineBytes
+      if (state.over) state.parts = []
+      else {
+        state.parts.push(Buffer.from(p.bytes))
+        state.size += p.bytes.length
+      }
+    }
+    if (!p.last) return
+    this.piecing = undefined
+    if (state.stream) return
+    if (state.over) {
+      this.line({ line: p.line, offset: p.offset, error: tooLong(this.maxLineBytes) }, out)
+      return
+    }
+    const whole = Buffer.concat(state.parts, state.size)
+    this.line(this.make ? this.make(p.line, p.offset, whole, 0, whole.length) : ({ line: p.line, offset: p.offset, text: decodeUtf8(whole, 0, whole.length) } as T), out)
   }
 
   /** Back to reading lines, outside any value. */

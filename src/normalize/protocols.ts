@@ -11,6 +11,7 @@ import { texts } from './lists.js'
 import { type Members, objectField } from './object.js'
 import { literal } from './pattern.js'
 import { int, text } from './values.js'
+import { mysqlServerStatus, sshKeyTypeName, telnetOptionNames, vncSecurityTypes, vncVersion } from './vocabulary-fields.js'
 
 const BOOLEAN_STRING_RE = new RegExp(BOOLEAN_STRING)
 const TRUE = new Set(['true', 'yes', '1'])
@@ -56,10 +57,12 @@ const str = optional(text)
 const strs = optional({ ...texts, lenient: undefined }) // `null` means absent here, not `[]`
 const bool = optional(answer)
 const num = optional({ ...int(), lenient: undefined })
+// Members with one spelling per fact (vocabulary.ts): other spellings are rewritten.
+const vocab = <T>(field: Field<T>): Field<T> => optional(field)
 
 /** The members that extend `ssh`, after its four. */
 export const SSH_EXTENSION_MEMBERS: Members = [
-  ['key_type', str],
+  ['key_type', vocab(sshKeyTypeName)],
   ['key', str],
   ['kex_algorithms', strs],
   ['host_key_algorithms', strs],
@@ -73,12 +76,12 @@ const protocol = (members: Members): Field => optional(objectField(members))
 
 /** The protocol objects, in canonical order (after `network`). */
 export const PROTOCOL_MEMBERS: Members = [
-  ['vnc', protocol([['version', str], ['security_types', strs], ['noauth', bool]])],
+  ['vnc', protocol([['version', vocab(vncVersion)], ['security_types', vocab(vncSecurityTypes)], ['noauth', bool]])],
   ['ftp', protocol([['banner', str], ['tls_supported', bool], ['anonymous', bool]])],
   ['smtp', protocol([['banner', str], ['starttls', bool], ['extensions', strs]])],
-  ['telnet', protocol([['banner', str], ['options', strs], ['auth_required', bool]])],
+  ['telnet', protocol([['banner', str], ['options', vocab(telnetOptionNames)], ['auth_required', bool]])],
   ['redis', protocol([['version', str], ['mode', str], ['os', str], ['auth_required', bool]])],
-  ['mysql', protocol([['version', str], ['protocol_version', num], ['auth_plugin', str], ['server_status', str]])],
+  ['mysql', protocol([['version', str], ['protocol_version', num], ['auth_plugin', str], ['server_status', vocab(mysqlServerStatus)]])],
   [
     'postgresql',
     protocol([

@@ -48,7 +48,7 @@ export const Ssl = Type.Object(
 
 export const Ssh = Type.Object(
   {
-    fingerprint: text('Fingerprint', 'Host key fingerprint, for example `SHA256:<base64>`.'),
+    fingerprint: text('Fingerprint', 'Host key fingerprint: `SHA256:<base64 without padding>` of the key blob, as OpenSSH prints it, or `MD5:<lower-case hex with colons>` when only that is known.'),
     version: int('Version', 'SSH protocol major version.'),
     banner: text('Banner', 'Identification string sent by the server.'),
     motd: text('Message of the day', 'Text shown after login, if any.'),

@@ -24,7 +24,7 @@ export function exampleSshExtension(): Required<Omit<Ssh, 'fingerprint' | 'versi
 /** One value of every protocol object, every member filled, in canonical order. */
 export function exampleProtocols(): { [K in keyof Protocols]-?: Required<Protocols[K]> } {
   return {
-    vnc: { version: '3.8', security_types: ['VNC Authentication', 'None'], noauth: true },
+    vnc: { version: '3.8', security_types: ['VNC Authentication (2)', 'None (1)'], noauth: true },
     ftp: { banner: '220 (vsFTPd 3.0.5)', tls_supported: false, anonymous: true },
     smtp: { banner: '220 mail.example.com ESMTP Postfix', starttls: true, extensions: ['PIPELINING', 'SIZE 10240000', 'STARTTLS', '8BITMIME'] },
     telnet: { banner: 'Ubuntu 22.04 LTS\r\nlogin: ', options: ['ECHO', 'SUPPRESS-GO-AHEAD'], auth_required: true },

@@ -17,7 +17,7 @@ const { Optional } = Type
 
 /** Members that extend `ssh`, after its four specified ones; each may be left out. */
 export const SSH_EXTENSION = {
-  key_type: Optional(text('Key type', 'Type of the host key, for example `ssh-ed25519`.')),
+  key_type: Optional(text('Key type', 'Type of the host key by its wire name (as in `known_hosts`), for example `ssh-ed25519` or `ecdsa-sha2-nistp256`.')),
   key: Optional(text('Key', 'The host public key, base64 as in `known_hosts`.')),
   kex_algorithms: Optional(texts('Key exchange algorithms', 'Key exchange methods the server offers, in its order.')),
   host_key_algorithms: Optional(texts('Host key algorithms', 'Host key types the server offers, in its order.')),
@@ -32,8 +32,8 @@ const object = <T extends Parameters<typeof Type.Object>[0]>(properties: T, titl
 
 export const Vnc = object(
   {
-    version: Optional(text('Version', 'RFB protocol version, for example `3.8`.')),
-    security_types: Optional(texts('Security types', 'Security types the server offers, for example `VNC Authentication`.')),
+    version: Optional(text('Version', 'RFB protocol version as `major.minor`, for example `3.8`.')),
+    security_types: Optional(texts('Security types', 'Security types the server offers, each as `<name> (<number>)`, for example `VNC Authentication (2)`.')),
     noauth: Optional(flag('No authentication', 'The server offers a session without authentication.')),
   },
   'VNC',
@@ -63,7 +63,7 @@ export const Smtp = object(
 export const Telnet = object(
   {
     banner: Optional(text('Banner', 'Text the server sent first.')),
-    options: Optional(texts('Options', 'Telnet options the server negotiated.')),
+    options: Optional(texts('Options', 'Telnet options the server negotiated, by their RFC names, for example `SUPPRESS-GO-AHEAD`.')),
     auth_required: Optional(flag('Authentication required', 'The server asks for credentials.')),
   },
   'Telnet',
@@ -86,7 +86,7 @@ export const Mysql = object(
     version: Optional(text('Version', 'Server version from the handshake.')),
     protocol_version: Optional(int('Protocol version', 'Protocol version from the handshake, usually 10.')),
     auth_plugin: Optional(text('Authentication plug-in', 'Default authentication plug-in, for example `caching_sha2_password`.')),
-    server_status: Optional(text('Server status', 'Server status from the handshake.')),
+    server_status: Optional(text('Server status', 'Status flags set in the handshake, by the protocol\'s names in bit order, comma-separated, for example `SERVER_STATUS_AUTOCOMMIT`.')),
   },
   'MySQL',
   'What a MySQL handshake showed.',
@@ -187,8 +187,8 @@ export const Rdp = object(
 
 export const Dns = object(
   {
-    software: Optional(text('Software', 'Server software, for example `BIND`.')),
-    version: Optional(text('Version', 'Server version, for example from `version.bind`.')),
+    software: Optional(text('Software', 'Server software by name, for example `BIND`.')),
+    version: Optional(text('Version', 'The server\'s answer to `version.bind` (CH TXT), as given, for example `9.18.19-1~deb12u1-Debian`.')),
     recursion: Optional(flag('Recursion', 'The server resolves recursively for anyone.')),
     dnssec: Optional(flag('DNSSEC', 'The server answers with DNSSEC records.')),
     zone_transfer: Optional(flag('Zone transfer', 'A zone transfer (AXFR) succeeds.')),

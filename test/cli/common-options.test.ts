@@ -110,7 +110,8 @@ describe('--max-errors N', () => {
     expect(n.code).toBe(1)
     expect(n.stdout).toBe(`${good}\n`)
     expect(n.stderr.split('\n').slice(1)).toEqual(['… 4 more problem lines not shown (--max-errors 1)', 'normalize: 1 normalised, 5 failed', ''])
-    const f = await runCli(['fingerprint', '--max-errors', '2'], '[]\n'.repeat(4))
+    // Numbers, not objects ('[]' would be an empty list of documents: nothing to report).
+    const f = await runCli(['fingerprint', '--max-errors', '2'], '1\n'.repeat(4))
     expect(f.stderr.trim().split('\n')).toHaveLength(3)
     expect(f.stderr).toContain('… 2 more problem lines not shown (--max-errors 2)')
     const c = await runCli(['convert', '--from', 'hostport', '--max-errors', '1'], 'x\ny\nz\n')
@@ -136,7 +137,7 @@ describe('--max-errors N', () => {
   it('is refused where it means nothing, and must be a positive integer', async () => {
     const r = await runCli(['schema', '--max-errors', '3'])
     expect(r.code).toBe(2)
-    expect(r.stderr).toBe('l9kit schema: --max-errors does not apply to this command (it does to validate, normalize, fingerprint, convert)\n')
+    expect(r.stderr).toBe('l9kit schema: --max-errors does not apply to this command (it does to validate, normalize, filter, fingerprint, convert)\n')
     expect((await runCli(['validate', '--max-errors', '0'])).stderr).toContain('--max-errors must be a positive integer')
     expect((await runCli(['validate', '--max-errors'])).stderr).toContain('--max-errors needs a value')
   })

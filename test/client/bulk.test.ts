@@ -39,7 +39,7 @@ describe('client: the bulk export', async () => {
     await expect(registered.bulkSearch('*').next()).rejects.toMatchObject({ kind: 'http', status: 403 })
     const error = await client.bulkServices('colour:red').next().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ClientError)
-    expect((error as ClientError).message).toMatch(/400 Bad Request: Bad Request: bad query at position 1 \(`colour`\)/)
+    expect((error as ClientError).message).toMatch(/400 Bad Request: bad query at position 1 \(`colour`\)/)
   })
 })
 

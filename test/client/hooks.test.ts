@@ -75,7 +75,7 @@ describe('HookClient', () => {
     expect(error).toBeInstanceOf(HookApiError)
     expect(error).toBeInstanceOf(ClientError)
     expect(error).toMatchObject({ kind: 'http', status: 403, title: 'Forbidden', description: 'Hooks are for pro keys only.' })
-    expect((error as Error).message).toBe('GET /api/hooks: 403 Forbidden: Forbidden: Hooks are for pro keys only.')
+    expect((error as Error).message).toBe('GET /api/hooks: 403 Forbidden: Hooks are for pro keys only.')
   })
 
   it('rejects an answer that does not match the schema, naming the member', async () => {

@@ -82,6 +82,28 @@ describe('protocol objects: nothing made up', () => {
     expect((await zgrabModule('redis', { version: '7.2.4' })).redis).toEqual({ version: '7.2.4' })
   })
 
+  it('zgrab2: memcached that answered in binary only gives its event but no object (its all-zero stats are not an answer)', async () => {
+    const e = await zgrabModule('memcached', { version: '', libevent_version: '', supports_ascii: false, supports_binary: true, stats: { curr_items: 0, threads: 0 } })
+    expect(objects(e)).toEqual([])
+    expect([e.protocol, e.port, e.summary]).toEqual(['memcached', '11211', 'memcached\nprotocols: binary'])
+  })
+
+  it('zgrab2: AMQP over TLS (--use-tls) fills ssl and the transport', async () => {
+    const e = await zgrabModule('amqp091', {
+      version_major: 0,
+      version_minor: 9,
+      server_properties: { product: 'RabbitMQ' },
+      tls: { handshake_log: { server_hello: { version: { name: 'TLSv1.3' }, cipher_suite: { name: 'TLS_AES_128_GCM_SHA256' } } } },
+    })
+    expect([e.protocol, e.port, e.transport, e.ssl.version, e.ssl.enabled]).toEqual(['amqp', '5672', ['tcp', 'tls'], 'TLSv1.3', true])
+    expect(e.amqp).toEqual({ protocol_major: 0, protocol_minor: 9, product: 'RabbitMQ' })
+  })
+
+  it('zgrab2: redis with credentials sent (auth_response) says nothing of auth_required, whatever INFO answered', async () => {
+    const e = await zgrabModule('redis', { ping_response: "(Error: ERR unknown command 'PING')", auth_response: 'OK', info_response: '# Server\r\nredis_version:7.2.4\r\n', version: '7.2.4' })
+    expect(e.redis).toEqual({ version: '7.2.4' })
+  })
+
   it('zgrab2: an SMTP STARTTLS answer decides over the EHLO list', async () => {
     const e = await zgrabModule('smtp', { banner: '220 mx\r\n', ehlo: '250-mx\r\n250 STARTTLS\r\n', starttls: '454 4.7.0 TLS not available\r\n' })
     expect(e.smtp).toEqual({ banner: '220 mx', starttls: false, extensions: ['STARTTLS'] })
@@ -91,7 +113,7 @@ describe('protocol objects: nothing made up', () => {
     const ftp = await shodanBanner('ftp', { data: '220 ready\r\n', ftp: { anonymous: false, features: { MDTM: { parameters: [] } } } })
     expect(ftp.ftp).toEqual({ banner: '220 ready', anonymous: false })
     const vnc = await shodanBanner('vnc', { vnc: { protocol_version: '3.8', security_types: { '2': 'VNC Authentication' } } })
-    expect(vnc.vnc).toEqual({ version: '3.8', security_types: ['VNC Authentication'], noauth: false })
+    expect(vnc.vnc).toEqual({ version: '3.8', security_types: ['VNC Authentication (2)'], noauth: false })
   })
 
   it('shodan: banners of other protocols get no object', async () => {

@@ -68,8 +68,11 @@ describe('readLines', () => {
 describe('readRecords', () => {
   it('reads JSON Lines and survives a malformed line', async () => {
     const records = await collect(readRecords(chunks('{"a":1}\n{oops\n[2]\n')))
-    expect(records.map((r) => ('value' in r ? r.value : r.error.code))).toEqual([{ a: 1 }, 'bad_json', [2]])
+    // An array on a line is read as a pretty-printed one is: its elements are the records.
+    expect(records.map((r) => ('value' in r ? r.value : r.error.code))).toEqual([{ a: 1 }, 'bad_json', 2])
     expect(records.map((r) => r.line)).toEqual([1, 2, 3])
+    const whole = await collect(readRecords(chunks('[2]\n'), { arrayElements: false }))
+    expect(whole.map((r) => ('value' in r ? r.value : r.error.code))).toEqual([[2]])
   })
 
   it('reads one pretty-printed document', async () => {

@@ -34,7 +34,11 @@ function read(text: string, options: { max?: number; elements?: boolean; cuts?: 
 
 describe('ValueSplitter', () => {
   it('passes JSON Lines through, a record per line', () => {
-    expect(read('{"a":1}\n\n{"b":2}\r\n[3]\n')).toEqual(['1: {"a":1}', '3: {"b":2}', '4: [3]'])
+    expect(read('{"a":1}\n\n{"b":2}\r\n{"c":3}\n')).toEqual(['1: {"a":1}', '3: {"b":2}', '4: {"c":3}'])
+  })
+
+  it('gives an array on one line element by element, as a pretty-printed one', () => {
+    expect(read('{"a":1}\n[3, {"b":[4]}]\n')).toEqual(['1: {"a":1}', '2 element: 3', '2 element: {"b":[4]}'])
   })
 
   it('reads a stream of pretty-printed values, each at the line it starts on', () => {

@@ -110,6 +110,24 @@ describe('canonical text with protocol objects', () => {
     expect(port.ok && port.edits?.length).toBe(1)
   })
 
+  it('declines other spellings of a vocabulary member (docs/format.md, "Vocabulary"), and the long way gives the canonical one', () => {
+    const text = serializeEvent(exampleProtocolEvent())
+    for (const [canonical, other] of [
+      ['"server_status":"SERVER_STATUS_AUTOCOMMIT"', '"server_status":"Autocommit"'],
+      ['"server_status":"SERVER_STATUS_AUTOCOMMIT"', '"server_status":"2"'],
+      ['"options":["ECHO","SUPPRESS-GO-AHEAD"]', '"options":["Echo","Suppress Go Ahead"]'],
+      ['"options":["ECHO","SUPPRESS-GO-AHEAD"]', '"options":["ECHO","SUPPRESS-GO-AHEAD","Echo"]'],
+      ['"security_types":["VNC Authentication (2)","None (1)"]', '"security_types":["VNC Authentication","None"]'],
+      ['"version":"3.8"', '"version":"RFB 003.008"'],
+      ['"key_type":"ssh-ed25519"', '"key_type":"ED25519"'],
+    ] as const) {
+      expect(text).toContain(canonical)
+      const lenient = text.replace(canonical, other)
+      expect(isCanonicalText(lenient, KEEP), other).toBe(false)
+      expect(normalizeText(lenient), other).toMatchObject({ ok: true, text, changed: true })
+    }
+  })
+
   it('declines what is not canonical: null, a comma in the wrong place, members out of order', () => {
     const base = serializeEvent({ ...emptyEvent(), smtp: { banner: 'a', starttls: true } } as Event)
     expect(isCanonicalText(base, KEEP)).toBe(true)

@@ -143,7 +143,8 @@ type Certificate struct {
 // SSH: SSH layer of the service. The members after `motd` (the format owner's extension) may be
 // left out.
 type SSH struct {
-	// Host key fingerprint, for example `SHA256:<base64>`.
+	// Host key fingerprint: `SHA256:<base64 without padding>` of the key blob, as OpenSSH prints it,
+	// or `MD5:<lower-case hex with colons>` when only that is known.
 	Fingerprint string `json:"fingerprint"`
 	// SSH protocol major version.
 	Version int `json:"version"`
@@ -151,7 +152,8 @@ type SSH struct {
 	Banner string `json:"banner"`
 	// Text shown after login, if any.
 	MOTD string `json:"motd"`
-	// Type of the host key, for example `ssh-ed25519`. Nil when absent, and then not written.
+	// Type of the host key by its wire name (as in `known_hosts`), for example `ssh-ed25519` or
+	// `ecdsa-sha2-nistp256`. Nil when absent, and then not written.
 	KeyType *string `json:"key_type,omitempty"`
 	// The host public key, base64 as in `known_hosts`. Nil when absent, and then not written.
 	Key *string `json:"key,omitempty"`
@@ -281,10 +283,10 @@ type Network struct {
 
 // VNC: What a VNC (RFB) handshake showed.
 type VNC struct {
-	// RFB protocol version, for example `3.8`. Nil when absent, and then not written.
+	// RFB protocol version as `major.minor`, for example `3.8`. Nil when absent, and then not written.
 	Version *string `json:"version,omitempty"`
-	// Security types the server offers, for example `VNC Authentication`. Nil when absent, and then
-	// not written.
+	// Security types the server offers, each as `<name> (<number>)`, for example `VNC Authentication
+	// (2)`. Nil when absent, and then not written.
 	SecurityTypes *[]string `json:"security_types,omitempty"`
 	// The server offers a session without authentication. Nil when absent, and then not written.
 	Noauth *bool `json:"noauth,omitempty"`
@@ -315,7 +317,8 @@ type SMTP struct {
 type Telnet struct {
 	// Text the server sent first. Nil when absent, and then not written.
 	Banner *string `json:"banner,omitempty"`
-	// Telnet options the server negotiated. Nil when absent, and then not written.
+	// Telnet options the server negotiated, by their RFC names, for example `SUPPRESS-GO-AHEAD`. Nil
+	// when absent, and then not written.
 	Options *[]string `json:"options,omitempty"`
 	// The server asks for credentials. Nil when absent, and then not written.
 	AuthRequired *bool `json:"auth_required,omitempty"`
@@ -342,7 +345,8 @@ type MySQL struct {
 	// Default authentication plug-in, for example `caching_sha2_password`. Nil when absent, and then
 	// not written.
 	AuthPlugin *string `json:"auth_plugin,omitempty"`
-	// Server status from the handshake. Nil when absent, and then not written.
+	// Status flags set in the handshake, by the protocol's names in bit order, comma-separated, for
+	// example `SERVER_STATUS_AUTOCOMMIT`. Nil when absent, and then not written.
 	ServerStatus *string `json:"server_status,omitempty"`
 }
 
@@ -465,9 +469,10 @@ type RDP struct {
 
 // DNS: What a DNS server showed.
 type DNS struct {
-	// Server software, for example `BIND`. Nil when absent, and then not written.
+	// Server software by name, for example `BIND`. Nil when absent, and then not written.
 	Software *string `json:"software,omitempty"`
-	// Server version, for example from `version.bind`. Nil when absent, and then not written.
+	// The server's answer to `version.bind` (CH TXT), as given, for example
+	// `9.18.19-1~deb12u1-Debian`. Nil when absent, and then not written.
 	Version *string `json:"version,omitempty"`
 	// The server resolves recursively for anyone. Nil when absent, and then not written.
 	Recursion *bool `json:"recursion,omitempty"`

@@ -360,7 +360,8 @@ class SSH(_Document):
         ("auth_methods", ("list", ("string",)), True),
     )
 
-    # Host key fingerprint, for example `SHA256:<base64>`.
+    # Host key fingerprint: `SHA256:<base64 without padding>` of the key blob, as OpenSSH
+    # prints it, or `MD5:<lower-case hex with colons>` when only that is known.
     fingerprint: str = ""
     # SSH protocol major version.
     version: int = 0
@@ -368,7 +369,8 @@ class SSH(_Document):
     banner: str = ""
     # Text shown after login, if any.
     motd: str = ""
-    # Type of the host key, for example `ssh-ed25519`. None when absent (then not written).
+    # Type of the host key by its wire name (as in `known_hosts`), for example `ssh-ed25519`
+    # or `ecdsa-sha2-nistp256`. None when absent (then not written).
     key_type: Optional[str] = None
     # The host public key, base64 as in `known_hosts`. None when absent (then not written).
     key: Optional[str] = None
@@ -610,10 +612,11 @@ class VNC(_Document):
         ("noauth", ("bool",), True),
     )
 
-    # RFB protocol version, for example `3.8`. None when absent (then not written).
+    # RFB protocol version as `major.minor`, for example `3.8`. None when absent (then not
+    # written).
     version: Optional[str] = None
-    # Security types the server offers, for example `VNC Authentication`. None when absent
-    # (then not written).
+    # Security types the server offers, each as `<name> (<number>)`, for example `VNC
+    # Authentication (2)`. None when absent (then not written).
     security_types: Optional[List[str]] = None
     # The server offers a session without authentication. None when absent (then not written).
     noauth: Optional[bool] = None
@@ -674,7 +677,8 @@ class Telnet(_Document):
 
     # Text the server sent first. None when absent (then not written).
     banner: Optional[str] = None
-    # Telnet options the server negotiated. None when absent (then not written).
+    # Telnet options the server negotiated, by their RFC names, for example
+    # `SUPPRESS-GO-AHEAD`. None when absent (then not written).
     options: Optional[List[str]] = None
     # The server asks for credentials. None when absent (then not written).
     auth_required: Optional[bool] = None
@@ -723,7 +727,9 @@ class MySQL(_Document):
     # Default authentication plug-in, for example `caching_sha2_password`. None when absent
     # (then not written).
     auth_plugin: Optional[str] = None
-    # Server status from the handshake. None when absent (then not written).
+    # Status flags set in the handshake, by the protocol's names in bit order,
+    # comma-separated, for example `SERVER_STATUS_AUTOCOMMIT`. None when absent (then not
+    # written).
     server_status: Optional[str] = None
     # Members the schema does not list, in the order they came; written back after the others.
     extra: Dict[str, Any] = field(default_factory=dict)
@@ -953,9 +959,10 @@ class DNS(_Document):
         ("nameservers", ("list", ("string",)), True),
     )
 
-    # Server software, for example `BIND`. None when absent (then not written).
+    # Server software by name, for example `BIND`. None when absent (then not written).
     software: Optional[str] = None
-    # Server version, for example from `version.bind`. None when absent (then not written).
+    # The server's answer to `version.bind` (CH TXT), as given, for example
+    # `9.18.19-1~deb12u1-Debian`. None when absent (then not written).
     version: Optional[str] = None
     # The server resolves recursively for anyone. None when absent (then not written).
     recursion: Optional[bool] = None

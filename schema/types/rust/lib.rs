@@ -179,7 +179,8 @@ pub struct Certificate {
 /// out.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SSH {
-    /// Host key fingerprint, for example `SHA256:<base64>`.
+    /// Host key fingerprint: `SHA256:<base64 without padding>` of the key blob, as OpenSSH prints
+    /// it, or `MD5:<lower-case hex with colons>` when only that is known.
     pub fingerprint: String,
     /// SSH protocol major version.
     pub version: i64,
@@ -187,7 +188,8 @@ pub struct SSH {
     pub banner: String,
     /// Text shown after login, if any.
     pub motd: String,
-    /// Type of the host key, for example `ssh-ed25519`. `None` when absent; then not written.
+    /// Type of the host key by its wire name (as in `known_hosts`), for example `ssh-ed25519` or
+    /// `ecdsa-sha2-nistp256`. `None` when absent; then not written.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub key_type: Option<String>,
     /// The host public key, base64 as in `known_hosts`. `None` when absent; then not written.
@@ -367,11 +369,12 @@ pub struct Network {
 /// What a VNC (RFB) handshake showed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct VNC {
-    /// RFB protocol version, for example `3.8`. `None` when absent; then not written.
+    /// RFB protocol version as `major.minor`, for example `3.8`. `None` when absent; then not
+    /// written.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub version: Option<String>,
-    /// Security types the server offers, for example `VNC Authentication`. `None` when absent; then
-    /// not written.
+    /// Security types the server offers, each as `<name> (<number>)`, for example `VNC
+    /// Authentication (2)`. `None` when absent; then not written.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub security_types: Option<Vec<String>>,
     /// The server offers a session without authentication. `None` when absent; then not written.
@@ -423,7 +426,8 @@ pub struct Telnet {
     /// Text the server sent first. `None` when absent; then not written.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub banner: Option<String>,
-    /// Telnet options the server negotiated. `None` when absent; then not written.
+    /// Telnet options the server negotiated, by their RFC names, for example `SUPPRESS-GO-AHEAD`.
+    /// `None` when absent; then not written.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub options: Option<Vec<String>>,
     /// The server asks for credentials. `None` when absent; then not written.
@@ -467,7 +471,8 @@ pub struct MySQL {
     /// then not written.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub auth_plugin: Option<String>,
-    /// Server status from the handshake. `None` when absent; then not written.
+    /// Status flags set in the handshake, by the protocol's names in bit order, comma-separated,
+    /// for example `SERVER_STATUS_AUTOCOMMIT`. `None` when absent; then not written.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub server_status: Option<String>,
     /// Members the schema does not list, kept as they came and written after the others.
@@ -668,10 +673,11 @@ pub struct RDP {
 /// What a DNS server showed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct DNS {
-    /// Server software, for example `BIND`. `None` when absent; then not written.
+    /// Server software by name, for example `BIND`. `None` when absent; then not written.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub software: Option<String>,
-    /// Server version, for example from `version.bind`. `None` when absent; then not written.
+    /// The server's answer to `version.bind` (CH TXT), as given, for example
+    /// `9.18.19-1~deb12u1-Debian`. `None` when absent; then not written.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present::deserialize")]
     pub version: Option<String>,
     /// The server resolves recursively for anyone. `None` when absent; then not written.

@@ -8,8 +8,8 @@ import {
   converterNamed,
   converterNames,
   createOutput,
+  detectInput,
   guessedConverter,
-  guessFormat,
   type Guess,
   isProblem,
   type Misfits,
@@ -18,7 +18,6 @@ import {
   OUTPUT_DESCRIPTIONS,
   OUTPUT_NAMES,
   type Output,
-  peekHead,
   perRecord,
   FIELD_OUTPUTS,
   LEAF_PATHS,
@@ -178,9 +177,10 @@ export const convert: Command = {
         // With auto, records that do not fit the guess are reported with it (convert/guess.ts).
         const misfits: Misfits = { count: 0, formats: new Map() }
         if (from === 'auto') {
-          const peeked = await peekHead(stream)
+          // The head, and for a JSON input the records past it as far as needed (convert/detect-input.ts).
+          const peeked = await detectInput(stream, ctx.maxLineBytes)
           stream = peeked.stream
-          guess = guessFormat(peeked.head)
+          guess = peeked.guess
           if (!guess) {
             if (peeked.head.trim() === '') continue // an empty input: nothing to convert
             await out.flush() // what earlier files gave is kept

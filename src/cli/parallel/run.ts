@@ -82,6 +82,7 @@ async function withJobs(input: Pick<NamedInput, 'name' | 'stream' | 'size'>, pla
   const splitter = new LineSplitter(plan.maxLineBytes)
   const found: LineItem[] = []
   let ended = false
+  let array = false
   while (heldBytes < readAhead || first === undefined) {
     const next = await iterator.next()
     if (next.done) {
@@ -91,6 +92,12 @@ async function withJobs(input: Pick<NamedInput, 'name' | 'stream' | 'size'>, pla
     const chunk = toBuffer(next.value)
     held.push(chunk)
     heldBytes += chunk.length
+    // An input that is one JSON array (often all on one line) is read here, an element at a
+    // time (jsonl/pieces.ts): blocks are cut between lines, and its line may be the whole input.
+    if (first === undefined && startsArray(held)) {
+      array = true
+      break
+    }
     if (first === undefined) {
       splitter.push(chunk, found)
       first = found[0]
@@ -98,9 +105,20 @@ async function withJobs(input: Pick<NamedInput, 'name' | 'stream' | 'size'>, pla
     }
   }
   const rest = replay(held, ended ? undefined : iterator)
-  if ((ended && heldBytes < MIN_PARALLEL_BYTES) || first === undefined || 'error' in first || !isJsonText(first.text)) return { rest }
+  if (array || (ended && heldBytes < MIN_PARALLEL_BYTES) || first === undefined || 'error' in first || !isJsonText(first.text)) return { rest }
   // A file read here comes in the read pool's memory already; other inputs are copied into it.
   return { counts: await inWorkers(rest, plan, input.name, writers, here === undefined) }
+}
+
+/** Whether the first byte of `held` that is not blank (nor a byte order mark) opens an array. */
+function startsArray(held: readonly Buffer[]): boolean {
+  for (const chunk of held) {
+    for (const b of chunk) {
+      if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0xef || b === 0xbb || b === 0xbf) continue
+      return b === 0x5b
+    }
+  }
+  return false
 }
 
 /** One block on its way: read, then run (by a worker or here), then written in input order. */

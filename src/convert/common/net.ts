@@ -174,8 +174,16 @@ export function certificateCovers(host: string, names: readonly string[]): boole
 const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text)
 
 /**
- * The DNS names of a certificate's names, without IP addresses: `ssl.certificate.domain` holds
- * domain names (Censys lists a certificate's IP SANs among its `names`; Shodan's come from the
- * SAN's DNS entries only). One rule for every converter.
+ * The DNS names of a certificate's names, without IP addresses, each once: `ssl.certificate.domain`
+ * holds domain names (Censys lists a certificate's IP SANs among its `names`, and a SAN's DNS entry
+ * may itself hold an IP literal such as `::1`). One rule for every converter.
  */
-export const dnsNamesOnly = (names: readonly string[]): string[] => [...new Set(names.filter((n) => n !== '' && ipVersion(n) === 0))]
+export function dnsNamesOnly(names: readonly string[]): string[] {
+  // The common case, names only and each once, is returned as it is (a copy of nothing).
+  let clean = true
+  for (let i = 0; i < names.length && clean; i++) {
+    const n = names[i]!
+    clean = n !== '' && ipVersion(n) === 0 && names.indexOf(n) === i
+  }
+  return clean ? (names as string[]) : [...new Set(names.filter((n) => n !== '' && ipVersion(n) === 0))]
+}

@@ -3,7 +3,7 @@
  * nests under `tls` (`-tls-grab`). tlsx gives no key algorithm or size.
  */
 import type { Event } from '../../schema/index.js'
-import { certificateCovers } from './net.js'
+import { certificateCovers, dnsNamesOnly } from './net.js'
 import { validityTime } from './time.js'
 import { tlsVersion } from './tls.js'
 import { type Json, at, str, strings } from './values.js'
@@ -17,7 +17,7 @@ export function fillTlsx(e: Event, tls: Json | undefined, hostName: string): { r
   e.ssl.cypher_suite = str(tls.cipher)
   const cert = e.ssl.certificate
   cert.cn = str(tls.subject_cn)
-  cert.domain = strings(tls.subject_an)
+  cert.domain = dnsNamesOnly(strings(tls.subject_an))
   cert.issuer_name = str(tls.issuer_cn) || /(?:^|,\s*)CN=([^,]+)/.exec(str(tls.issuer_dn))?.[1] || ''
   const sha256 = str(at(tls, 'fingerprint_hash', 'sha256')).toLowerCase()
   cert.fingerprint = /^[0-9a-f]{64}$/.test(sha256) ? sha256 : ''

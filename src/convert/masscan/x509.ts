@@ -3,6 +3,7 @@ import { createHash, X509Certificate } from 'node:crypto'
 import type { Certificate } from '../../schema/index.js'
 import { ZERO_TIME } from '../../schema/empty.js'
 import { canonicalTime } from '../../time/index.js'
+import { dnsNamesOnly } from '../common/net.js'
 
 const KEY_ALGORITHMS: Record<string, string> = { rsa: 'RSA', 'rsa-pss': 'RSA', ec: 'ECDSA', dsa: 'DSA', ed25519: 'Ed25519', ed448: 'Ed448' }
 const CURVE_BITS: Record<string, number> = { prime256v1: 256, secp256r1: 256, secp384r1: 384, secp521r1: 521, secp224r1: 224 }
@@ -26,7 +27,7 @@ export function fillCertificate(cert: Certificate, base64: string): void {
     .split(', ')
     .filter((n) => n.startsWith('DNS:'))
     .map((n) => n.slice(4))
-  cert.domain = names.length > 0 ? [...new Set(names)] : cert.cn === '' ? [] : [cert.cn]
+  cert.domain = dnsNamesOnly(names.length > 0 ? names : [cert.cn])
   cert.not_before = certTime(x509.validFrom)
   cert.not_after = certTime(x509.validTo)
   const key = x509.publicKey

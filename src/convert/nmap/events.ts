@@ -44,7 +44,9 @@ export function hostEvents(host: NmapHost, run: NmapRun, ctx: ConvertContext): (
   }
   const shared = hostShared(host, run, ctx)
   // An IP protocol scan (-sO) lists protocols as `protocol="ip"` ports: no service behind them.
-  return host.ports.filter((port) => port.protocol !== 'ip').map((port) => portEvent(host, port, shared, ctx))
+  const out: (Event | Problem)[] = []
+  for (const port of host.ports) if (port.protocol !== 'ip') portEvent(host, port, shared, ctx, out)
+  return out
 }
 
 /** What every port event of a host shares, worked out once per host. */
@@ -63,12 +65,19 @@ function hostShared(host: NmapHost, run: NmapRun, ctx: ConvertContext): HostShar
   return { time: hostTime(host, run, ctx), host: user[0]?.name ?? '', reverse: ptr[0]?.name ?? '', tail: hostTail(host, user, ptr) }
 }
 
-function portEvent(host: NmapHost, port: NmapPort, shared: HostShared, ctx: ConvertContext): Event | Problem {
+/**
+ * The port's event into `out`, or the problem that keeps it from being one; after the event,
+ * what its scripts held that could not be written (a host key that contradicts nmap's own
+ * fingerprint), each a problem of the port.
+ */
+function portEvent(host: NmapHost, port: NmapPort, shared: HostShared, ctx: ConvertContext, out: (Event | Problem)[]): void {
   if (!/^\d{1,5}$/.test(port.portid) || Number(port.portid) > 65535) {
-    return { kind: 'problem', where: port.where, line: port.line, reason: `'${port.portid}' is not a port number` }
+    out.push({ kind: 'problem', where: port.where, line: port.line, reason: `'${port.portid}' is not a port number` })
+    return
   }
   if (!PORT_PROTOCOLS.has(port.protocol)) {
-    return { kind: 'problem', where: port.where, line: port.line, reason: `'${port.protocol}' is not a port protocol (tcp, udp, sctp)` }
+    out.push({ kind: 'problem', where: port.where, line: port.line, reason: `'${port.protocol}' is not a port protocol (tcp, udp, sctp)` })
+    return
   }
   const event = emptyEvent()
   event.event_type = 'service'
@@ -88,13 +97,14 @@ function portEvent(host: NmapHost, port: NmapPort, shared: HostShared, ctx: Conv
   }
   fillSoftware(event, service)
   sshVersion(event, service ? service.extrainfo || service.fullversion : '')
-  applyScripts(event, port.scripts)
+  const unwritten = applyScripts(event, port.scripts)
 
   const lines = [portLine(port.portid, port.protocol, service)]
   if (service && service.banner !== '') lines.push(service.banner)
   for (const script of port.scripts) if (script.output !== '') lines.push(scriptBlock(script))
   event.summary = lines.join('\n') + shared.tail
-  return finishEvent(event, 'nmap', ctx, port.where, port.line, nmapDraftCanonical(event, ctx))
+  out.push(finishEvent(event, 'nmap', ctx, port.where, port.line, nmapDraftCanonical(event, ctx)))
+  if (unwritten) for (const reason of unwritten) out.push({ kind: 'problem', where: port.where, line: port.line, reason })
 }
 
 /**

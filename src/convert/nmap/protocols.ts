@@ -6,6 +6,7 @@
  * tab-aligned `redis-info`) from their `output` text, whose layout nmap fixes.
  * docs/convert-nmap-masscan.md, "Protocol objects", lists what comes from where.
  */
+import { mysqlStatus, rfbVersion, vncSecurityType, vncSecurityTypeText } from '../../normalize/vocabulary.js'
 import { count, type Found, given, names } from '../common/protocols.js'
 import { elem, type NmapScript, type ScriptTable, table } from './model.js'
 
@@ -72,14 +73,6 @@ export const READERS: Readonly<Record<string, Read>> = {
       if (list) (found.ssh ??= {})[member] = list
     }
   },
-  'ssh-hostkey': (script, found) => {
-    // The key the fingerprint is taken from (scripts.ts): the first with its blob or an MD5.
-    const key = script.root.tables.find((t) => elem(t, 'key') !== '' || /^[0-9a-f]{32}$/i.test(elem(t, 'fingerprint')))
-    const type = given(elem(key, 'type'))
-    const blob = given(elem(key, 'key'))
-    if (type) (found.ssh ??= {}).key_type = type
-    if (blob) (found.ssh ??= {}).key = blob
-  },
   'ssh-auth-methods': (script, found) => {
     const list = listed(table(script.root, 'Supported authentication methods'))
     if (list) (found.ssh ??= {}).auth_methods = list
@@ -97,19 +90,14 @@ export const READERS: Readonly<Record<string, Read>> = {
   },
   'mongodb-info': (script, found) => {
     const version = bsonValues(script.output, 'version')[0]
-    const wire = count(bsonValues(script.output, 'maxWireVersion')[0])
     if (version) (found.mongodb ??= {}).version = version
-    if (wire !== undefined) (found.mongodb ??= {}).wire_version = wire
-    if (DENIED.test(script.output)) (found.mongodb ??= {}).auth_required = true
+    mongodbCommon(script, found)
   },
   'mongodb-databases': (script, found) => {
-    const mongodb = (found.mongodb ??= {})
-    if (DENIED.test(script.output)) {
-      mongodb.auth_required = true
-      return
-    }
+    mongodbCommon(script, found)
+    if (DENIED.test(script.output)) return
     const databases = names(bsonValues(script.output, 'name'))
-    if (databases) mongodb.databases = databases
+    if (databases) (found.mongodb ??= {}).databases = databases
   },
   'mysql-info': (script, found) => {
     const version = labelled(script, 'Version')
@@ -119,7 +107,9 @@ export const READERS: Readonly<Record<string, Read>> = {
     if (version) (found.mysql ??= {}).version = version
     if (protocol !== undefined) (found.mysql ??= {}).protocol_version = protocol
     if (plugin) (found.mysql ??= {}).auth_plugin = plugin
-    if (status) (found.mysql ??= {}).server_status = status
+    // nmap names the flags its own way (`Autocommit`): the protocol's names (vocabulary.ts).
+    const flags = status === undefined ? undefined : given(mysqlStatus(status))
+    if (flags) (found.mysql ??= {}).server_status = flags
   },
   'ftp-anon': (script, found) => {
     // The script writes output only when the anonymous login succeeded.
@@ -181,9 +171,9 @@ export const READERS: Readonly<Record<string, Read>> = {
   'vnc-info': (script, found) => {
     const version = labelled(script, 'Protocol version')
     const types = table(script.root, 'Security types')
-    const security = types ? names(types.tables.map((t) => elem(t, 'name'))) : textSecurityTypes(script.output)
+    const security = types ? treeSecurityTypes(types) : textSecurityTypes(script.output)
     const vnc = (found.vnc ??= {})
-    if (version) vnc.version = version
+    if (version) vnc.version = rfbVersion(version)
     if (security) vnc.security_types = security
     // The script checks every security type it can for one without authentication, and warns then.
     const warned = /Server does not require authentication/.test(script.output) || /does not require authentication/.test(elem(script.root, 'WARNING'))
@@ -203,7 +193,25 @@ export const READERS: Readonly<Record<string, Read>> = {
   },
 }
 
-/** Older `vnc-info` text: the lines under `Security types:`, without their `(N)`. */
+/** The MongoDB scripts both print: the isMaster answer's `maxWireVersion` when shown, a refusal. */
+function mongodbCommon(script: NmapScript, found: Found): void {
+  const wire = count(bsonValues(script.output, 'maxWireVersion')[0])
+  if (wire !== undefined) (found.mongodb ??= {}).wire_version = wire
+  if (DENIED.test(script.output)) (found.mongodb ??= {}).auth_required = true
+}
+
+/** `vnc-info` tables `{name, type}`: each type as `<name> (<number>)` (vocabulary.ts), so two of one name stay apart. */
+function treeSecurityTypes(types: ScriptTable): string[] | undefined {
+  const out = types.tables.map((t) => {
+    const number = count(elem(t, 'type'))
+    const name = elem(t, 'name').trim()
+    return number === undefined ? vncSecurityTypeText(name) : vncSecurityType(number, name)
+  })
+  // Older releases list the names as key-less elems.
+  return names(out.length > 0 ? out : (types.elems.filter((e) => e.key === '').map((e) => vncSecurityTypeText(e.value))))
+}
+
+/** Older `vnc-info` text: the lines under `Security types:`, `Name (N)` as the vocabulary spells them. */
 function textSecurityTypes(output: string): string[] | undefined {
   const lines = output.split('\n')
   const at = lines.findIndex((l) => l.trim() === 'Security types:')
@@ -212,7 +220,7 @@ function textSecurityTypes(output: string): string[] | undefined {
   const out: string[] = []
   for (const line of lines.slice(at + 1)) {
     if (line.length - line.trimStart().length <= indent || line.trim() === '') break
-    out.push(line.trim().replace(/\s*\(\d+\)$/, ''))
+    out.push(vncSecurityTypeText(line.trim()))
   }
   return names(out)
 }

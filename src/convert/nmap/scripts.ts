@@ -5,9 +5,11 @@
 import type { Event } from '../../schema/index.js'
 import { ZERO_TIME } from '../../schema/empty.js'
 import { HeaderBuilder } from '../common/headers.js'
+import { dnsNamesOnly } from '../common/net.js'
 import { attachProtocols, type Found } from '../common/protocols.js'
 import { validityTime } from '../common/time.js'
 import { elem, type NmapScript, type ScriptTable, table } from './model.js'
+import { hostKey } from './hostkey.js'
 import { PROTOCOL_SCRIPTS, READERS } from './protocols.js'
 import { sha256 } from './sha256.js'
 
@@ -20,18 +22,31 @@ export function scriptBlock(script: NmapScript): string {
   return `| ${script.id}: ${output.slice(0, last).replaceAll('\n', '\n| ')}\n|_${output.slice(last + 1)}`
 }
 
-/** Applies every script this converter understands; unknown scripts only reach the summary. */
-export function applyScripts(event: Event, scripts: NmapScript[]): void {
+/**
+ * Applies every script this converter understands; unknown scripts only reach the summary.
+ * Returns what could not be taken as nmap wrote it (a host key that contradicts nmap's own
+ * fingerprint), for the caller to report, or undefined.
+ */
+export function applyScripts(event: Event, scripts: NmapScript[]): string[] | undefined {
   const headers = new HeaderBuilder()
   let found: Found | undefined
+  let problems: string[] | undefined
   for (const script of scripts) {
     // Own members only: a script named like an Object.prototype member (`__proto__`) is unknown.
     if (Object.hasOwn(APPLY, script.id)) APPLY[script.id]!(event, script, headers)
     // The protocol objects (protocols.ts): gathered over all scripts, put on in canonical order.
     if (Object.hasOwn(READERS, script.id)) READERS[script.id]!(script, (found ??= {}), event.protocol)
+    if (script.id === 'ssh-hostkey') {
+      const key = hostKey(script)
+      if (key === undefined) continue
+      if (key.fingerprint !== '') event.ssh.fingerprint = key.fingerprint
+      if (key.keyType !== undefined || key.key !== undefined) Object.assign(((found ??= {}).ssh ??= {}), { key_type: key.keyType, key: key.key })
+      if (key.problem !== undefined) (problems ??= []).push(key.problem)
+    }
   }
   if (headers.size > 0) event.http.header = headers.map
   if (found) attachProtocols(event, found)
+  return problems
 }
 
 type Apply = (event: Event, script: NmapScript, headers: HeaderBuilder) => void
@@ -55,10 +70,6 @@ const APPLY: Record<string, Apply> = {
     for (const [name, value] of headerLines(script.output)) headers.add(name, value)
   },
   'ssl-cert': (event, script) => fillCertificate(event, script.root),
-  'ssh-hostkey': (event, script) => {
-    const fingerprint = hostKeyFingerprint(script.root)
-    if (fingerprint !== '') event.ssh.fingerprint = fingerprint
-  },
   banner: (event, script) => {
     if (/^SSH-\d/.test(script.output)) event.ssh.banner = script.output
   },
@@ -88,7 +99,7 @@ function fillCertificate(event: Event, root: ScriptTable): void {
   cert.not_before = certTime(elem(validity, 'notBefore'))
   cert.not_after = certTime(elem(validity, 'notAfter'))
   const names = dnsNames(root)
-  cert.domain = names.length > 0 ? names : cert.cn === '' ? [] : [cert.cn]
+  cert.domain = dnsNamesOnly(names.length > 0 ? names : [cert.cn])
   cert.fingerprint = pemSha256(elem(root, 'pem'))
   cert.valid = event.host !== '' && cert.domain.some((name) => nameMatches(name, event.host))
   event.ssl.detected = true
@@ -147,21 +158,4 @@ export function nameMatches(pattern: string, host: string): boolean {
   if (!p.startsWith('*.')) return false
   const dot = h.indexOf('.')
   return dot > 0 && h.slice(dot + 1) === p.slice(2)
-}
-
-/**
- * `ssh-hostkey`: the first key as OpenSSH prints it, `SHA256:<base64 without padding>` of the
- * key blob; when the blob is absent, nmap's MD5 fingerprint with colons.
- */
-function hostKeyFingerprint(root: ScriptTable): string {
-  for (const key of root.tables) {
-    const blob = elem(key, 'key')
-    if (blob !== '') {
-      // 32 bytes are 44 base64 characters, the last one a single `=` of padding.
-      return `SHA256:${sha256(Buffer.from(blob, 'base64'), 'base64').slice(0, -1)}`
-    }
-    const md5 = elem(key, 'fingerprint')
-    if (/^[0-9a-f]{32}$/i.test(md5)) return md5.toLowerCase().match(/../g)!.join(':')
-  }
-  return ''
 }

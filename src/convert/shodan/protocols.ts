@@ -6,6 +6,7 @@
  * `memcache`) from the banner text `data`, whose layout the protocol fixes. A member the banner
  * does not hold stays absent.
  */
+import { mysqlStatus, rfbVersion, sshKeyType, telnetOptions, vncSecurityType } from '../../normalize/vocabulary.js'
 import type { Found, SshExtension } from '../common/protocols.js'
 import { count, given, names } from '../common/protocols.js'
 import { type Json, at, obj, str, strings } from '../common/values.js'
@@ -45,7 +46,7 @@ function header(data: string, name: string): string | undefined {
 function sshExtension(ssh: Json): SshExtension {
   const kex = obj(ssh.kex) ?? {}
   return {
-    key_type: given(str(ssh.type)),
+    key_type: given(sshKeyType(str(ssh.type))),
     key: given(str(ssh.key).replace(/\s+/g, '')),
     kex_algorithms: names(strings(kex.kex_algorithms)),
     host_key_algorithms: names(strings(kex.server_host_key_algorithms)),
@@ -55,10 +56,10 @@ function sshExtension(ssh: Json): SshExtension {
   }
 }
 
-/** VNC security types, `{"1": "None", "2": "VNC Authentication"}`, in the numbers' order. */
+/** VNC security types, `{"1": "None", "2": "VNC Authentication"}`, in the numbers' order, as `None (1)` (vocabulary.ts). */
 function securityTypes(types: Json): { names: string[] | undefined; noauth: boolean } {
   const entries = Object.entries(types).sort(([a], [b]) => Number(a) - Number(b))
-  const found = names(entries.map(([, v]) => str(v)))
+  const found = names(entries.map(([k, v]) => (/^\d{1,3}$/.test(k) ? vncSecurityType(Number(k), str(v)) : str(v))))
   // RFB security type 1 is "None": a session without authentication.
   return { names: found, noauth: entries.some(([k, v]) => k === '1' || str(v).trim().toLowerCase() === 'none') }
 }
@@ -112,7 +113,7 @@ export function shodanProtocols(b: Json, protocol: string, data: string): Found 
   if (vnc) {
     const types = obj(vnc.security_types)
     const security = types ? securityTypes(types) : undefined
-    found.vnc = { version: given(str(vnc.protocol_version)), security_types: security?.names, noauth: security?.noauth }
+    found.vnc = { version: given(rfbVersion(str(vnc.protocol_version))), security_types: security?.names, noauth: security?.noauth }
   }
 
   const mysql = obj(b.mysql)
@@ -121,7 +122,8 @@ export function shodanProtocols(b: Json, protocol: string, data: string): Found 
       version: given(str(mysql.version)),
       protocol_version: count(mysql.protocol_version),
       auth_plugin: given(str(mysql.authentication_plugin)),
-      server_status: given(str(mysql.server_status)),
+      // A number (the status bits) or text: the protocol's flag names either way (vocabulary.ts).
+      server_status: given(mysqlStatus(mysql.server_status) ?? str(mysql.server_status)),
     }
   }
 
@@ -149,10 +151,12 @@ export function shodanProtocols(b: Json, protocol: string, data: string): Found 
   }
 
   const dns = obj(b.dns)
-  if (dns) found.dns = { software: given(str(dns.software)), recursion: typeof dns.recursive === 'boolean' ? dns.recursive : undefined }
+  // Shodan's `software` is the server's `version.bind` answer: `dns.version`, where nmap's
+  // dns-nsid puts the same answer (docs/format.md, "Vocabulary").
+  if (dns) found.dns = { version: given(str(dns.software)), recursion: typeof dns.recursive === 'boolean' ? dns.recursive : undefined }
 
   const telnet = obj(b.telnet)
-  if (telnet) found.telnet = { options: names([...new Set([...strings(telnet.will), ...strings(telnet.do)])]) }
+  if (telnet) found.telnet = { options: names(telnetOptions([...strings(telnet.will), ...strings(telnet.do)])) }
 
   const ntlm = obj(b.ntlm)
   const rdpEncryption = obj(b.rdp_encryption)

@@ -1,6 +1,7 @@
 /** A Shodan banner's `ssl` (negotiation and leaf certificate) and `ssh` (host key, identification). */
 import { createHash } from 'node:crypto'
 import type { Event } from '../../schema/index.js'
+import { md5Fingerprint } from '../../normalize/vocabulary.js'
 import { fillCertificate } from '../masscan/x509.js'
 import { certificateCovers, dnsNamesOnly } from '../common/net.js'
 import type { Unconvertible } from '../common/records.js'
@@ -29,10 +30,12 @@ export function fillSsl(e: Event, ssl: Json): Unconvertible | undefined {
   const c = obj(ssl.cert)
   if (!c) {
     if (pem) fillCertificate(cert, pem.replace(/-----(?:BEGIN|END) CERTIFICATE-----/g, ''))
+    cert.domain = dnsNamesOnly(cert.domain)
     cert.valid = certificateCovers(e.host, [cert.cn, ...cert.domain])
     return undefined
   }
-  if (pem) cert.domain = [...new Set(sanDnsNames(pem) ?? [])]
+  // A dNSName entry may hold an IP literal (`::1`): IP addresses never go to `domain`.
+  if (pem) cert.domain = dnsNamesOnly(sanDnsNames(pem) ?? [])
   cert.cn = str(at(c, 'subject', 'CN')) || cert.cn
   cert.issuer_name = str(at(c, 'issuer', 'CN')) || cert.issuer_name
   if (cert.domain.length === 0 && cert.cn !== '') cert.domain = dnsNamesOnly([cert.cn])
@@ -109,7 +112,7 @@ export function fillSsh(e: Event, ssh: Json, data: string): void {
   const key = str(ssh.key).replace(/\s+/g, '')
   const md5 = str(ssh.fingerprint).trim()
   if (/^[A-Za-z0-9+/]+=*$/.test(key)) e.ssh.fingerprint = `SHA256:${createHash('sha256').update(Buffer.from(key, 'base64')).digest('base64').replace(/=+$/, '')}`
-  else if (md5 !== '') e.ssh.fingerprint = /^[0-9a-f]{2}(?::[0-9a-f]{2}){15}$/i.test(md5) ? `MD5:${md5.toLowerCase()}` : md5
+  else if (md5 !== '') e.ssh.fingerprint = md5Fingerprint(md5) ?? md5
   if (id) {
     const sw = sshSoftware(id.software)
     e.service.software.name = sw.name

@@ -56,7 +56,7 @@ export function mapZgrab2(r: Json, ctx: ConvertContext): Mapped {
     if (obj(result.response)) problem = http(e, obj(result.response)!, port)
     else if (obj(result.handshake_log)) problem = tls(e, obj(result.handshake_log)!, port)
     else if (obj(result.server_id) || obj(result.key_exchange)) ssh(e, result, port)
-    else if (isProtocolModule(str(module.protocol) || name)) protocolModule(e, str(module.protocol) || name, result, port)
+    else if (isProtocolModule(str(module.protocol) || name)) problem = protocolModule(e, str(module.protocol) || name, result, port)
     else if (str(module.status) === 'success') problem = { reason: `module '${str(module.protocol) || name}' is not converted (http, tls, ssh, ${PROTOCOL_MODULE_NAMES} are)` }
     else continue
     out.push(problem ? { reason: `data.${name}: ${problem.reason}` } : e)

@@ -1,7 +1,7 @@
 /** A ZGrab2 TLS handshake log (the tls module's result, or an HTTPS request's tls_log) → `ssl`. */
 import { createHash } from 'node:crypto'
 import type { Event } from '../../schema/index.js'
-import { certificateCovers } from '../common/net.js'
+import { certificateCovers, dnsNamesOnly } from '../common/net.js'
 import type { Unconvertible } from '../common/records.js'
 import { validityTime } from '../common/time.js'
 import { tlsVersion } from '../common/tls.js'
@@ -21,7 +21,7 @@ export function fillHandshake(e: Event, handshake: Json, hostName: string): Unco
   if (!parsed) return undefined
   const cert = e.ssl.certificate
   cert.cn = strings(at(parsed, 'subject', 'common_name'))[0] ?? ''
-  cert.domain = strings(at(parsed, 'extensions', 'subject_alt_name', 'dns_names'))
+  cert.domain = dnsNamesOnly(strings(at(parsed, 'extensions', 'subject_alt_name', 'dns_names')))
   cert.issuer_name = strings(at(parsed, 'issuer', 'common_name'))[0] ?? ''
   const start = validityTime(at(parsed, 'validity', 'start'))
   const end = validityTime(at(parsed, 'validity', 'end'))
