@@ -49,11 +49,20 @@ const SELECTIVE = 'add a selective term (ip, host, plugin, severity, port, count
 /**
  * Awaits `query`, cancelling its statement in the server when `signal` aborts (then the
  * signal's reason is thrown); a statement stopped by its timeout is a SearchLimitError.
+ *
+ * PostgreSQL cancels whatever the connection's backend runs when the cancel request arrives,
+ * not a given statement: a statement that finished just before its cancel landed would leave
+ * the cancel to stop the next statement on that connection (another request's export, cut or
+ * answered 422). So once a cancel is sent, this settles only after the server has taken it (the
+ * driver's cancel resolves when the cancel request's connection closes, the backend signalled),
+ * and callers run it where the connection is not handed to anyone before then (`reserved`, a
+ * transaction).
  */
 export async function bounded<T>(query: PromiseLike<T> & { cancel(): unknown }, bounds: StatementBounds): Promise<T> {
   const { signal } = bounds
   signal?.throwIfAborted()
-  const abort = () => void query.cancel()
+  let cancelling: Promise<unknown> | undefined
+  const abort = () => void (cancelling = Promise.resolve(query.cancel()).catch(() => undefined))
   signal?.addEventListener('abort', abort, { once: true })
   try {
     return await query
@@ -63,6 +72,27 @@ export async function bounded<T>(query: PromiseLike<T> & { cancel(): unknown }, 
     throw error
   } finally {
     signal?.removeEventListener('abort', abort)
+    await cancelling
+  }
+}
+
+/**
+ * Runs `run` on a connection of its own, handed back to the pool only when `run` has settled:
+ * a statement cancelled there (bounded) cannot reach a statement of another request. After a
+ * failed statement the connection runs an empty one first: the driver (postgres 3.4) counts a
+ * statement's rows until its CommandComplete, so a statement stopped after some rows came (an
+ * export cancelled or timed out mid-stream) leaves the count where it was, and the connection's
+ * next statement would get that many holes before its rows (the next export failing or cut).
+ */
+export async function reserved<T>(sql: Sql, run: (connection: Sql) => Promise<T>): Promise<T> {
+  const connection = await sql.reserve()
+  try {
+    return await run(connection)
+  } catch (error) {
+    await connection.unsafe('SELECT 1 WHERE false').catch(() => undefined)
+    throw error
+  } finally {
+    connection.release()
   }
 }
 
@@ -93,7 +123,7 @@ export async function* searchAll(sql: Sql, query: Query, batch: number, bounds: 
     const p = [...params]
     const keyset = after === undefined ? '' : ` AND (e.last_seen, e.id) < ($${p.push(after[0])}::numeric, $${p.push(after[1])}::bigint)`
     const statement = `${text}${keyset} ORDER BY e.last_seen DESC, e.id DESC LIMIT $${p.push(String(batch))}::bigint`
-    const rows = (await bounded(sql.unsafe(statement, p).raw(), bounds)) as unknown as Buffer[][]
+    const rows = (await reserved(sql, (c) => bounded(c.unsafe(statement, p).raw(), bounds))) as unknown as Buffer[][]
     for (const row of rows) yield row[0]!
     if (rows.length < batch) return
     const last = rows[rows.length - 1]!
@@ -121,7 +151,7 @@ export async function* searchByResource(sql: Sql, query: Query, batch: number, b
       const p = [...params]
       const keyset = after === undefined ? '' : ` AND (${pass.key}, e.id) > ($${p.push(after[0])}::${pass.cast}, $${p.push(after[1])}::bigint)`
       const statement = `${text} AND ${pass.where}${keyset} ORDER BY ${pass.key}, e.id LIMIT $${p.push(String(batch))}::bigint`
-      const rows = (await bounded(sql.unsafe(statement, p).raw(), bounds)) as unknown as Buffer[][]
+      const rows = (await reserved(sql, (c) => bounded(c.unsafe(statement, p).raw(), bounds))) as unknown as Buffer[][]
       for (const row of rows) {
         yield new SeenAt(row[0]!, BigInt(row[1]!.toString('latin1')), BigInt(row[2]!.toString('latin1')))
       }
