@@ -2,14 +2,15 @@
 import { JsonlWriter, readRecords } from '../../jsonl/index.js'
 import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
+import type { Judge } from '../../validate/load-judge.js'
 import { EXIT } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
 import { openInputs, warnOn } from '../inputs.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
 import { ProblemLimit } from '../problem-limit.js'
 import { Progress } from '../progress.js'
-import { type Counts, junitReport, ReportCollector, sarifReport } from './validate-report.js'
-import { documentsOf, VALIDATED_DOCUMENTS, type ValidateSettings, validateRecord } from './validate-record.js'
+import type { Counts, ReportCollector } from './validate-report.js'
+import { documentsOf, judgeFor, VALIDATED_DOCUMENTS, type ValidateSettings, validateRecord } from './validate-record.js'
 
 const HELP = `Usage: l9kit validate [FILE...] [options]
 
@@ -78,11 +79,15 @@ export const validate: Command = {
     const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
     const progress = new Progress(io)
     const out = new JsonlWriter(progress.stdout)
-    const collector = reportDocument ? new ReportCollector() : undefined
+    // The junit and sarif reports' code is loaded only for them.
+    const report = reportDocument ? await import('./validate-report.js') : undefined
+    const collector: ReportCollector | undefined = report ? new report.ReportCollector() : undefined
     const problems = new ProblemLimit(collector ?? out, io.maxErrors)
     const perFile = new Map<string, Counts>()
     let valid = 0
     let invalid = 0
+    // Loaded when this thread first judges a record (a large input goes to the workers).
+    let judge: Judge | undefined
     await keepingOutput([out], async () => {
       for (const input of inputs) {
         const counts = perFile.get(input.name) ?? { valid: 0, invalid: 0 }
@@ -94,9 +99,10 @@ export const validate: Command = {
           counts.valid += handled.counts[0]!
           counts.invalid += handled.counts[1]!
         } else {
+          judge ??= await judgeFor(settings)
           for await (const record of readRecords(handled.rest, { maxLineBytes, arrayElements: settings.arrays })) {
             for (const document of documentsOf(record, settings)) {
-              const { ok, lines } = validateRecord(document, input.name, settings)
+              const { ok, lines } = validateRecord(document, input.name, settings, judge)
               if (ok) counts.valid++
               else counts.invalid++
               for (const line of lines) await problems.write(line)
@@ -108,8 +114,8 @@ export const validate: Command = {
         invalid += counts.invalid
       }
     })
-    if (format === 'sarif') await out.write(sarifReport(collector!.records, problems.notShown, io.maxErrors).trimEnd())
-    else if (format === 'junit') await out.write(junitReport(collector!.records, perFile, problems.notShown, io.maxErrors).trimEnd())
+    if (format === 'sarif') await out.write(report!.sarifReport(collector!.records, problems.notShown, io.maxErrors).trimEnd())
+    else if (format === 'junit') await out.write(report!.junitReport(collector!.records, perFile, problems.notShown, io.maxErrors).trimEnd())
     else if (format === 'json') {
       if (!io.quiet || problems.notShown > 0) await out.write(JSON.stringify(problems.notShown === 0 ? { valid, invalid } : { valid, invalid, not_shown: problems.notShown }))
     } else {
