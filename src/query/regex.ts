@@ -11,8 +11,14 @@
  * Bounds: MAX_PATTERN characters, repetition counts up to MAX_REPEAT, at most MAX_SIZE
  * characters once repetitions are counted out.
  */
-import { RE2JS } from 're2js'
+import { createRequire } from 'node:module'
+import type { RE2JS as Re2 } from 're2js'
 import { codePointEscape } from './text.js'
+
+// re2js (260 kB) is loaded when a query first has a pattern, through its CommonJS build (a
+// synchronous load): `filter` and the query parser start without it (issue 39).
+let re2: typeof Re2 | undefined
+const RE2JS = () => (re2 ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof Re2 }).RE2JS)
 
 export const MAX_PATTERN = 256
 export const MAX_REPEAT = 100
@@ -59,7 +65,7 @@ export function parseRegex(source: string): Regex {
   const tree = new RegexParser(cps).parse()
   const size = sizeOf(tree)
   if (size > MAX_SIZE) throw new RegexProblem('regex_refused', `the pattern is too large once its repetitions are counted (${size} > ${MAX_SIZE})`, 0)
-  const matcher = RE2JS.compile(`(?s:${toRe2(tree)})`)
+  const matcher = RE2JS().compile(`(?s:${toRe2(tree)})`)
   return { source, test: (value) => matcher.matches(value), postgres: `^(?:${toPg(tree)})$` }
 }
 
