@@ -1,8 +1,7 @@
 /** `l9kit validate`: checks event documents against the strict or lenient profile. */
-import { JsonlWriter, readRecords } from '../../jsonl/index.js'
+import { JsonlWriter } from '../../jsonl/index.js'
 import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
-import type { Judge } from '../../validate/load-judge.js'
 import { EXIT } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
 import { openInputs, warnOn } from '../inputs.js'
@@ -10,7 +9,8 @@ import { defaultJobs, runJobs } from '../parallel/run.js'
 import { ProblemLimit } from '../problem-limit.js'
 import { Progress } from '../progress.js'
 import type { Counts, ReportCollector } from './validate-report.js'
-import { documentsOf, judgeFor, VALIDATED_DOCUMENTS, type ValidateSettings, validateRecord } from './validate-record.js'
+import { hereState, validateHere } from './validate-here.js'
+import { VALIDATED_DOCUMENTS, type ValidateSettings } from './validate-record.js'
 
 const HELP = `Usage: l9kit validate [FILE...] [options]
 
@@ -86,8 +86,8 @@ export const validate: Command = {
     const perFile = new Map<string, Counts>()
     let valid = 0
     let invalid = 0
-    // Loaded when this thread first judges a record (a large input goes to the workers).
-    let judge: Judge | undefined
+    // What this thread's loop keeps between inputs (its judge is loaded when it first judges a record).
+    const here = hereState()
     await keepingOutput([out], async () => {
       for (const input of inputs) {
         const counts = perFile.get(input.name) ?? { valid: 0, invalid: 0 }
@@ -98,17 +98,7 @@ export const validate: Command = {
         if ('counts' in handled) {
           counts.valid += handled.counts[0]!
           counts.invalid += handled.counts[1]!
-        } else {
-          judge ??= await judgeFor(settings)
-          for await (const record of readRecords(handled.rest, { maxLineBytes, arrayElements: settings.arrays })) {
-            for (const document of documentsOf(record, settings)) {
-              const { ok, lines } = validateRecord(document, input.name, settings, judge)
-              if (ok) counts.valid++
-              else counts.invalid++
-              for (const line of lines) await problems.write(line)
-            }
-          }
-        }
+        } else await validateHere({ stream: handled.rest, name: input.name, size: input.size }, settings, maxLineBytes, counts, problems, here)
         progress.done()
         valid += counts.valid
         invalid += counts.invalid
