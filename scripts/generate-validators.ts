@@ -3,12 +3,21 @@
  * schema document, so that nothing is compiled at run time (issue 11). Per document one
  * module, `<name>.js`, that collects every error with its data (to describe a failure). A
  * fail-fast twin is not generated: on valid documents, the common case, it is no faster, and
- * it would double the code loaded at start. `members.js` holds the known-member trees the strict profile's warnings need, so the
- * validator does not load TypeBox either. `index.js` ties them together; `index.d.ts` types it.
+ * it would double the code loaded at start.
+ *
+ * Code the documents have in common (the event's checks, which the lookup result and the
+ * aggregation hold too) is generated once, in `shared.<documents>.js` modules that the
+ * documents' modules import (validator-modules.ts, issue 39): validating one kind of document
+ * loads that kind's code only. `load.js` names the documents and loads one on demand (the
+ * CLI); `index.js` holds them all (the library's synchronous `validateDocument`). `members.js`
+ * holds the known-member trees the strict profile's warnings need, the integer members the
+ * spelling rule looks at, and the protocol objects' members with their types (for `convert`
+ * and `filter`), so that those paths load no TypeBox and no schema file.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import standaloneModule from 'ajv/dist/standalone/index.js'
-import { DOCUMENT_NAMES, Event, schemaDocument, SEVERITIES, STAGES } from '../src/schema/index.js'
+import { DOCUMENT_NAMES, Event, type JsonSchema, PROTOCOLS, schemaDocument, SEVERITIES, SSH_EXTENSION, STAGES } from '../src/schema/index.js'
+import { splitValidators } from './validator-modules.js'
 
 /** Where the generated modules live, relative to the repository root. */
 export const VALIDATORS_DIR = 'src/validate/compiled'
@@ -23,8 +32,34 @@ const standaloneCode = standaloneModule as unknown as typeof standaloneModule.de
 const UCS2_REQUIRE = 'require("ajv/dist/runtime/ucs2length").default'
 const UCS2_LOCAL = 'const ucs2length = (text) => text.length - (text.match(/[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]/g)?.length ?? 0);\n'
 
-/** One validator module: every error of a document, each with its data and schema. */
-function validatorModule(name: (typeof DOCUMENT_NAMES)[number]): string {
+/**
+ * The document without its annotations (`title`, `description`): they change no verdict, and
+ * ajv copies the schema into the code (errors carry their schema), so they were a fifth of it.
+ */
+function withoutAnnotations(node: unknown, names = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => withoutAnnotations(n))
+  if (node === null || typeof node !== 'object') return node
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (!names && (key === 'title' || key === 'description')) continue
+    // Under `properties` and `$defs` the keys are names, not keywords.
+    out[key] = withoutAnnotations(value, !names && (key === 'properties' || key === '$defs'))
+  }
+  return out
+}
+
+/**
+ * The event documents compiled as a reference to their event in `$defs`, as the lookup result
+ * and the aggregation hold it: ajv then writes the same function for the event in all of them
+ * (shared), and the errors are the same (a reference's errors carry its own schema paths).
+ */
+function eventAsDefinition(doc: JsonSchema): JsonSchema {
+  const { $schema, $id, $defs, ...event } = doc as Record<string, unknown>
+  return { $schema, $id, $ref: '#/$defs/event', $defs: { event, ...(($defs as object | undefined) ?? {}) } } as JsonSchema
+}
+
+/** ajv's standalone code for one document: every error of a document, each with its data and schema. */
+function standalone(name: (typeof DOCUMENT_NAMES)[number]): string {
   const ajv = new Ajv2020({
     allErrors: true, // report every problem of a record at once
     verbose: true, // keep the data and schema of each error, for "expected … found …"
@@ -35,10 +70,20 @@ function validatorModule(name: (typeof DOCUMENT_NAMES)[number]): string {
     unicodeRegExp: false,
     code: { source: true, esm: true, lines: true },
   })
-  let code = standaloneCode(ajv, ajv.compile(schemaDocument(name)))
+  let schema = withoutAnnotations(schemaDocument(name)) as JsonSchema
+  if (name === 'event' || name === 'event.lenient') schema = eventAsDefinition(schema)
+  let code = standaloneCode(ajv, ajv.compile(schema))
   if (code.includes(UCS2_REQUIRE)) code = code.replace('"use strict";', `"use strict";\n${UCS2_LOCAL.trimEnd()}`).split(UCS2_REQUIRE).join('ucs2length')
   if (/\brequire\(/.test(code)) throw new Error(`${name}: standalone code needs a run-time module this generator does not import`)
-  return BANNER + code + '\n'
+  return code
+}
+
+/** The name of a module shared by `users`: `shared.` and their names. */
+const sharedName = (users: readonly string[]) => `shared.${users.join('+')}`
+
+/** Every validator module: one per document, and the shared ones (name without `.js`, text). */
+function validatorModules(): { name: string; text: string }[] {
+  return splitValidators(new Map(DOCUMENT_NAMES.map((name) => [name, standalone(name)])), sharedName)
 }
 
 interface Skeleton {
@@ -54,6 +99,44 @@ function skeleton(schema: { properties?: Record<string, unknown>; required?: str
   return { required: [...(schema.required ?? [])], properties }
 }
 
+/** A schema node as the integer-spelling rule walks it: its type, members and array items, references resolved. */
+interface IntegerNode {
+  type?: unknown
+  properties?: Record<string, IntegerNode>
+  items?: IntegerNode
+}
+
+/**
+ * The event schema's nodes that are integers or lead to one, references resolved (other nodes
+ * left out: they can hold no integer). The integer-spelling rule (number-spelling.ts) walks it
+ * as it walked the schema file, which it no longer loads.
+ */
+function integerTree(): IntegerNode {
+  const root = schemaDocument('event') as unknown as IntegerNode & { $ref?: string; $defs?: Record<string, IntegerNode & { $ref?: string }> }
+  type Node = IntegerNode & { $ref?: string }
+  const resolve = (node: Node): Node => (node.$ref?.startsWith('#/$defs/') ? resolve(root.$defs![node.$ref.slice('#/$defs/'.length)]!) : node)
+  const isInteger = (type: unknown) => type === 'integer' || (Array.isArray(type) && type.includes('integer'))
+  const prune = (node: Node): IntegerNode | undefined => {
+    const out: IntegerNode = {}
+    if (isInteger(node.type)) out.type = node.type
+    const properties: Record<string, IntegerNode> = {}
+    for (const [name, member] of Object.entries(node.properties ?? {})) {
+      const kept = prune(resolve(member))
+      if (kept) properties[name] = kept
+    }
+    if (Object.keys(properties).length > 0) out.properties = properties
+    const items = node.items && prune(resolve(node.items))
+    if (items) out.items = items
+    return Object.keys(out).length > 0 ? out : undefined
+  }
+  return prune(resolve(root)) ?? {}
+}
+
+/** Each member's JSON type (`string`, `boolean`, `integer`, `array`), in order. */
+function memberTypes(properties: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, String((schema as { type?: unknown }).type)]))
+}
+
 function membersModule(): string {
   const moduleSchema = (Event.properties.service.properties.software.properties.modules.anyOf[0] as unknown as { items: never }).items
   const data = {
@@ -61,16 +144,31 @@ function membersModule(): string {
     module: skeleton(moduleSchema),
     severities: [...SEVERITIES],
     stages: [...STAGES],
+    integers: integerTree(),
+    protocols: Object.fromEntries(Object.entries(PROTOCOLS).map(([name, schema]) => [name, memberTypes(schema.properties)])),
+    sshExtension: memberTypes(SSH_EXTENSION),
   }
   return BANNER + Object.entries(data).map(([key, value]) => `export const ${key} = ${JSON.stringify(value)}\n`).join('')
 }
 
+/** The library's map of every validator (loads them all: `validateDocument` is synchronous). */
 function indexModule(): string {
   const lines = [BANNER]
   DOCUMENT_NAMES.forEach((name, i) => lines.push(`import validate${i} from './${name}.js'\n`))
   lines.push('\n/** The validator of each document, by name. */\nexport const validators = {\n')
   DOCUMENT_NAMES.forEach((name, i) => lines.push(`  ${JSON.stringify(name)}: validate${i},\n`))
   lines.push('}\n')
+  return lines.join('')
+}
+
+/** The documents' names, and their validators loaded one at a time (what the CLI uses). */
+function loadModule(): string {
+  const lines = [BANNER]
+  lines.push(`\n/** Every published document, by name. */\nexport const DOCUMENTS = ${JSON.stringify(DOCUMENT_NAMES)}\n`)
+  lines.push('\n/** Loads the validator of one document (its module and what it shares with others, nothing else). */\nexport async function loadValidator(name) {\n  switch (name) {\n')
+  // One import() per document, written out, so that a bundler makes each its own chunk.
+  for (const name of DOCUMENT_NAMES) lines.push(`    case ${JSON.stringify(name)}: return (await import('./${name}.js')).default\n`)
+  lines.push('    default: throw new Error(`no validator for ${String(name)}`)\n  }\n}\n')
   return lines.join('')
 }
 
@@ -88,27 +186,52 @@ import type { DocumentName } from '../../schema/documents.js'
 export declare const validators: Record<DocumentName, ValidateFunction>
 `
 
+const LOAD_TYPES = `${BANNER}import type { ValidateFunction } from 'ajv'
+import type { DocumentName } from '../../schema/documents.js'
+
+/** Every published document, by name (the order of DOCUMENT_NAMES). */
+export declare const DOCUMENTS: readonly DocumentName[]
+/** Loads the validator of one document: all errors, each error with its data. */
+export declare function loadValidator(name: DocumentName): Promise<ValidateFunction>
+`
+
 const MEMBERS_TYPES = `${BANNER}/** An object schema's members (leaves are \`{}\`) and which of them are required. */
 export interface Skeleton {
   required?: string[]
   properties?: Record<string, Skeleton>
 }
+/** A schema node on the way to an integer member: its type (when integer), members, array items. */
+export interface IntegerNode {
+  type?: unknown
+  properties?: Record<string, IntegerNode>
+  items?: IntegerNode
+}
 export declare const event: Skeleton
 export declare const module: Skeleton
 export declare const severities: readonly string[]
 export declare const stages: readonly string[]
+/** The event's integer members and the nodes leading to them (number-spelling.ts). */
+export declare const integers: IntegerNode
+/** Each protocol object's members and their JSON types, in canonical order (src/schema/protocols.ts). */
+export declare const protocols: Readonly<Record<string, Readonly<Record<string, string>>>>
+/** The members extending \`ssh\` and their JSON types, in canonical order. */
+export declare const sshExtension: Readonly<Record<string, string>>
 `
 
 /** Every generated validator file: path (relative to the repository root) and text. */
 export function validatorFiles(): { path: string; text: string }[] {
   const files: { path: string; text: string }[] = []
-  for (const name of DOCUMENT_NAMES) {
-    files.push({ path: `${VALIDATORS_DIR}/${name}.js`, text: validatorModule(name) })
-    files.push({ path: `${VALIDATORS_DIR}/${name}.d.ts`, text: VALIDATOR_TYPES })
+  const documents = new Set<string>(DOCUMENT_NAMES)
+  for (const module of validatorModules()) {
+    files.push({ path: `${VALIDATORS_DIR}/${module.name}.js`, text: BANNER + module.text })
+    // Shared modules are imported by generated code only: no declarations needed.
+    if (documents.has(module.name)) files.push({ path: `${VALIDATORS_DIR}/${module.name}.d.ts`, text: VALIDATOR_TYPES })
   }
   files.push({ path: `${VALIDATORS_DIR}/members.js`, text: membersModule() })
   files.push({ path: `${VALIDATORS_DIR}/members.d.ts`, text: MEMBERS_TYPES })
   files.push({ path: `${VALIDATORS_DIR}/index.js`, text: indexModule() })
   files.push({ path: `${VALIDATORS_DIR}/index.d.ts`, text: INDEX_TYPES })
+  files.push({ path: `${VALIDATORS_DIR}/load.js`, text: loadModule() })
+  files.push({ path: `${VALIDATORS_DIR}/load.d.ts`, text: LOAD_TYPES })
   return files
 }

@@ -11,7 +11,13 @@
  * naming the compressed byte offset where decoding stopped; it is thrown after every byte
  * decoded before that point has been passed on, so the records before it are kept.
  */
-import { createInflateRaw, crc32, type InflateRaw } from 'node:zlib'
+import { createRequire } from 'node:module'
+import type { InflateRaw } from 'node:zlib'
+
+// zlib is loaded when a gzip input is met: every command reads through this module, and most
+// inputs are plain (start-up is speed: issue 39).
+let zlibModule: typeof import('node:zlib') | undefined
+const zlib = () => (zlibModule ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib'))
 
 /** gzip's magic number and the deflate method byte (RFC 1952 §2.3.1). */
 export const isGzip = (bytes: Uint8Array) => bytes.length >= 3 && bytes[0] === 0x1f && bytes[1] === 0x8b && bytes[2] === 0x08
@@ -155,13 +161,13 @@ export function gunzipStream(source: Source, name: string, warn?: Warn): Stoppab
         }
         input.take(header)
         const start = input.offset
-        inflate = createInflateRaw({ chunkSize: OUT_CHUNK })
+        inflate = zlib().createInflateRaw({ chunkSize: OUT_CHUNK })
         let crc = 0
         let size = 0
         const fed = feed(input, inflate)
         try {
           for await (const chunk of inflate as AsyncIterable<Buffer>) {
-            crc = crc32(chunk, crc)
+            crc = zlib().crc32(chunk, crc)
             size += chunk.length
             out += chunk.length
             fed.consumed(inflate.bytesWritten)

@@ -1,5 +1,5 @@
 export { DEFAULT_MAX_LINE_BYTES, type Line, type LineItem, type LineMaker, type LineProblem, LineSplitter, readLines } from './lines.js'
-export { fromLine, isRecordError, type JsonRecord, type ReadOptions, readRecords, recordsOf } from './records.js'
+export { fromLine, isRecordError, type JsonRecord, type ReadOptions, readItems, readRecords, recordsOf } from './records.js'
 export { type RecordMaker, splitLine, type ValueOptions, ValueSplitter } from './values.js'
 export { CHUNK_BYTES, inputName, JsonlWriter, openInput, openSized, type SizedInput } from './input.js'
 export { GzipInputError, gunzipStream, isGzip, maybeGunzip, type Warn } from './gzip.js'

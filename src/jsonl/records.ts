@@ -53,13 +53,22 @@ export function recordsOf(item: LineItem): JsonRecord[] {
 }
 
 export async function* readRecords(input: AsyncIterable<Uint8Array | string>, opts: ReadOptions = {}): AsyncGenerator<JsonRecord> {
+  for await (const items of readItems(input, opts)) for (const item of items) yield* recordsOf(item)
+}
+
+/**
+ * The items readRecords makes its records of (recordsOf), unparsed: one batch per chunk read.
+ * For a loop that looks at a line's text before parsing it (validate's canonical short way),
+ * and that handles a chunk's records without awaiting each one.
+ */
+export async function* readItems(input: AsyncIterable<Uint8Array | string>, opts: ReadOptions = {}): AsyncGenerator<LineItem[]> {
   const splitter = new ValueSplitter(opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, undefined, undefined, { elements: opts.arrayElements !== false })
-  const out: LineItem[] = []
   for await (const chunk of input) {
+    const out: LineItem[] = []
     splitter.push(toBuffer(chunk), out)
-    for (const item of out) yield* recordsOf(item)
-    out.length = 0
+    if (out.length > 0) yield out
   }
+  const out: LineItem[] = []
   splitter.end(out)
-  for (const item of out) yield* recordsOf(item)
+  if (out.length > 0) yield out
 }

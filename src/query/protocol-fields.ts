@@ -5,20 +5,17 @@
  * (words, as `ssh.banner`), booleans `bool`, integers `integer`, string lists keywords of any
  * element. None is indexed: the stores read them from the document (sql.ts: JSON path).
  */
-import { PROTOCOLS, SSH_EXTENSION } from '../schema/protocols.js'
+// The members and their types as generated from the schema: `filter` loads no TypeBox (issue 39).
+import { protocols as PROTOCOL_MEMBERS, sshExtension as SSH_MEMBERS } from '../validate/compiled/members.js'
 import type { Field } from './fields.js'
 
 /** Members compared by words rather than exactly. */
 const TEXT_MEMBERS = new Set(['banner'])
 
-interface LeafSchema {
-  type?: string
-}
-
-function row(object: string, member: string, schema: LeafSchema): Field {
+function row(object: string, member: string, type: string): Field {
   const name = `${object}.${member}`
   const path = [object, member]
-  switch (schema.type) {
+  switch (type) {
     case 'boolean':
       return { name, type: 'bool', path }
     case 'integer':
@@ -30,11 +27,10 @@ function row(object: string, member: string, schema: LeafSchema): Field {
   }
 }
 
-const rows = (object: string, properties: Record<string, LeafSchema>): Field[] =>
-  Object.entries(properties).map(([member, schema]) => row(object, member, schema))
+const rows = (object: string, members: Readonly<Record<string, string>>): Field[] => Object.entries(members).map(([member, type]) => row(object, member, type))
 
 /** `ssh.key_type` … `ssh.auth_methods`, then every member of every protocol object, in canonical order. */
 export const PROTOCOL_FIELDS: readonly Field[] = [
-  ...rows('ssh', SSH_EXTENSION as Record<string, LeafSchema>),
-  ...Object.entries(PROTOCOLS).flatMap(([object, schema]) => rows(object, schema.properties as Record<string, LeafSchema>)),
+  ...rows('ssh', SSH_MEMBERS),
+  ...Object.entries(PROTOCOL_MEMBERS).flatMap(([object, members]) => rows(object, members)),
 ]

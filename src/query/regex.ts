@@ -16,8 +16,14 @@
  * milliseconds to compile, and a query's cost (cost.ts) is checked before anything runs it. The
  * evaluation that runs it is off the thread that answers lookups, and SQL never compiles it.
  */
-import { RE2JS } from 're2js'
+import { createRequire } from 'node:module'
+import type { RE2JS as Re2 } from 're2js'
 import { codePointEscape } from './text.js'
+
+// re2js (260 kB) is loaded when a query first has a pattern, through its CommonJS build (a
+// synchronous load): `filter` and the query parser start without it (issue 39).
+let re2: typeof Re2 | undefined
+const RE2JS = () => (re2 ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof Re2 }).RE2JS)
 
 export const MAX_PATTERN = 256
 export const MAX_REPEAT = 100
@@ -72,7 +78,7 @@ export function parseRegex(source: string): Regex {
     throw new RegexProblem('regex_refused', `repetitions nested inside each other multiply to more than ${MAX_NESTED_REPEAT} (as in \`(a{0,40}){0,30}\`): use smaller counts`, 0)
   }
   const re2 = `(?s:${toRe2(tree)})`
-  let matcher: RE2JS | undefined
+  let matcher: Re2 | undefined
   // A small pattern is compiled at once (cheap; a refusal is then the parser's); a large one when first used.
   if (size <= EAGER_SIZE) matcher = compile(re2)
   return { source, size, test: (value) => (matcher ??= compile(re2)).matches(value), postgres: `^(?:${toPg(tree)})$` }
@@ -82,9 +88,9 @@ export function parseRegex(source: string): Regex {
 const EAGER_SIZE = 100
 
 /** The RE2 matcher; the library's refusal (which the checks above should leave none of) in our words, never its own. */
-function compile(re2: string): RE2JS {
+function compile(re2: string): Re2 {
   try {
-    return RE2JS.compile(re2)
+    return RE2JS().compile(re2)
   } catch {
     throw new RegexProblem('regex_refused', 'the pattern is too complex for the linear-time matcher: use fewer or smaller repetitions', 0)
   }

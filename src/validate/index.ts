@@ -4,7 +4,7 @@
  */
 import type { DocumentName } from '../schema/documents.js'
 import { compiledValidator } from './ajv.js'
-import { EMPTY, issuesOf } from './event.js'
+import { documentReport } from './event-report.js'
 import type { Report } from './issue.js'
 
 export * from './issue.js'
@@ -16,7 +16,5 @@ export { integerSpellingIssues } from './number-spelling.js'
 
 /** Validates any published document shape (lookup result, subdomains, error body, …). */
 export function validateDocument(name: DocumentName, data: unknown): Report {
-  const check = compiledValidator(name)
-  if (check(data)) return EMPTY
-  return { ok: false, errors: issuesOf(check), warnings: [] }
+  return documentReport(compiledValidator(name), data)
 }

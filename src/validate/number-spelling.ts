@@ -6,53 +6,78 @@
  * text (JSON Lines, the CLI's `validate`); the lenient profile accepts them and `normalize`
  * writes the integer.
  *
- * A document rarely has one, so a regular expression over the integer members' names looks
- * first; only when it finds a candidate is the text walked to name the members exactly.
+ * A document rarely has one, so the text is first looked at for an integer member whose value
+ * is a number written with a fraction or exponent (hasCandidate); only when one is found is the
+ * text walked to name the members exactly.
+ * The integer members come from `npm run generate` (compiled/members.js), not from the schema
+ * file: this module is on the CLI's start-up path.
  */
-import schema from '../../schema/event.schema.json' with { type: 'json' }
+import { type IntegerNode, integers } from './compiled/members.js'
 import type { Issue } from './issue.js'
 import { pointerToken } from './issue.js'
 
-type SchemaNode = { type?: unknown; properties?: Record<string, SchemaNode>; items?: SchemaNode; $ref?: string; $defs?: Record<string, SchemaNode> }
+const ROOT: IntegerNode = integers
 
-const ROOT = schema as SchemaNode
-
-const resolve = (node: SchemaNode): SchemaNode => (node.$ref?.startsWith('#/$defs/') ? resolve(ROOT.$defs![node.$ref.slice('#/$defs/'.length)]!) : node)
+const isInteger = (type: unknown) => type === 'integer' || (Array.isArray(type) && type.includes('integer'))
 
 /** Names of the members whose type is integer, anywhere in the event. */
-function integerNames(): string[] {
+function integerNames(): Set<string> {
   const names = new Set<string>()
-  const seen = new Set<SchemaNode>()
-  const walk = (node: SchemaNode) => {
-    if (seen.has(node)) return
-    seen.add(node)
+  const walk = (node: IntegerNode) => {
     for (const [name, member] of Object.entries(node.properties ?? {})) {
-      const type = resolve(member).type
-      if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) names.add(name)
-      walk(resolve(member))
+      if (isInteger(member.type)) names.add(name)
+      walk(member)
     }
-    if (node.items) walk(resolve(node.items))
+    if (node.items) walk(node.items)
   }
   walk(ROOT)
-  return [...names]
+  return names
 }
 
-const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-/** A member of one of those names whose value is a number with a fraction or an exponent (made on first use). */
-let candidate: RegExp | undefined
-const candidates = () => (candidate ??= new RegExp(`"(?:${integerNames().map(escape).join('|')})"\\s*:\\s*-?[0-9]+(?:\\.|[eE])`))
+let names: Set<string> | undefined
+
+/** JavaScript's `\s`: what the rule's first form (a regular expression) took for blanks. */
+const isSpace = (c: number) =>
+  c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+
+/**
+ * True when some integer member of `text` may be written with a fraction or exponent: a member
+ * name (one of the integers') followed by a number with `.`, `e` or `E` after its digits. The
+ * same as `.test` of `"(?:name|…)"\s*:\s*-?[0-9]+(?:\.|[eE])` (a name holds no quote, so the
+ * quote before the colon closes it and the one before that opens it), which tried every name at
+ * every quote: about a quarter of JSON.parse's time. Here each colon is found natively and
+ * looked at for a few characters; most are followed by a string, an object or a plain integer.
+ */
+export function hasCandidate(text: string): boolean {
+  names ??= integerNames()
+  for (let colon = text.indexOf(':'); colon !== -1; colon = text.indexOf(':', colon + 1)) {
+    let i = colon + 1
+    let c = text.charCodeAt(i)
+    while (isSpace(c)) c = text.charCodeAt(++i)
+    if (c === 0x2d) c = text.charCodeAt(++i) // -
+    if (!(c >= 0x30 && c <= 0x39)) continue
+    do c = text.charCodeAt(++i)
+    while (c >= 0x30 && c <= 0x39)
+    if (c !== 0x2e && c !== 0x65 && c !== 0x45) continue // . e E
+    let close = colon - 1
+    c = text.charCodeAt(close)
+    while (isSpace(c)) c = text.charCodeAt(--close)
+    if (c !== 0x22) continue // "
+    const open = text.lastIndexOf('"', close - 1)
+    if (open !== -1 && names.has(text.slice(open + 1, close))) return true
+  }
+  return false
+}
 
 /** True when the schema types the member at `tokens` as an integer. */
 function integerAt(tokens: readonly string[]): boolean {
   let node = ROOT
   for (const token of tokens) {
-    node = resolve(node)
     const next = node.properties?.[token] ?? (/^[0-9]+$/.test(token) ? node.items : undefined)
     if (next === undefined) return false
     node = next
   }
-  const type = resolve(node).type
-  return type === 'integer' || (Array.isArray(type) && type.includes('integer'))
+  return isInteger(node.type)
 }
 
 const NUMBER = /-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?/y
@@ -103,7 +128,7 @@ function spelledNumbers(text: string): { tokens: string[]; spelled: string }[] {
  * are written with a fraction or exponent: one `wrong_type` error each.
  */
 export function integerSpellingIssues(text: string): Issue[] {
-  if (!candidates().test(text)) return []
+  if (!hasCandidate(text)) return []
   return spelledNumbers(text)
     // A value with a real fraction (200.5) is not an integer at all: the schema says so already.
     .filter((n) => Number.isInteger(Number(n.spelled)) && integerAt(n.tokens))

@@ -7,6 +7,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { emptyEvent } from '../../src/schema/index.js'
 import { integerSpellingIssues } from '../../src/validate/index.js'
+import { hasCandidate } from '../../src/validate/number-spelling.js'
+import eventSchema from '../../schema/event.schema.json' with { type: 'json' }
 import { runCli } from '../support/streams.js'
 
 /** A canonical event whose http.status is written `spelled`. */
@@ -42,5 +44,52 @@ describe('integer members written with a fraction or exponent', () => {
       }),
       { numRuns: 50 },
     )
+  })
+})
+
+/** The names of the event schema's integer members, read from the published schema file. */
+function integerNamesOfSchema(): string[] {
+  type Node = { type?: unknown; properties?: Record<string, Node>; items?: Node; $ref?: string }
+  const root = eventSchema as Node & { $defs: Record<string, Node> }
+  const resolve = (n: Node): Node => (n.$ref ? resolve(root.$defs[n.$ref.slice('#/$defs/'.length)]!) : n)
+  const names = new Set<string>()
+  const walk = (n: Node) => {
+    for (const [name, member] of Object.entries(n.properties ?? {})) {
+      const type = resolve(member).type
+      if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) names.add(name)
+      walk(resolve(member))
+    }
+    if (n.items) walk(resolve(n.items))
+  }
+  walk(root)
+  return [...names]
+}
+
+describe('the first look for a misspelled integer (hasCandidate)', () => {
+  // The rule's first form: one regular expression over the integer members' names.
+  const names = integerNamesOfSchema()
+  const reference = new RegExp(`"(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})"\\s*:\\s*-?[0-9]+(?:\\.|[eE])`)
+  const pieces = fc.constantFrom('"status"', '"asn"', '"lat"', '"status', 'status"', '"x"', ':', ' ', '\u00a0', '\t', '\n', '-', '0', '12', '.', 'e', 'E', '5', ',', '{', '}', '"', '\\"', 'a')
+
+  // A member and its value, near-misses included: any name, blanks, colon, sign, digits, what follows.
+  const blanks = fc.array(fc.constantFrom(' ', '\t', '\n', '\r', '\u00a0', '\u2028', '\ufeff', '\u0085'), { maxLength: 2 }).map((b) => b.join(''))
+  const member = fc
+    .tuple(fc.constantFrom('"status"', '"length"', '"asn"', '"lat"', '"x"', 'status"', '"sta"tus"', '"'), blanks, fc.constantFrom(':', ''), blanks, fc.constantFrom('', '-', '+', '--'), fc.constantFrom('', '0', '42', '1e'), fc.constantFrom('.', 'e', 'E', '', ',', '}', '"', '5'))
+    .map((parts) => parts.join(''))
+
+  it('says yes exactly where the regular expression over the names matched', () => {
+    expect(names).toEqual(expect.arrayContaining(['status', 'length', 'asn']))
+    fc.assert(
+      fc.property(fc.array(fc.oneof(pieces, member), { maxLength: 12 }), (parts) => {
+        const text = parts.join('')
+        expect(hasCandidate(text)).toBe(reference.test(text))
+      }),
+      { numRuns: 20_000 },
+    )
+  })
+
+  it('says yes for an integer member written with a fraction or exponent, whatever the blanks', () => {
+    for (const text of ['{"status":200.0}', '{"status" :  2e2}', '{"asn":\u00a0-1.0}', '{"status"\n:\t1E3}']) expect(hasCandidate(text), text).toBe(true)
+    for (const text of ['{"status":200}', '{"lat":1.5}', '{"summary":"status: 2.0"}', '{"status":"200.0"}']) expect(hasCandidate(text), text).toBe(false)
   })
 })

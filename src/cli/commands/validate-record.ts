@@ -3,10 +3,10 @@
  * worker threads (`--jobs`), so both write the same bytes.
  */
 import { guarded, invalidUtf8Issue, isRecordError, type JsonRecord } from '../../jsonl/index.js'
-import { DOCUMENT_NAMES, type DocumentName } from '../../schema/documents.js'
+import type { DocumentName } from '../../schema/documents.js'
 import type { Profile } from '../../schema/json-schema.js'
-import { validateDocument } from '../../validate/index.js'
-import { validate as validateDoc } from '../../validate/event.js'
+import { DOCUMENTS } from '../../validate/compiled/load.js'
+import { type Judge, loadJudge } from '../../validate/load-judge.js'
 import { integerSpellingIssues } from '../../validate/number-spelling.js'
 import type { Report } from '../../validate/issue.js'
 import { issueLine, problemLine } from '../inputs.js'
@@ -23,22 +23,24 @@ export interface ValidateSettings {
   document?: DocumentName
 }
 
-/** The documents `--document` names: each published one, its lenient twin chosen by `--profile`. */
-export const VALIDATED_DOCUMENTS = DOCUMENT_NAMES.filter((name) => !name.endsWith('.lenient'))
+/**
+ * The documents `--document` names: each published one, its lenient twin chosen by `--profile`.
+ * (The generated list, not the schema registry, which would load the TypeBox definitions.)
+ */
+export const VALIDATED_DOCUMENTS = DOCUMENTS.filter((name) => !name.endsWith('.lenient'))
 
 /** The schema document a record is judged against: `NAME.lenient` under the lenient profile when there is one. */
 export function documentFor(settings: ValidateSettings): DocumentName {
   const name = settings.document ?? 'event'
   const lenient = `${name}.lenient` as DocumentName
-  return settings.profile === 'lenient' && DOCUMENT_NAMES.includes(lenient) ? lenient : name
+  return settings.profile === 'lenient' && DOCUMENTS.includes(lenient) ? lenient : name
 }
 
-/** The report on one parsed record: an event through the profiles (with warnings), any other document through its schema. */
-function judge(value: unknown, settings: ValidateSettings): Report {
-  const name = documentFor(settings)
-  if (name === 'event' || name === 'event.lenient') return validateDoc(value, { profile: settings.profile })
-  return validateDocument(name, value)
-}
+/**
+ * What judges each record under `settings`: an event through its profile (with warnings), any
+ * other document through its schema. Only that document's validator is loaded.
+ */
+export const judgeFor = (settings: ValidateSettings): Promise<Judge> => loadJudge(documentFor(settings))
 
 /**
  * The documents of one record: the record itself, or with `--array` each element of a JSON Lines
@@ -52,11 +54,11 @@ export function documentsOf(record: JsonRecord, settings: ValidateSettings): Jso
 
 const ARRAY_HINT = ' (a JSON array: --array judges each element as a document)'
 
-/** The verdict on one record and the lines to print for it (none for a clean valid record). */
-export function validateRecord(record: JsonRecord, file: string, settings: ValidateSettings): { ok: boolean; lines: string[] } {
+/** The verdict on one record (judged by `judgeFor(settings)`) and the lines to print for it (none for a clean valid record). */
+export function validateRecord(record: JsonRecord, file: string, settings: ValidateSettings, judge: Judge): { ok: boolean; lines: string[] } {
   let report: Report = isRecordError(record)
     ? { ok: false, errors: [record.error], warnings: [] }
-    : guarded(() => judge(record.value, settings), (issue) => ({ ok: false, errors: [issue], warnings: [] }))
+    : guarded(() => judge(record.value), (issue) => ({ ok: false, errors: [issue], warnings: [] }))
   // What JSON.parse hides: an integer member written 200.0 or 2e2 (the record's text is needed).
   if (settings.profile === 'strict' && !isRecordError(record) && record.text !== '') {
     const spelled = integerSpellingIssues(record.text)

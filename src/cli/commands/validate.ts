@@ -1,5 +1,5 @@
 /** `l9kit validate`: checks event documents against the strict or lenient profile. */
-import { JsonlWriter, readRecords } from '../../jsonl/index.js'
+import { JsonlWriter } from '../../jsonl/index.js'
 import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT } from '../command.js'
@@ -8,8 +8,9 @@ import { openInputs, warnOn } from '../inputs.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
 import { ProblemLimit } from '../problem-limit.js'
 import { Progress } from '../progress.js'
-import { type Counts, junitReport, ReportCollector, sarifReport } from './validate-report.js'
-import { documentsOf, VALIDATED_DOCUMENTS, type ValidateSettings, validateRecord } from './validate-record.js'
+import type { Counts, ReportCollector } from './validate-report.js'
+import { hereState, validateHere } from './validate-here.js'
+import { VALIDATED_DOCUMENTS, type ValidateSettings } from './validate-record.js'
 
 const HELP = `Usage: l9kit validate [FILE...] [options]
 
@@ -78,11 +79,15 @@ export const validate: Command = {
     const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
     const progress = new Progress(io)
     const out = new JsonlWriter(progress.stdout)
-    const collector = reportDocument ? new ReportCollector() : undefined
+    // The junit and sarif reports' code is loaded only for them.
+    const report = reportDocument ? await import('./validate-report.js') : undefined
+    const collector: ReportCollector | undefined = report ? new report.ReportCollector() : undefined
     const problems = new ProblemLimit(collector ?? out, io.maxErrors)
     const perFile = new Map<string, Counts>()
     let valid = 0
     let invalid = 0
+    // What this thread's loop keeps between inputs (its judge is loaded when it first judges a record).
+    const here = hereState()
     await keepingOutput([out], async () => {
       for (const input of inputs) {
         const counts = perFile.get(input.name) ?? { valid: 0, invalid: 0 }
@@ -93,23 +98,14 @@ export const validate: Command = {
         if ('counts' in handled) {
           counts.valid += handled.counts[0]!
           counts.invalid += handled.counts[1]!
-        } else {
-          for await (const record of readRecords(handled.rest, { maxLineBytes, arrayElements: settings.arrays })) {
-            for (const document of documentsOf(record, settings)) {
-              const { ok, lines } = validateRecord(document, input.name, settings)
-              if (ok) counts.valid++
-              else counts.invalid++
-              for (const line of lines) await problems.write(line)
-            }
-          }
-        }
+        } else await validateHere({ stream: handled.rest, name: input.name, size: input.size }, settings, maxLineBytes, counts, problems, here)
         progress.done()
         valid += counts.valid
         invalid += counts.invalid
       }
     })
-    if (format === 'sarif') await out.write(sarifReport(collector!.records, problems.notShown, io.maxErrors).trimEnd())
-    else if (format === 'junit') await out.write(junitReport(collector!.records, perFile, problems.notShown, io.maxErrors).trimEnd())
+    if (format === 'sarif') await out.write(report!.sarifReport(collector!.records, problems.notShown, io.maxErrors).trimEnd())
+    else if (format === 'junit') await out.write(report!.junitReport(collector!.records, perFile, problems.notShown, io.maxErrors).trimEnd())
     else if (format === 'json') {
       if (!io.quiet || problems.notShown > 0) await out.write(JSON.stringify(problems.notShown === 0 ? { valid, invalid } : { valid, invalid, not_shown: problems.notShown }))
     } else {

@@ -2,10 +2,15 @@
  * Worker threads that run one command's job over blocks of lines. Blocks go to the least busy
  * worker; results come back per worker in the order sent, and are handed on in input order.
  */
-import { Worker } from 'node:worker_threads'
+import { createRequire } from 'node:module'
+import type { Worker } from 'node:worker_threads'
 import { transferList } from './blocks.js'
 import { takePrestarted } from './prestart.js'
 import type { Block, BlockResult, JobSetup } from './types.js'
+
+// Loaded when a worker is started: this module is on every stream command's start-up path.
+let threads: typeof import('node:worker_threads') | undefined
+const workerThreads = () => (threads ??= createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads'))
 
 interface Pending {
   resolve(result: BlockResult): void
@@ -19,7 +24,7 @@ class JobWorker {
 
   /** A new worker for `setup`, or `started`, a worker started early (prestart.ts), given its setup now. */
   constructor(url: URL, setup: JobSetup, started?: Worker) {
-    this.thread = started ?? new Worker(url, { workerData: setup })
+    this.thread = started ?? new (workerThreads().Worker)(url, { workerData: setup })
     if (started) started.postMessage(setup)
     this.thread.on('message', (result: BlockResult) => this.pending.shift()?.resolve(result))
     this.thread.on('error', (error) => this.fail(error))

@@ -76,5 +76,5 @@ export interface JobOutput {
   counts: number[]
 }
 
-/** Creates a job from its setup (in the worker). */
-export type JobFactory = (setup: JobSetup) => Job
+/** Creates a job from its setup (in the worker); may load what the job needs first. */
+export type JobFactory = (setup: JobSetup) => Job | Promise<Job>

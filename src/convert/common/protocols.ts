@@ -5,7 +5,9 @@
  * Only what the source holds is set: an object without members is left out.
  */
 import type { Event } from '../../schema/index.js'
-import { PROTOCOL_NAMES, PROTOCOLS, type Protocols, SSH_EXTENSION } from '../../schema/protocols.js'
+import type { Protocols, SSH_EXTENSION } from '../../schema/protocols.js'
+// The members' order as generated from the schema: converters load no TypeBox (issue 39).
+import { protocols as PROTOCOL_MEMBERS, sshExtension as SSH_MEMBERS } from '../../validate/compiled/members.js'
 
 /** The `ssh` members beyond its four specified ones. */
 export type SshExtension = { -readonly [K in keyof typeof SSH_EXTENSION]?: Event['ssh'][K] }
@@ -13,8 +15,9 @@ export type SshExtension = { -readonly [K in keyof typeof SSH_EXTENSION]?: Event
 /** What a converter found, per protocol object (and for the `ssh` extension). */
 export type Found = { -readonly [K in keyof Protocols]?: Partial<Protocols[K]> } & { ssh?: SshExtension }
 
-const SSH_ORDER = Object.keys(SSH_EXTENSION) as (keyof SshExtension)[]
-const ORDER = Object.fromEntries(PROTOCOL_NAMES.map((name) => [name, Object.keys(PROTOCOLS[name].properties)])) as Record<keyof Protocols, string[]>
+const SSH_ORDER = Object.keys(SSH_MEMBERS) as (keyof SshExtension)[]
+const PROTOCOL_NAMES = Object.keys(PROTOCOL_MEMBERS) as (keyof Protocols)[]
+const ORDER = Object.fromEntries(PROTOCOL_NAMES.map((name) => [name, Object.keys(PROTOCOL_MEMBERS[name]!)])) as Record<keyof Protocols, string[]>
 
 /** The members of `part` in `order`, those set only; undefined when none is. */
 function ordered(part: Record<string, unknown>, order: readonly string[]): Record<string, unknown> | undefined {

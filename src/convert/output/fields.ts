@@ -5,7 +5,8 @@
  */
 import { emptyEvent } from '../../schema/empty.js'
 import type { Event } from '../../schema/index.js'
-import { PROTOCOLS, SSH_EXTENSION } from '../../schema/protocols.js'
+// The members' order as generated from the schema: converters load no TypeBox (issue 39).
+import { protocols as PROTOCOL_MEMBERS, sshExtension as SSH_MEMBERS } from '../../validate/compiled/members.js'
 
 /** Every leaf member path of the event, in canonical order (`http.header` is one leaf). */
 export const LEAF_PATHS: readonly string[] = paths(emptyEvent() as unknown as Record<string, unknown>, '', false)
@@ -15,8 +16,8 @@ export const LEAF_PATHS: readonly string[] = paths(emptyEvent() as unknown as Re
  * object and its members (`redis`, `redis.version`, …). Empty in a row whose event lacks them.
  */
 export const PROTOCOL_PATHS: readonly string[] = [
-  ...Object.keys(SSH_EXTENSION).map((member) => `ssh.${member}`),
-  ...Object.entries(PROTOCOLS).flatMap(([name, schema]) => [name, ...Object.keys(schema.properties).map((member) => `${name}.${member}`)]),
+  ...Object.keys(SSH_MEMBERS).map((member) => `ssh.${member}`),
+  ...Object.entries(PROTOCOL_MEMBERS).flatMap(([name, members]) => [name, ...Object.keys(members).map((member) => `${name}.${member}`)]),
 ]
 
 /** Every path a field may name: the leaves and the objects above them, and the optional members. */

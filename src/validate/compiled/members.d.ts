@@ -4,7 +4,19 @@ export interface Skeleton {
   required?: string[]
   properties?: Record<string, Skeleton>
 }
+/** A schema node on the way to an integer member: its type (when integer), members, array items. */
+export interface IntegerNode {
+  type?: unknown
+  properties?: Record<string, IntegerNode>
+  items?: IntegerNode
+}
 export declare const event: Skeleton
 export declare const module: Skeleton
 export declare const severities: readonly string[]
 export declare const stages: readonly string[]
+/** The event's integer members and the nodes leading to them (number-spelling.ts). */
+export declare const integers: IntegerNode
+/** Each protocol object's members and their JSON types, in canonical order (src/schema/protocols.ts). */
+export declare const protocols: Readonly<Record<string, Readonly<Record<string, string>>>>
+/** The members extending `ssh` and their JSON types, in canonical order. */
+export declare const sshExtension: Readonly<Record<string, string>>

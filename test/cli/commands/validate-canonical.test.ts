@@ -10,6 +10,7 @@ import { fromLine } from '../../../src/jsonl/index.js'
 import { quietCanonical } from '../../../src/cli/commands/validate-canonical.js'
 import { type ValidateSettings, validateRecord } from '../../../src/cli/commands/validate-record.js'
 import { normalize, serializeEvent } from '../../../src/normalize/index.js'
+import { validate } from '../../../src/validate/index.js'
 import { lenientText } from '../../normalize/arbitraries.js'
 
 const settings = fc.record({
@@ -29,7 +30,9 @@ const canonicalText = fc.tuple(lenientText, leakValue, leakValue).map(([text, st
   return serializeEvent(r.event)
 })
 
-const longWay = (text: string, s: ValidateSettings) => validateRecord(fromLine({ line: 7, offset: 0, text }), 'f.jsonl', s)
+// The event's judge as the library's validate() gives it (judgeFor loads the same validators).
+const judgeOf = (s: ValidateSettings) => (value: unknown) => validate(value, { profile: s.profile })
+const longWay = (text: string, s: ValidateSettings) => validateRecord(fromLine({ line: 7, offset: 0, text }), 'f.jsonl', s, judgeOf(s))
 
 describe('validate, canonical lines', () => {
   it('vouches only for lines the full validator finds valid with nothing to print', () => {

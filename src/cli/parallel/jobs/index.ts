@@ -27,7 +27,7 @@ export type BlockRunner = (block: Block) => BlockResult | Promise<BlockResult>
 
 /** Loads the job named in `setup` and returns what turns a block into its output. */
 export async function blockRunner(setup: JobSetup): Promise<BlockRunner> {
-  const job = (await loadJob(setup.job)).create(setup)
+  const job = await (await loadJob(setup.job)).create(setup)
   const result = (block: Block, out: Output): BlockResult => ({
     seq: block.seq,
     texts: out.streams.map((lines) => lines.take()),

@@ -1,0 +1,24 @@
+/**
+ * `node --import ./load-trace.mjs …`: appends every module the process loads to the file named
+ * by L9KIT_LOAD_TRACE, one `esm <url>` or `cjs <path>` line each (test/cli/start-budget.test.ts).
+ * ES modules are seen by a loader hook (module.register: every `import`, static or dynamic,
+ * from files or built-ins); CommonJS files by the CommonJS loader's compile step (what
+ * `require` and createRequire load, which no ES loader hook sees in Node 20).
+ */
+import { appendFileSync } from 'node:fs'
+import { Module, register } from 'node:module'
+
+const out = process.env.L9KIT_LOAD_TRACE
+if (out) {
+  const hook = `import { appendFileSync } from 'node:fs'
+export async function load(url, context, next) {
+  appendFileSync(${JSON.stringify(out)}, 'esm ' + url + '\\n')
+  return next(url, context)
+}`
+  register(`data:text/javascript,${encodeURIComponent(hook)}`)
+  const compile = Module.prototype._compile
+  Module.prototype._compile = function (content, filename) {
+    appendFileSync(out, `cjs ${filename}\n`)
+    return compile.call(this, content, filename)
+  }
+}
