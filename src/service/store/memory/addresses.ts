@@ -12,7 +12,7 @@ export class Addresses {
   readonly ids: (Ids | undefined)[] = []
   private readonly changedAt = new Column((n) => new Float64Array(n))
 
-  /** `onNew(n, ip)`: told of every address the table meets for the first time. */
+  /** `onNew(n, ip)`: told of every address the table meets for the first time (`ip`: the table's own copy). */
   constructor(private readonly onNew: (n: number, ip: string) => void) {}
 
   /** The number of canonical address `ip`, or undefined when no event had it. */
@@ -31,9 +31,10 @@ export class Addresses {
     let n = this.numbers.get(ip)
     if (n === undefined) {
       n = this.ids.length
-      this.numbers.set(detach(ip), n)
+      const key = detach(ip)
+      this.numbers.set(key, n)
       this.ids.push(id)
-      this.onNew(n, ip)
+      this.onNew(n, key)
     } else this.ids[n] = addId(this.ids[n], id)
     return n
   }

@@ -4,7 +4,7 @@
  * 60 + 168 buckets per plugin. Buckets that can no longer count are dropped as time passes.
  */
 import type { Instant } from '../../../time/index.js'
-import { hourKept, hourOf, minuteKept, minuteOf, windowsAt } from '../plugin-windows.js'
+import { hourKept, hourOfMinute, keptFrom, minuteKept, minuteOf, windowsAt } from '../plugin-windows.js'
 import type { PluginCount } from '../types.js'
 import { detach } from './strings.js'
 
@@ -21,6 +21,9 @@ export class PluginCounter {
   private readonly byName = new Map<string, Buckets>()
   private sincePrune = 0
   private prunedAt = -1
+  /** The clock of the last add() and the first buckets that count from it (keptFrom). */
+  private clock: Instant = -1n
+  private from = { minute: 0, hour: 0 }
 
   /** Counts a new event of plugin `name` ('' counts nothing) with time `time`, at clock `now`. */
   add(name: string, time: Instant, now: Instant): void {
@@ -30,10 +33,15 @@ export class PluginCounter {
       buckets = { minutes: new Map(), hours: new Map() }
       this.byName.set(detach(name), buckets)
     }
+    // One bigint division per event: the clock's buckets are worked out once per clock (an ingest's batch shares one).
+    if (now !== this.clock) {
+      this.clock = now
+      this.from = keptFrom(now)
+    }
     const minute = minuteOf(time)
-    const hour = hourOf(time)
-    if (minuteKept(minute, now)) buckets.minutes.set(minute, (buckets.minutes.get(minute) ?? 0) + 1)
-    if (hourKept(hour, now)) buckets.hours.set(hour, (buckets.hours.get(hour) ?? 0) + 1)
+    const hour = hourOfMinute(minute)
+    if (minute >= this.from.minute) buckets.minutes.set(minute, (buckets.minutes.get(minute) ?? 0) + 1)
+    if (hour >= this.from.hour) buckets.hours.set(hour, (buckets.hours.get(hour) ?? 0) + 1)
     if (++this.sincePrune >= PRUNE_EVERY && minuteOf(now) !== this.prunedAt) this.prune(now)
   }
 

@@ -3,7 +3,10 @@
  * source, port, fingerprint (hashed), severity, country code and name, and asn; addresses in
  * address order (CIDR ranges); every event in time order. It answers the planner's questions
  * (query/plan.ts PlanIndexes) for the selective tests; other tests are left to the evaluator.
- * Per event: 4 bytes in each of the seven posting lists, 20 in the columns, 4 in the time order.
+ * Per event: 4 bytes in each of the six posting lists, 8 for the fingerprint (hash-order.ts), 20 in
+ * the columns, 4 in the time order. On ingest (the thread that answers lookups) an event costs a
+ * few Map lookups of values most events share and typed-array writes; what is sorted (addresses,
+ * fingerprints, times) is sorted at the next query that reads it.
  */
 import { reverseLabels } from '../../../names/domain.js'
 import type { IdSet, PlanIndexes } from '../../../query/plan.js'
@@ -12,6 +15,7 @@ import type { TestCond } from '../../../query/index.js'
 import type { Prepared } from '../prepare.js'
 import { AddressOrder } from './address-order.js'
 import { Column, forEachId, type Ids } from './columns.js'
+import { HashOrder } from './hash-order.js'
 import { Postings } from './id-list.js'
 import { detach, hash30 } from './strings.js'
 import { TimeOrder } from './time-order.js'
@@ -33,7 +37,7 @@ export interface StoreView {
 export class SearchIndex implements PlanIndexes {
   private readonly source = new Postings<string>()
   private readonly port = new Postings<string>()
-  private readonly fingerprint = new Postings<number>()
+  private readonly fingerprint = new HashOrder()
   private readonly severity = new Postings<number>()
   private readonly countryCode = new Postings<number>()
   private readonly countryName = new Postings<number>()
@@ -43,6 +47,7 @@ export class SearchIndex implements PlanIndexes {
   private readonly codeOf = new Column((n) => new Int32Array(n))
   private readonly nameOf = new Column((n) => new Int32Array(n))
   private readonly asnOf = new Column((n) => new Float64Array(n))
+  private readonly columns = [this.sevOf, this.codeOf, this.nameOf, this.asnOf]
   private readonly countries = new Map<string, number>()
   readonly addresses = new AddressOrder()
   readonly order: TimeOrder
@@ -55,8 +60,8 @@ export class SearchIndex implements PlanIndexes {
   add(id: number, p: Prepared): void {
     this.source.add(p.source, id)
     this.port.add(p.port, id)
-    this.fingerprint.add(hash30(p.fingerprint), id)
-    for (const column of [this.sevOf, this.codeOf, this.nameOf, this.asnOf]) column.ensure(id)
+    this.fingerprint.add(id, hash30(p.fingerprint))
+    for (let c = 0; c < this.columns.length; c++) this.columns[c]!.ensure(id)
     this.keep(id, p, true)
     this.order.add(id)
   }
@@ -74,15 +79,10 @@ export class SearchIndex implements PlanIndexes {
 
   /** Lists event `id` under its values (`fresh`: a new event; else only the values that changed). */
   private keep(id: number, p: Prepared, fresh: boolean): void {
-    const set = (column: Column<Int32Array | Float64Array>, postings: Postings<number>, value: number) => {
-      if (!fresh && column.data[id] === value) return
-      column.data[id] = value
-      postings.add(value, id)
-    }
-    set(this.sevOf, this.severity, this.view.severityOf(id))
-    set(this.codeOf, this.countryCode, this.country(p.countryCode))
-    set(this.nameOf, this.countryName, this.country(p.countryName))
-    set(this.asnOf, this.asn, p.asn)
+    kept(this.sevOf, this.severity, id, this.view.severityOf(id), fresh)
+    kept(this.codeOf, this.countryCode, id, this.country(p.countryCode), fresh)
+    kept(this.nameOf, this.countryName, id, this.country(p.countryName), fresh)
+    kept(this.asnOf, this.asn, id, p.asn, fresh)
   }
 
   /** The number of a country code or name ('' is 0). */
@@ -154,6 +154,13 @@ export class SearchIndex implements PlanIndexes {
     for (const n of this.addresses.inRange(range)) forEachId(this.view.addressIds(n), (id) => void ids.push(id))
     return sortedUnique(ids)
   }
+}
+
+/** Lists event `id` under `value` in `postings` and records it in `column` (`fresh`: a new event; else only if it changed). */
+function kept(column: Column<Int32Array | Float64Array>, postings: Postings<number>, id: number, value: number, fresh: boolean): void {
+  if (!fresh && column.data[id] === value) return
+  column.data[id] = value
+  postings.add(value, id)
 }
 
 function sortedUnique(ids: number[]): IdSet {

@@ -52,6 +52,8 @@ export class MemoryStore implements Store {
   /** Earliest time any observation of the event had (`ms`/`subMs` hold the latest, whose bytes are kept). */
   private readonly firstMs = new Column((n) => new Float64Array(n))
   private readonly firstSubMs = new Column((n) => new Int32Array(n))
+  /** The columns above, each with a slot per id. */
+  private readonly columns = [this.gone, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.ipOf, this.nameOf]
   /** Each event's type and `leak.severity` (of the kept bytes), and leaks counted by severity. */
   private readonly severities = new Severities()
 
@@ -260,7 +262,7 @@ export class MemoryStore implements Store {
     }
     const id = this.next++
     this.count++
-    for (const column of [this.gone, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.ipOf, this.nameOf]) column.ensure(id)
+    for (let c = 0; c < this.columns.length; c++) this.columns[c]!.ensure(id)
     this.store(id, p, false)
     this.ms.data[id] = ms
     this.subMs.data[id] = ns

@@ -5,7 +5,7 @@
  */
 import type { Sql, TransactionSql } from 'postgres'
 import type { Instant } from '../../../time/index.js'
-import { hourKept, hourOf, minuteKept, minuteOf, windowsAt } from '../plugin-windows.js'
+import { hourOfMinute, keptFrom, minuteOf, windowsAt } from '../plugin-windows.js'
 import type { Prepared } from '../prepare.js'
 import type { PluginCount } from '../types.js'
 
@@ -18,13 +18,14 @@ import type { PluginCount } from '../types.js'
 export async function countAdded(tx: TransactionSql, added: readonly Prepared[], now: Instant): Promise<void> {
   const counts = new Map<string, number>()
   const names = new Set<string>()
+  const from = keptFrom(now)
   for (const p of added) {
     if (p.source === '') continue
     names.add(p.source)
     const minute = minuteOf(p.time)
-    const hour = hourOf(p.time)
-    if (minuteKept(minute, now)) bump(counts, `${p.source}\u0000m\u0000${minute}`)
-    if (hourKept(hour, now)) bump(counts, `${p.source}\u0000h\u0000${hour}`)
+    const hour = hourOfMinute(minute)
+    if (minute >= from.minute) bump(counts, `${p.source}\u0000m\u0000${minute}`)
+    if (hour >= from.hour) bump(counts, `${p.source}\u0000h\u0000${hour}`)
   }
   if (names.size === 0) return
   await tx`INSERT INTO plugins (name) SELECT unnest(${tx.array([...names].sort(byteOrder))}::text[]) ON CONFLICT DO NOTHING`
