@@ -12,7 +12,7 @@ import type { SearchIndex } from './search-index.js'
 import { TimeOrder } from './time-order.js'
 import { split } from './instants.js'
 import { SeenAt } from '../seen-at.js'
-import type { SeenEvent } from '../types.js'
+import type { BatchedIterable, SeenEvent } from '../types.js'
 
 /** What a search reads of the store. */
 export interface SearchView {
@@ -80,7 +80,17 @@ export async function* searchAll(view: SearchView, query: Query, batch: number):
  * addresses + names) time and typed arrays of that size, nothing per event beyond. Events with
  * neither an address nor a valid name (rare) are grouped by their host as written.
  */
-export async function* searchByResource(view: SearchView, query: Query, batch: number): AsyncGenerator<SeenEvent> {
+export function searchByResource(view: SearchView, query: Query, batch: number): BatchedIterable<SeenEvent> {
+  return {
+    batches: () => byResource(view, query, batch),
+    async *[Symbol.asyncIterator]() {
+      for await (const events of byResource(view, query, batch)) yield* events
+    },
+  }
+}
+
+/** searchByResource's events, `batch` at a time (the last batch may be shorter). */
+async function* byResource(view: SearchView, query: Query, batch: number): AsyncGenerator<SeenEvent[]> {
   let ids = new Int32Array(1024)
   let n = 0
   let work = 0
@@ -120,16 +130,16 @@ export async function* searchByResource(view: SearchView, query: Query, batch: n
     const tail = Array.from(order.subarray(restFrom)).sort((a, b) => (hosts.get(a)! < hosts.get(b)! ? -1 : hosts.get(a)! > hosts.get(b)! ? 1 : a - b))
     order.set(tail, restFrom)
   }
-  work = 0
-  for (let i = 0; i < n; i++) {
-    if (++work >= batch) {
-      work = 0
-      await new Promise((resolve) => setImmediate(resolve))
+  for (let from = 0; from < n; from += batch) {
+    if (from > 0) await new Promise((resolve) => setImmediate(resolve))
+    const events: SeenEvent[] = []
+    for (let i = from; i < Math.min(n, from + batch); i++) {
+      const id = order[i]!
+      if (view.isGone(id)) continue // deleted meanwhile
+      const seen = view.seen(id)
+      events.push(new SeenAt(view.bytes(id), seen.first, seen.last))
     }
-    const id = order[i]!
-    if (view.isGone(id)) continue // deleted meanwhile
-    const seen = view.seen(id)
-    yield new SeenAt(view.bytes(id), seen.first, seen.last)
+    if (events.length > 0) yield events
   }
 }
 

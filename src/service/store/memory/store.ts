@@ -30,7 +30,7 @@ import { Feeds } from './feeds.js'
 import { PluginCounter } from './plugin-counts.js'
 import { nowInstant } from '../plugin-windows.js'
 import { identityOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
-import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenEvent, SeenLookup, Store } from '../types.js'
+import type { BatchedIterable, IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenEvent, SeenLookup, Store } from '../types.js'
 
 export interface MemoryStoreOptions {
   /** Events a search may evaluate for one page before it gives up (SearchLimitError); default DEFAULT_SCAN_LIMIT. */
@@ -171,7 +171,7 @@ export class MemoryStore implements Store {
   }
 
   /** Every event matching `query` with its seen times, one resource's events together (bulk export). */
-  searchByResource(query: Query, options: SearchAllOptions = {}): AsyncIterable<SeenEvent> {
+  searchByResource(query: Query, options: SearchAllOptions = {}): BatchedIterable<SeenEvent> {
     return searchByResource(this.searchView, query, options.batch ?? 1000)
   }
 
