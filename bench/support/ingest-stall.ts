@@ -137,11 +137,13 @@ async function uploader(url: string, token: string, body: Buffer): Promise<{ pos
 export async function measureIngestStall(baseEvents = 20_000, store: Store = new MemoryStore()): Promise<StallResult> {
   const token = 'bench-admin-token-0123456789'
   await store.ingest(Array.from({ length: baseEvents }, (_, i) => benchEvent(i)))
-  const config = parseConfig(JSON.stringify({ admin_token: token, max_body_bytes: 64 << 20, plans: { anonymous: { rate: 1e9, burst: 1e9 } } }), 'bench')
+  // L9KIT_BENCH_INGEST_WORKERS=thread|process compares the two kinds of prepare worker (default: the service's).
+  const kind = process.env.L9KIT_BENCH_INGEST_WORKERS
+  const config = parseConfig(JSON.stringify({ admin_token: token, max_body_bytes: 64 << 20, plans: { anonymous: { rate: 1e9, burst: 1e9 } }, ...(kind ? { ingest_workers: kind } : {}) }), 'bench')
   // As `l9kit serve` does: the ingest workers start before the service listens (a process's
   // start forks this one, a stall that grows with the heap: prepare-pool.ts), and this
   // process's helper threads are lowered (for good: hence last in a bench process).
-  if (config.ingestWorkers === 'process') startSharedPreparePool(config.ingestWorkerPriority, 'process')
+  startSharedPreparePool(config.ingestWorkerPriority, config.ingestWorkers)
   const helpersLowered = lowerHelperThreads(config.helperThreadPriority)
   const service = await startService({ store, config, host: '127.0.0.1', port: 0 })
   const clients: Awaited<ReturnType<typeof uploader>>[] = []

@@ -31,11 +31,19 @@ function fromSource(url: URL): URL {
   return new URL(`data:text/javascript,${encodeURIComponent(code)}`)
 }
 
+/**
+ * Whether tsx can be loaded, asked once per process: from source, import.meta.resolve is a
+ * synchronous round trip to the module loader's thread, and a large ingest asks at its start
+ * (a stall of the thread that answers lookups, measured at a few ms under load).
+ */
+let tsx: boolean | undefined
 function tsxAvailable(): boolean {
+  if (tsx !== undefined) return tsx
   try {
     import.meta.resolve('tsx/esm/api')
-    return true
+    tsx = true
   } catch {
-    return false
+    tsx = false
   }
+  return tsx
 }

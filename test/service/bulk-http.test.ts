@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { matches, parseQuery } from '../../src/query/index.js'
 import type { Aggregation, Event } from '../../src/schema/index.js'
 import { resourceOf } from '../../src/service/aggregate/index.js'
-import { MemoryStore, parseConfig, type SeenEvent, type Store } from '../../src/service/index.js'
+import { type BatchedIterable, MemoryStore, parseConfig, type SeenEvent, type Store } from '../../src/service/index.js'
 import type { Query } from '../../src/query/index.js'
 import type { SearchAllOptions } from '../../src/service/store/search.js'
 import { validateDocument } from '../../src/validate/index.js'
@@ -128,13 +128,15 @@ class CountingStore extends MemoryStore {
   override searchAll(query: Query, options?: SearchAllOptions): AsyncIterable<Buffer> {
     return this.counted(super.searchAll(query, options))
   }
-  override searchByResource(query: Query, options?: SearchAllOptions): AsyncIterable<SeenEvent> {
-    return this.counted(super.searchByResource(query, options))
+  // Read by the export a batch at a time (BatchedIterable): counted per event either way.
+  override searchByResource(query: Query, options?: SearchAllOptions): BatchedIterable<SeenEvent> {
+    const source = super.searchByResource(query, options)
+    return { batches: () => this.counted(source.batches(), (b) => b.length), [Symbol.asyncIterator]: () => this.counted(source, () => 1)[Symbol.asyncIterator]() }
   }
-  private async *counted<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+  private async *counted<T>(source: AsyncIterable<T>, events: (item: T) => number = () => 1): AsyncGenerator<T> {
     try {
       for await (const item of source) {
-        this.yielded++
+        this.yielded += events(item)
         yield item
       }
     } finally {

@@ -12,12 +12,10 @@ import { runnable, workerModule } from '../worker-source.js'
 import type { SeenEvent } from '../store/types.js'
 import { instantOf } from './aggregate.js'
 import { type ExportAnswer, type ExportBatch, type ExportDrop, type ExportRecycle, movedOf, packBatch } from './export-batch.js'
+import { type Batch, eventReader, type EventReader } from './export-reader.js'
 import { type AggregationLine, LineMaker } from './lines.js'
 import { LineChunk } from './pieces.js'
 
-/** Events per batch, and bytes: a batch is sent when either is reached. */
-const BATCH_EVENTS = 512
-const BATCH_BYTES = 1 << 20
 /** Batches an export has sent ahead of the answer being written: made while it is written. */
 const IN_FLIGHT = 3
 /** Batch buffers kept for reuse (fresh memory costs a page fault per 4 KB on first touch). */
@@ -118,15 +116,15 @@ const CANDIDATES = ['./service/export-worker.js', '../service/export-worker.js',
  * a chunk of whole lines.
  */
 export async function* exportLines(items: AsyncIterable<SeenEvent>, now: Instant, thread: () => ExportThread | undefined = sharedExportThread): AsyncGenerator<AggregationLine | LineChunk> {
-  const source = items[Symbol.asyncIterator]()
-  const first = await readBatch(source)
+  const source = eventReader(items)
+  const first = await source.read()
   const worker = first.final ? undefined : thread()
   if (worker === undefined) yield* inThisThread(source, first, now)
   else yield* onWorker(worker, source, first, now)
 }
 
 /** The lines made here (a small export, or no worker). */
-async function* inThisThread(source: AsyncIterator<SeenEvent>, first: Batch, now: Instant): AsyncGenerator<AggregationLine> {
+async function* inThisThread(source: EventReader, first: Batch, now: Instant): AsyncGenerator<AggregationLine> {
   const maker = new LineMaker(now)
   let batch = first
   try {
@@ -136,10 +134,10 @@ async function* inThisThread(source: AsyncIterator<SeenEvent>, first: Batch, now
         if (line !== undefined) yield line
       }
       if (batch.final) break
-      batch = await readBatch(source)
+      batch = await source.read()
     }
   } finally {
-    if (!batch.final) await source.return?.()
+    if (!batch.final) await source.close()
   }
   const last = maker.finish()
   if (last !== undefined) yield last
@@ -150,7 +148,7 @@ async function* inThisThread(source: AsyncIterator<SeenEvent>, first: Batch, now
  * IN_FLIGHT answers ahead of the reader, so the worker goes on while the reader waits for the
  * socket to drain; the reader takes the answers in order.
  */
-async function* onWorker(worker: ExportThread, source: AsyncIterator<SeenEvent>, first: Batch, now: Instant): AsyncGenerator<LineChunk> {
+async function* onWorker(worker: ExportThread, source: EventReader, first: Batch, now: Instant): AsyncGenerator<LineChunk> {
   const id = worker.open()
   const answers: Promise<LineChunk | undefined>[] = []
   let sent = false // the final batch
@@ -164,7 +162,7 @@ async function* onWorker(worker: ExportThread, source: AsyncIterator<SeenEvent>,
       while (!sent) {
         while (answers.length >= IN_FLIGHT && !stopped) await new Promise<void>((resolve) => (wakePump = resolve))
         if (stopped) return
-        const batch: Batch = next ?? (await readBatch(source))
+        const batch: Batch = next ?? (await source.read())
         next = undefined
         if (stopped) return
         sent = batch.final
@@ -197,22 +195,7 @@ async function* onWorker(worker: ExportThread, source: AsyncIterator<SeenEvent>,
     if (!sent || answers.length > 0) {
       worker.drop(id)
       for (const a of answers) a.catch(() => undefined)
-      if (!sent) await source.return?.()
+      if (!sent) await source.close()
     }
   }
-}
-
-type Batch = { events: SeenEvent[]; final: boolean }
-
-/** Up to a batch of events; `final` when the source has no more. */
-async function readBatch(source: AsyncIterator<SeenEvent>): Promise<Batch> {
-  const events: SeenEvent[] = []
-  let bytes = 0
-  while (events.length < BATCH_EVENTS && bytes < BATCH_BYTES) {
-    const next = await source.next()
-    if (next.done) return { events, final: true }
-    events.push(next.value)
-    bytes += next.value.json.length
-  }
-  return { events, final: false }
 }

@@ -55,10 +55,13 @@ const KEPT = LEAD.map((_, i) => [0, 1, 3, 4, 5, 7].indexOf(i))
 /** The kept strings' quotes, two indexes each (reused: read at once into the facts). */
 const SPANS = new Int32Array(12)
 const LEAK = bytesOf('"leak"')
-/** Sources and ports repeat from event to event: their strings are kept (RepeatedText). */
+/** Sources and ports repeat from event to event, and neighbours (one resource's events) share an ip: their strings are kept (RepeatedText). */
 const SOURCES = new RepeatedText()
 const PORTS = new RepeatedText()
+const IPS = new RepeatedText()
 const LEAD_NAMES = LEAD.map(([name]) => bytesOf(name))
+/** Each lead member's kind as a number: 0 text, 1 texts, 2 number. */
+const LEAD_KINDS = Uint8Array.from(LEAD, ([, kind]) => (kind === 'text' ? 0 : kind === 'texts' ? 1 : 2))
 const HEADER = bytesOf(',"header":{')
 const HEADER_END = bytesOf('},"title":"')
 const FAVICON = bytesOf(',"favicon_hash":"')
@@ -79,9 +82,9 @@ export function readFactsInPlace(json: Uint8Array): EventFacts | undefined {
     const name = LEAD_NAMES[m]!
     if (!startsWith(b, at, name)) return undefined
     at += name.length
-    const kind = LEAD[m]![1]
-    if (kind === 'number') at = numberEnd(b, at)
-    else if (kind === 'texts') at = textsEnd(b, at)
+    const kind = LEAD_KINDS[m]
+    if (kind === 2) at = numberEnd(b, at)
+    else if (kind === 1) at = textsEnd(b, at)
     else if (b[at] !== QUOTE) return undefined
     else {
       const end = stringEnd(b, at + 1)
@@ -112,7 +115,7 @@ export function readFactsInPlace(json: Uint8Array): EventFacts | undefined {
   if (timeEnd < 0) return undefined
   const leak = SPANS[1] === SPANS[0]! + 5 && startsWith(b, SPANS[0]!, LEAK)
   const source = SOURCES.read(b, SPANS[2]!, SPANS[3]!)
-  const ip = stringAt(b, SPANS[6]!, SPANS[7]!)
+  const ip = IPS.read(b, SPANS[6]!, SPANS[7]!)
   const host = stringAt(b, SPANS[8]!, SPANS[9]!)
   const port = PORTS.read(b, SPANS[10]!, SPANS[11]!)
   const facts = new StoredFacts(b, leak, source, '', ip, host, port, '', undefined)

@@ -6,6 +6,7 @@ export { canonicalFields, type CanonicalFields } from './canonical-fields.js'
 export { identityOf, JsonText, jsonOf, KEPT_AS_SENT, prepare, type Prepared, type PrepareResult } from './prepare.js'
 export type {
   Awaitable,
+  BatchedIterable,
   IngestedEvent,
   IngestListener,
   IngestResult,

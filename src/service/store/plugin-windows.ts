@@ -26,6 +26,18 @@ export const minuteOf = (t: Instant): number => floorDiv(t, NS_PER_MINUTE)
 /** The UTC hour of a time, counted from the Unix epoch. */
 export const hourOf = (t: Instant): number => floorDiv(t, NS_PER_HOUR)
 
+/** The UTC hour of a UTC minute (as hourOf gives for the times in that minute). */
+export const hourOfMinute = (minute: number): number => Math.floor(minute / 60)
+
+/**
+ * The earliest minute and hour buckets that can still count at `now` or later: minuteKept and
+ * hourKept as two comparisons, for a batch of events counted at one clock (no bigint division
+ * per event).
+ */
+export function keptFrom(now: Instant): { minute: number; hour: number } {
+  return { minute: minuteOf(now) - PLUGIN_WINDOWS.minutes1h + 1, hour: hourOf(now) - PLUGIN_WINDOWS.hours7d + 1 }
+}
+
 /** Whether a minute bucket can still count in a 1h window ending at `now` or later. */
 export const minuteKept = (minute: number, now: Instant): boolean => minute > minuteOf(now) - PLUGIN_WINDOWS.minutes1h
 /** Whether an hour bucket can still count in a 7d window ending at `now` or later. */

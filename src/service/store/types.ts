@@ -26,6 +26,14 @@ export interface Lookup {
 }
 
 /**
+ * An AsyncIterable that can also be read a batch at a time: the same items, in the same order,
+ * with one await per batch instead of one per item (the bulk export reads the memory store so).
+ */
+export interface BatchedIterable<T> extends AsyncIterable<T> {
+  batches(): AsyncIterable<T[]>
+}
+
+/**
  * An event with the times its identity was observed: `firstSeen` the earliest `time` of any
  * observation, `lastSeen` the latest (canonical RFC 3339 text). A re-observation moves only
  * `lastSeen` (or `firstSeen`, if it is earlier than every observation so far).

@@ -51,9 +51,11 @@ describePostgres('PostgresStore search plans', () => {
 
   const cases: [string, string, Scope, RegExp][] = [
     ['every event (first page)', '*', 'service', /^events_recent$/],
-    ['an address', 'ip:10.0.3.4', 'service', /^events_ip/],
-    ['a CIDR range', 'ip:10.0.3.0/24', 'service', /^events_ip/],
-    ['an IPv6 range', 'ip:2001:db8:3::/48', 'service', /^events_ip/],
+    // Addresses and ranges by the btree (migration 0008): the planner makes a range of `<<=`.
+    ['an address', 'ip:10.0.3.4', 'service', /^events_ip$/],
+    ['a CIDR range', 'ip:10.0.3.0/24', 'service', /^events_ip$/],
+    ['an IPv6 range', 'ip:2001:db8:3::/48', 'service', /^events_ip$/],
+    ['an address written as IPv4-mapped IPv6', 'ip:::ffff:10.0.3.4', 'service', /^events_ip$/],
     ['a host and the names under it', 'host:d77.test', 'service', /^events_host_rev$/],
     ['a plugin', 'plugin:Plugin7', 'service', /^events_source$/],
     ['a severity', 'severity:critical', 'leak', /^events_severity$/],

@@ -14,7 +14,7 @@ export class Addresses {
   readonly texts: string[] = []
   private readonly changedAt = new Column((n) => new Float64Array(n))
 
-  /** `onNew(n, ip)`: told of every address the table meets for the first time. */
+  /** `onNew(n, ip)`: told of every address the table meets for the first time (`ip`: the table's own copy). */
   constructor(private readonly onNew: (n: number, ip: string) => void) {}
 
   /** The number of canonical address `ip`, or undefined when no event had it. */
@@ -37,7 +37,7 @@ export class Addresses {
       this.numbers.set(key, n)
       this.texts.push(key)
       this.ids.push(id)
-      this.onNew(n, ip)
+      this.onNew(n, key)
     } else this.ids[n] = addId(this.ids[n], id)
     return n
   }

@@ -4,7 +4,7 @@
  * 60 + 168 buckets per plugin. Buckets that can no longer count are dropped as time passes.
  */
 import type { Instant } from '../../../time/index.js'
-import { hourKept, hourOf, minuteKept, minuteOf, windowsAt } from '../plugin-windows.js'
+import { hourKept, hourOfMinute, keptFrom, minuteKept, minuteOf, windowsAt } from '../plugin-windows.js'
 import type { PluginCount } from '../types.js'
 import { detach } from './strings.js'
 
@@ -23,6 +23,9 @@ export class PluginCounter {
   private readonly stored = new Map<string, number>()
   private sincePrune = 0
   private prunedAt = -1
+  /** The clock of the last add() and the first buckets that count from it (keptFrom). */
+  private clock: Instant = -1n
+  private from = { minute: 0, hour: 0 }
 
   /** Counts a new event of plugin `name` ('' counts nothing) with time `time`, at clock `now`. */
   add(name: string, time: Instant, now: Instant): void {
@@ -55,15 +58,15 @@ export class PluginCounter {
   }
 
   private bump(buckets: Buckets, time: Instant, now: Instant, by: 1 | -1): void {
-    const minute = minuteOf(time)
-    const hour = hourOf(time)
-    const put = (map: Map<number, number>, key: number) => {
-      const n = (map.get(key) ?? 0) + by
-      if (n > 0) map.set(key, n)
-      else map.delete(key)
+    // One bigint division per event: the clock's buckets are worked out once per clock (an ingest's batch shares one).
+    if (now !== this.clock) {
+      this.clock = now
+      this.from = keptFrom(now)
     }
-    if (minuteKept(minute, now)) put(buckets.minutes, minute)
-    if (hourKept(hour, now)) put(buckets.hours, hour)
+    const minute = minuteOf(time)
+    const hour = hourOfMinute(minute)
+    if (minute >= this.from.minute) put(buckets.minutes, minute, by)
+    if (hour >= this.from.hour) put(buckets.hours, hour, by)
   }
 
   /** Every plugin with its counts at `now`, by name in byte order. */
@@ -103,3 +106,10 @@ function sum(buckets: Map<number, number>, [from, to]: [number, number]): number
 
 /** UTF-8 byte order, as PostgreSQL's collation "C" sorts (UTF-16 order differs above U+FFFF). */
 const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b))
+
+/** Adds `by` to bucket `key` of `map`; a bucket that reaches 0 is dropped. */
+function put(map: Map<number, number>, key: number, by: 1 | -1): void {
+  const n = (map.get(key) ?? 0) + by
+  if (n > 0) map.set(key, n)
+  else map.delete(key)
+}

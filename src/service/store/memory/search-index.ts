@@ -3,8 +3,11 @@
  * source, port, fingerprint (hashed), severity, country code and name, and asn; addresses in
  * address order (CIDR ranges); every event in time order. It answers the planner's questions
  * (query/plan.ts PlanIndexes) for the selective tests; other tests are left to the evaluator.
- * Per event: 4 bytes in each of the seven posting lists, 28 in the columns, 4 in the time order.
- * The columns also answer facets (counts of values among a query's matches: facet-columns.ts).
+ * Per event: 4 bytes in each of the six posting lists, 8 for the fingerprint (hash-order.ts), 28 in
+ * the columns, 4 in the time order. On ingest (the thread that answers lookups) an event costs a
+ * few Map lookups of values most events share and typed-array writes; what is sorted (addresses,
+ * fingerprints, times) is sorted at the next query that reads it. The columns also answer facets
+ * (counts of values among a query's matches: facet-columns.ts).
  */
 import { reverseLabels } from '../../../names/domain.js'
 import type { IdSet, PlanIndexes } from '../../../query/plan.js'
@@ -14,6 +17,7 @@ import { DECIMAL } from '../../../query/evaluate.js'
 import type { Prepared } from '../prepare.js'
 import { AddressOrder } from './address-order.js'
 import { Column, forEachId, type Ids } from './columns.js'
+import { HashOrder } from './hash-order.js'
 import { Postings } from './id-list.js'
 import { detach, hash30 } from './strings.js'
 import { TimeOrder } from './time-order.js'
@@ -35,7 +39,7 @@ export interface StoreView {
 export class SearchIndex implements PlanIndexes {
   private readonly source = new Postings<string>()
   private readonly port = new Postings<string>()
-  private readonly fingerprint = new Postings<number>()
+  private readonly fingerprint = new HashOrder()
   private readonly severity = new Postings<number>()
   private readonly countryCode = new Postings<number>()
   private readonly countryName = new Postings<number>()
@@ -50,6 +54,7 @@ export class SearchIndex implements PlanIndexes {
   private readonly portOf = new Column((n) => new Int32Array(n))
   private readonly sources = new Interned()
   private readonly ports = new Interned()
+  private readonly columns = [this.sevOf, this.codeOf, this.nameOf, this.asnOf, this.sourceOf, this.portOf]
   private readonly countries = new Map<string, number>()
   /** Country texts by number. */
   private readonly countryTexts: string[] = []
@@ -64,8 +69,8 @@ export class SearchIndex implements PlanIndexes {
   add(id: number, p: Prepared): void {
     this.source.add(p.source, id)
     this.port.add(p.port, id)
-    this.fingerprint.add(hash30(p.fingerprint), id)
-    for (const column of [this.sevOf, this.codeOf, this.nameOf, this.asnOf, this.sourceOf, this.portOf]) column.ensure(id)
+    this.fingerprint.add(id, hash30(p.fingerprint))
+    for (let c = 0; c < this.columns.length; c++) this.columns[c]!.ensure(id)
     this.sourceOf.data[id] = this.sources.number(p.source)
     this.portOf.data[id] = this.ports.number(p.port)
     this.keep(id, p, true)
@@ -85,15 +90,10 @@ export class SearchIndex implements PlanIndexes {
 
   /** Lists event `id` under its values (`fresh`: a new event; else only the values that changed). */
   private keep(id: number, p: Prepared, fresh: boolean): void {
-    const set = (column: Column<Int32Array | Float64Array>, postings: Postings<number>, value: number) => {
-      if (!fresh && column.data[id] === value) return
-      column.data[id] = value
-      postings.add(value, id)
-    }
-    set(this.sevOf, this.severity, this.view.severityOf(id))
-    set(this.codeOf, this.countryCode, this.country(p.countryCode))
-    set(this.nameOf, this.countryName, this.country(p.countryName))
-    set(this.asnOf, this.asn, p.asn)
+    kept(this.sevOf, this.severity, id, this.view.severityOf(id), fresh)
+    kept(this.codeOf, this.countryCode, id, this.country(p.countryCode), fresh)
+    kept(this.nameOf, this.countryName, id, this.country(p.countryName), fresh)
+    kept(this.asnOf, this.asn, id, p.asn, fresh)
   }
 
   /** The number of a country code or name ('' is 0). */
@@ -218,6 +218,13 @@ class Interned {
     }
     return n
   }
+}
+
+/** Lists event `id` under `value` in `postings` and records it in `column` (`fresh`: a new event; else only if it changed). */
+function kept(column: Column<Int32Array | Float64Array>, postings: Postings<number>, id: number, value: number, fresh: boolean): void {
+  if (!fresh && column.data[id] === value) return
+  column.data[id] = value
+  postings.add(value, id)
 }
 
 function sortedUnique(ids: number[]): IdSet {

@@ -12,7 +12,7 @@ import type { SearchPage } from '../search.js'
 import type { FacetColumn, SearchIndex } from './search-index.js'
 import { exactPage, type MatchBounds, matching, planOf } from './matching.js'
 import { SeenAt } from '../seen-at.js'
-import type { SeenEvent } from '../types.js'
+import type { BatchedIterable, SeenEvent } from '../types.js'
 
 /** What a search reads of the store. */
 export interface SearchView {
@@ -80,7 +80,17 @@ export async function* searchAll(view: SearchView, query: Query, bounds: MatchBo
  * neither an address nor a valid name (rare) are grouped by their host as written; the events
  * are handed out `batch` at a time with a turn of the event loop between.
  */
-export async function* searchByResource(view: SearchView, query: Query, batch: number, bounds: MatchBounds): AsyncGenerator<SeenEvent> {
+export function searchByResource(view: SearchView, query: Query, batch: number, bounds: MatchBounds): BatchedIterable<SeenEvent> {
+  return {
+    batches: () => byResource(view, query, batch, bounds),
+    async *[Symbol.asyncIterator]() {
+      for await (const events of byResource(view, query, batch, bounds)) yield* events
+    },
+  }
+}
+
+/** searchByResource's events, `batch` at a time (the last batch may be shorter). */
+async function* byResource(view: SearchView, query: Query, batch: number, bounds: MatchBounds): AsyncGenerator<SeenEvent[]> {
   let ids = new Int32Array(1024)
   let n = 0
   for await (const id of matching(view, query, bounds)) {
@@ -114,16 +124,16 @@ export async function* searchByResource(view: SearchView, query: Query, batch: n
     const tail = Array.from(order.subarray(restFrom)).sort((a, b) => (hosts.get(a)! < hosts.get(b)! ? -1 : hosts.get(a)! > hosts.get(b)! ? 1 : a - b))
     order.set(tail, restFrom)
   }
-  let work = 0
-  for (let i = 0; i < n; i++) {
-    if (++work >= batch) {
-      work = 0
-      await new Promise((resolve) => setImmediate(resolve))
+  for (let from = 0; from < n; from += batch) {
+    if (from > 0) await new Promise((resolve) => setImmediate(resolve))
+    const events: SeenEvent[] = []
+    for (let i = from; i < Math.min(n, from + batch); i++) {
+      const id = order[i]!
+      if (view.isGone(id)) continue // deleted meanwhile
+      const seen = view.seen(id)
+      events.push(new SeenAt(view.bytes(id), seen.first, seen.last))
     }
-    const id = order[i]!
-    if (view.isGone(id)) continue // deleted meanwhile
-    const seen = view.seen(id)
-    yield new SeenAt(view.bytes(id), seen.first, seen.last)
+    if (events.length > 0) yield events
   }
 }
 

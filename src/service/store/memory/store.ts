@@ -20,12 +20,11 @@ import { instant, split } from './instants.js'
 import type { SearchIndex } from './search-index.js'
 import { wireSearch } from './search-wiring.js'
 import { Severities } from './severities.js'
-import { searchAll, searchByResource, searchPage, type SearchView } from './search.js'
-import { countMatches } from './count.js'
+import { MemorySearch, type MemoryStoreOptions } from './searching.js'
 import type { CountRequest, CountResult } from '../count.js'
 import { subdomainEntries } from './subdomains.js'
 import { forEachTagged } from './tag-scan.js'
-import { DEFAULT_SCAN_LIMIT, type SearchAllOptions, type SearchOptions, type SearchPage } from '../search.js'
+import type { SearchAllOptions, SearchOptions, SearchPage } from '../search.js'
 import type { Evaluator } from '../evaluator.js'
 import { Addresses } from './addresses.js'
 import { Identities } from './identities.js'
@@ -33,18 +32,11 @@ import { Feeds } from './feeds.js'
 import { PluginCounter } from './plugin-counts.js'
 import { nowInstant } from '../plugin-windows.js'
 import { identityOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
-import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenEvent, SeenLookup, Store } from '../types.js'
+import type { BatchedIterable, IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenEvent, SeenLookup, Store } from '../types.js'
 
-export interface MemoryStoreOptions {
-  /** Events a search may evaluate for one page before it gives up (SearchLimitError); default DEFAULT_SCAN_LIMIT. */
-  scanLimit?: number
-  /** Where searches evaluate events (default: this thread, in slices; the service gives a worker thread: useEvaluator). */
-  evaluator?: Evaluator
-}
+export type { MemoryStoreOptions }
 
 export class MemoryStore implements Store {
-  private readonly scanLimit: number
-  private evaluator: Evaluator | undefined
   /** Stored events; `next`: ids given so far (never reused: a deleted event's id stays `gone`). */
   private events = 0
   private next = 0
@@ -58,11 +50,12 @@ export class MemoryStore implements Store {
   /** Earliest time any observation of the event had (`ms`/`subMs` hold the latest, whose bytes are kept). */
   private readonly firstMs = new Column((n) => new Float64Array(n))
   private readonly firstSubMs = new Column((n) => new Int32Array(n))
+  /** The columns above, each with a slot per id. */
+  private readonly columns = [this.gone, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.ipOf, this.nameOf]
   /** Each event's type and `leak.severity` (of the kept bytes), and leaks counted by severity. */
   private readonly severities = new Severities()
 
   private readonly addresses = new Addresses((n, ip) => this.searchIndex.addresses.add(n, ip))
-
   private readonly names = new NameIndex()
 
   private readonly identities = new Identities((id) => identityOf(JSON.parse(this.arena.text(id))))
@@ -71,7 +64,7 @@ export class MemoryStore implements Store {
   /** The clock of the ingest in progress (plugin counts keep the buckets that can still count from it on). */
   private clock: Instant = 0n
   private readonly searchIndex: SearchIndex
-  private readonly searchView: SearchView
+  private readonly searching: MemorySearch
   private readonly reader: EventReader = {
     leak: () => this.severities.leak.data,
     bytes: (id) => this.arena.bytes(id),
@@ -80,12 +73,10 @@ export class MemoryStore implements Store {
   }
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.scanLimit = options.scanLimit ?? DEFAULT_SCAN_LIMIT
-    this.evaluator = options.evaluator
     const { arena, ms, subMs, firstMs, firstSubMs, ipOf, nameOf, gone, severities, addresses, names } = this
     const wired = wireSearch({ arena, ms, subMs, firstMs, firstSubMs, ipOf, nameOf, gone, severities, addresses, names, next: () => this.next })
     this.searchIndex = wired.index
-    this.searchView = wired.view
+    this.searching = new MemorySearch(wired.view, options)
   }
 
   get size(): number {
@@ -167,27 +158,24 @@ export class MemoryStore implements Store {
 
   /** Searches evaluate events with `evaluator` from now on (Store.useEvaluator). */
   useEvaluator(evaluator: Evaluator | undefined): void {
-    this.evaluator = evaluator
+    this.searching.evaluator = evaluator
   }
 
-  /** One page of the events matching `query`, newest first (memory/search.ts; at most `scanLimit` evaluated); at once when no event needs evaluating. */
-  search(query: Query, page: SearchPage, options: SearchOptions = {}): Buffer[] | Promise<Buffer[]> {
-    return searchPage(this.searchView, query, page, { ...options, scanLimit: this.scanLimit, evaluator: this.evaluator })
+  // Searches, counts and bulk reads: memory/searching.ts.
+  search(query: Query, page: SearchPage, options?: SearchOptions): Buffer[] | Promise<Buffer[]> {
+    return this.searching.page(query, page, options)
   }
 
-  /** The total and facets of `query` (memory/count.ts: search's bounded path; at most `scanLimit` evaluated or read). */
-  count(query: Query, request: CountRequest, options: SearchOptions = {}): Promise<CountResult> {
-    return countMatches(this.searchView, query, request, { ...options, scanLimit: this.scanLimit, evaluator: this.evaluator })
+  count(query: Query, request: CountRequest, options?: SearchOptions): Promise<CountResult> {
+    return this.searching.count(query, request, options)
   }
 
-  /** Every event matching `query`, newest first, read in batches (bulk export). */
-  searchAll(query: Query, options: SearchAllOptions = {}): AsyncIterable<Buffer> {
-    return searchAll(this.searchView, query, { ...options, evaluator: this.evaluator })
+  searchAll(query: Query, options?: SearchAllOptions): AsyncIterable<Buffer> {
+    return this.searching.all(query, options)
   }
 
-  /** Every event matching `query` with its seen times, one resource's events together (bulk export). */
-  searchByResource(query: Query, options: SearchAllOptions = {}): AsyncIterable<SeenEvent> {
-    return searchByResource(this.searchView, query, options.batch ?? 1000, { ...options, evaluator: this.evaluator })
+  searchByResource(query: Query, options?: SearchAllOptions): BatchedIterable<SeenEvent> {
+    return this.searching.byResource(query, options)
   }
 
   hostSeen(ip: string): SeenLookup | null {
@@ -281,7 +269,7 @@ export class MemoryStore implements Store {
     }
     const id = this.next++
     this.events++
-    for (const column of [this.gone, this.ms, this.subMs, this.firstMs, this.firstSubMs, this.ipOf, this.nameOf]) column.ensure(id)
+    for (let c = 0; c < this.columns.length; c++) this.columns[c]!.ensure(id)
     this.store(id, p, false)
     this.ms.data[id] = ms
     this.subMs.data[id] = ns

@@ -5,7 +5,7 @@
  */
 import type { Sql, TransactionSql } from 'postgres'
 import type { Instant } from '../../../time/index.js'
-import { hourKept, hourOf, minuteKept, minuteOf, windowsAt } from '../plugin-windows.js'
+import { hourOfMinute, keptFrom, minuteOf, windowsAt } from '../plugin-windows.js'
 import type { Prepared } from '../prepare.js'
 import type { PluginCount } from '../types.js'
 
@@ -18,13 +18,14 @@ import type { PluginCount } from '../types.js'
 export async function countAdded(tx: TransactionSql, added: readonly Prepared[], now: Instant): Promise<void> {
   const counts = new Map<string, number>()
   const names = new Set<string>()
+  const from = keptFrom(now)
   for (const p of added) {
     if (p.source === '') continue
     names.add(p.source)
     const minute = minuteOf(p.time)
-    const hour = hourOf(p.time)
-    if (minuteKept(minute, now)) bump(counts, `${p.source}\u0000m\u0000${minute}`)
-    if (hourKept(hour, now)) bump(counts, `${p.source}\u0000h\u0000${hour}`)
+    const hour = hourOfMinute(minute)
+    if (minute >= from.minute) bump(counts, `${p.source}\u0000m\u0000${minute}`)
+    if (hour >= from.hour) bump(counts, `${p.source}\u0000h\u0000${hour}`)
   }
   if (names.size === 0) return
   await tx`INSERT INTO plugins (name) SELECT unnest(${tx.array([...names].sort(byteOrder))}::text[]) ON CONFLICT DO NOTHING`
@@ -49,12 +50,14 @@ export async function countAdded(tx: TransactionSql, added: readonly Prepared[],
 export async function countDeleted(tx: TransactionSql, deleted: readonly { source: string; first_seen: string }[], now: Instant): Promise<void> {
   const counts = new Map<string, number>()
   const names = new Set<string>()
+  const from = keptFrom(now)
   for (const d of deleted) {
     if (d.source === '') continue
     names.add(d.source)
-    const time = BigInt(d.first_seen)
-    if (minuteKept(minuteOf(time), now)) bump(counts, `${d.source}\u0000m\u0000${minuteOf(time)}`)
-    if (hourKept(hourOf(time), now)) bump(counts, `${d.source}\u0000h\u0000${hourOf(time)}`)
+    const minute = minuteOf(BigInt(d.first_seen))
+    const hour = hourOfMinute(minute)
+    if (minute >= from.minute) bump(counts, `${d.source}\u0000m\u0000${minute}`)
+    if (hour >= from.hour) bump(counts, `${d.source}\u0000h\u0000${hour}`)
   }
   if (names.size === 0) return
   const rows = [...counts].map(([key, n]) => [...key.split('\u0000'), n] as [string, string, string, number])

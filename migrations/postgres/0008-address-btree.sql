@@ -1,0 +1,11 @@
+-- Address searches read the btree events_ip (ip, id), and the GiST index of 0005 goes.
+--
+-- PostgreSQL chose the GiST index for `ip = X` too (its estimated cost was a little lower), but
+-- a GiST scan for one address visited far more pages as the table grew: 13 buffers at 10 000
+-- events, 62 at 1 000 000 (0.12 and 0.6 ms), against 3 and 4 for the btree (0.02 and 0.03 ms).
+-- For a range (`ip <<= X/n`) the planner turns the condition into `ip >= X AND ip <= last` on the
+-- btree by itself (network_subset_support, PostgreSQL 12 and later) when the range is known at
+-- planning, which it is: every search statement is sent unnamed, so planned with its values.
+-- Measured at 1 000 000 events: a /28 in 0.07 ms on the btree against 0.64 ms on the GiST index.
+-- One index less to maintain on ingest, too.
+DROP INDEX IF EXISTS events_ip_range;
