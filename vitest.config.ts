@@ -8,6 +8,10 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Two files at once whatever the core count (vitest's default is cores − 1: one on a two-core CI
+    // machine). Most files wait on child processes, servers and PostgreSQL, not on a core, and the
+    // tests bound hangs, not speed, so they hold with a neighbour running.
+    maxWorkers: 2,
     env: {
       // The service's helpers (ingest workers, helper threads, the live stream's fan-out) at the
       // normal priority: in Linux's idle class, the default, they get no CPU while other work

@@ -29,7 +29,9 @@ const goReencode = (input: Buffer | string): string[] => reencode(program, input
 /** `l9kit normalize [args] file`, in-process; its output lines. */
 async function normalizeFile(file: string, args: string[] = []): Promise<string[]> {
   const r = await runCli(['normalize', '--jobs', '1', ...args, file])
-  expect(r.stderr).toBe('')
+  // The generated lines hold invalid UTF-8 on purpose: normalize says so for each, and nothing else.
+  const other = r.stderr.split('\n').filter((l) => l !== '' && !/: \(document\): warning: bytes that are not UTF-8 were read as U\+FFFD/.test(l))
+  expect(other).toEqual([])
   expect(r.code).toBe(0)
   return lines(r.stdout)
 }

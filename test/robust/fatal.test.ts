@@ -14,14 +14,17 @@ import { join } from 'node:path'
 import { REPO_ROOT } from '../support/golden.js'
 import { Capture, runCli } from '../support/streams.js'
 
-// A validator with a bug on documents that carry a `boom` member.
-vi.mock('../../src/validate/event.js', async (original) => {
-  const real = await original<typeof import('../../src/validate/event.js')>()
+// A validator with a bug on documents that carry a `boom` member (the CLI's judge: load-judge.ts).
+vi.mock('../../src/validate/load-judge.js', async (original) => {
+  const real = await original<typeof import('../../src/validate/load-judge.js')>()
   return {
     ...real,
-    validate: (doc: unknown, opts: Parameters<typeof real.validate>[1]) => {
-      if (typeof doc === 'object' && doc !== null && 'boom' in doc) throw new TypeError('cannot read properties of undefined')
-      return real.validate(doc, opts)
+    loadJudge: async (name: Parameters<typeof real.loadJudge>[0]) => {
+      const judge = await real.loadJudge(name)
+      return (doc: unknown) => {
+        if (typeof doc === 'object' && doc !== null && 'boom' in doc) throw new TypeError('cannot read properties of undefined')
+        return judge(doc)
+      }
     },
   }
 })
@@ -33,7 +36,7 @@ const event = (n: number) => serializeEvent(JSON.parse(readFileSync(join(VALID, 
 
 describe('a bug of ours on one record', () => {
   it('is reported with file:line, the stack and a request to report it; the other records go on; exit 1', async () => {
-    const run = await runCli(['validate', '-'], `${event(1)}\n{"boom":1}\n${event(3)}\n`)
+    const run = await runCli(['validate', '-'], `${event(1)}\n{"ip":"192.0.2.1","boom":1}\n${event(3)}\n`)
     expect(run.code).toBe(1)
     expect(run.stdout).toMatch(/^<stdin>:2: \(document\): internal error: TypeError: cannot read properties of undefined \(this is a bug in l9kit: please report it/m)
     expect(run.stdout).toMatch(/\n\s+at /) // the stack, for the report
@@ -56,6 +59,6 @@ describe('a fatal I/O error mid-run', () => {
     const io: Io = { stdin, stdout, stderr, stderrIsTTY: false, env: {} }
     expect(await main(['normalize', '-'], io)).toBe(2)
     expect(stdout.text).toBe(lines.map((l) => l + '\n').join(''))
-    expect(stderr.text).toBe('l9kit normalize: /data/scan.jsonl: EIO\n')
+    expect(stderr.text).toBe('l9kit normalize: /data/scan.jsonl: input/output error (EIO: the device or file system failed)\n')
   })
 })

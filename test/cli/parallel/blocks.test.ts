@@ -94,6 +94,11 @@ describe('--jobs blocks', () => {
         fc.integer({ min: 1, max: 64 }),
         fc.boolean(),
         async (bom, lines, finalNewline, cuts, max, blockBytes, owned) => {
+          // A line holding an array longer than the bound is read in pieces by one reader
+          // (jsonl/pieces.ts) and reported as too long by blocks: --jobs reads an input that starts
+          // with an array on the main thread, and the divergence after the first line is documented
+          // (docs/validate.md, --jobs).
+          fc.pre(!lines.some((l) => /^[ \t\r]*\[/.test(l) && Buffer.byteLength(l) > max))
           const text = lines.join('\n') + (finalNewline && lines.length > 0 ? '\n' : '')
           const bytes = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(text)])
           expect(await inBlocks(bytes, cuts, max, blockBytes, owned)).toEqual(sequential(bytes, cuts, max))

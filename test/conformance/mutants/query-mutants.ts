@@ -59,13 +59,13 @@ export const QUERY_MUTANTS: Mutant[] = [
   storeMutant({ id: 'search-pages-overlap', layer: 'paging', breaks: 'each page after the first starts one event early', killedBy: ['search-pages-disjoint'], checks: SEARCH_CHECKS }, {
     search: (search) => (query: Query, page: SearchPage) => search(query, page.offset > 0 ? { ...page, offset: page.offset - 1 } : page),
   }),
-  storeMutant({ id: 'search-page-loses-last', layer: 'paging', breaks: 'each page leaves out its last event', killedBy: ['search-finds-known', 'search-partition'], checks: SEARCH_CHECKS }, {
+  storeMutant({ id: 'search-page-loses-last', layer: 'paging', breaks: 'each page leaves out its last event', killedBy: ['search-count', 'search-finds-known', 'search-partition'], checks: SEARCH_CHECKS }, {
     search: (search) => async (query: Query, page: SearchPage) => (await search(query, page)).slice(0, -1),
   }),
   storeMutant({ id: 'search-page-reversed', layer: 'ordering', breaks: 'each page comes oldest first', killedBy: ['search-order'], checks: SEARCH_CHECKS }, {
     search: (search) => async (query: Query, page: SearchPage) => [...(await search(query, page))].reverse(),
   }),
-  storeMutant({ id: 'search-extra-result', layer: 'store', breaks: 'page 0 of any query also holds the scope’s newest event', killedBy: ['search-excludes', 'search-partition', 'search-results-match'], checks: SEARCH_CHECKS }, {
+  storeMutant({ id: 'search-extra-result', layer: 'store', breaks: 'page 0 of any query also holds the scope’s newest event', killedBy: ['search-count', 'search-excludes', 'search-partition', 'search-results-match'], checks: SEARCH_CHECKS }, {
     search: (search) => async (query: Query, page: SearchPage) => {
       const found = await search(query, page)
       if (page.offset > 0) return found

@@ -171,7 +171,8 @@ export const WRITE_MUTANTS: Mutant[] = [
     checks: LIVE_CHECKS,
     run: 'writes',
     options: LIVE_OPTIONS,
-    start: () => proxiedService({ request: (asked) => (asked.url.startsWith('/ws/') ? { ...asked, url: asked.url.split('?')[0]! } : asked) }),
+    // Only q goes: the run's own parameter (l9kit-conform-run) stays, so the run's events still reach the stream.
+    start: () => proxiedService({ request: (asked) => (asked.url.startsWith('/ws/') ? { ...asked, url: withoutQ(asked.url) } : asked) }),
   },
   // Created and deleted objects.
   lifeMutant({ id: 'hook-read-cached', layer: 'HTTP cache', breaks: 'GET /api/hooks/:id answers from a cache after the hook is deleted', killedBy: ['deleted-gone'] }, { answer: cacheGets(/^\/api\/hooks\/hook_[^/?]+$/) }),
@@ -192,3 +193,10 @@ export const WRITE_MUTANTS: Mutant[] = [
     },
   },
 ]
+
+/** `url` (a path and query) without its `q` parameter. */
+function withoutQ(url: string): string {
+  const parsed = new URL(url, 'http://mutant.invalid')
+  parsed.searchParams.delete('q')
+  return parsed.pathname + parsed.search
+}
