@@ -72,9 +72,11 @@ export function handleSearchPage(ctx: ServiceContext, req: IncomingMessage, res:
       return fail(403, `${allowed} Narrow the query to see other results.`)
     }
     const tooBroad = (message: string) => sendHtml(req, res, 422, renderResults({ ...view, error: { message, before: target.text, term: '', after: '', position: 0 } }, apiPath))
+    // One signal for the page's two store reads (its search and its count): the client went away.
+    const closed = closedSignal(res)
     let run: SearchRun
     try {
-      run = await runSearch(ctx, deps.caller, parsed, { offset: page * PAGE_SIZE, limit: PAGE_SIZE + 1 }, closedSignal(res))
+      run = await runSearch(ctx, deps.caller, parsed, { offset: page * PAGE_SIZE, limit: PAGE_SIZE + 1 }, closed)
     } catch (error) {
       if (!(error instanceof SearchLimitError)) throw error
       return tooBroad(`This query would read too many stored events for one page: add a selective term (a plugin, a port, an address or range, a host name, a country, a time range).`)
@@ -88,7 +90,7 @@ export function handleSearchPage(ctx: ServiceContext, req: IncomingMessage, res:
     const tooBroadToCount = 'this query is too broad to count in one request (add a selective term to see the total and the facets).'
     try {
       const facets = parseFacets(PAGE_FACETS[scope], scope)
-      const counted = await runQuery(ctx, deps.caller, parsed, (options) => ctx.store.count(parsed, { facets }, options), closedSignal(res))
+      const counted = await runQuery(ctx, deps.caller, parsed, (options) => ctx.store.count(parsed, { facets }, options), closed)
       if (counted.ok) {
         view.total = counted.items.total
         view.facets = facetViews(counted.items, target.text, parsed)
