@@ -41,7 +41,8 @@ try {
   report('node -e 0', times[0]!, 'ms')
   commands.slice(1).forEach(([name], i) => {
     const ms = times[i + 1]!
-    report(name, ms, 'ms', { value: ms / times[0]!, baseline: 'node -e 0', target: i === 0 ? '<= 1.3' : undefined })
+    // Only validate has a target; every start-up ratio is a time, where lower is better.
+    report(name, ms, 'ms', { value: ms / times[0]!, baseline: 'node -e 0', ...(i === 0 ? { target: '<= 1.3' } : { lower: true }) })
   })
 
   // import('l9kit/validate') + first validate(), timed inside the process (module loading included).

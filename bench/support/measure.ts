@@ -28,8 +28,8 @@ export const peakRssMb = () => process.resourceUsage().maxRSS / 1024
 export const mb = (bytes: number) => bytes / (1024 * 1024)
 
 /** One result line: `name: value unit (ratio X vs baseline)`; a ratio is also kept for `npm run bench`'s results file. */
-export function report(name: string, value: number, unit: string, ratio?: { value: number; baseline: string; target?: string }) {
-  if (ratio) recordRatio(name, ratio.value, ratio.baseline, ratio.target)
+export function report(name: string, value: number, unit: string, ratio?: { value: number; baseline: string; target?: string; lower?: boolean }) {
+  if (ratio) recordRatio(name, ratio.value, ratio.baseline, ratio.target, ratio.lower)
   const tail = ratio ? ` (ratio ${ratio.value.toFixed(2)} vs ${ratio.baseline}${ratio.target ? `; target ${ratio.target}` : ''})` : ''
   console.log(`${name}: ${value.toFixed(value >= 100 ? 0 : 2)} ${unit}${tail}`)
 }

@@ -16,6 +16,8 @@ export interface RatioEntry {
   /** What the ratio is against (`bare parse`, `node -e 0`). */
   baseline: string
   target?: string
+  /** A ratio where lower is better (a time or a size against its baseline's) but no target says so. */
+  lower?: true
 }
 
 /** A saved run: when and where it was measured, and its ratios by key. */
@@ -35,10 +37,10 @@ export const RESULTS_ENV = 'L9KIT_BENCH_RESULTS'
 export const ratioKey = (e: Pick<RatioEntry, 'bench' | 'name' | 'baseline'>) => `${e.bench}: ${e.name.trim()} vs ${e.baseline}`
 
 /** Appends one ratio for the run collecting them (no-op when the bench runs alone). */
-export function recordRatio(name: string, ratio: number, baseline: string, target?: string): void {
+export function recordRatio(name: string, ratio: number, baseline: string, target?: string, lower?: boolean): void {
   const file = process.env[RESULTS_ENV]
   if (!file) return
-  const entry: RatioEntry = { bench: basename(process.argv[1] ?? 'bench'), name: name.trim(), ratio, baseline, ...(target ? { target } : {}) }
+  const entry: RatioEntry = { bench: basename(process.argv[1] ?? 'bench'), name: name.trim(), ratio, baseline, ...(target ? { target } : {}), ...(lower ? { lower: true as const } : {}) }
   appendFileSync(file, JSON.stringify(entry) + '\n')
 }
 
@@ -55,9 +57,10 @@ export function readRatios(file: string): Record<string, RatioEntry> {
 
 /**
  * Whether a larger ratio is better: targets written `<`, `<=` or `≤` are ceilings (start-up,
- * memory, latency ratios); every other ratio is a share of a baseline's speed.
+ * memory, latency ratios), as are ratios marked `lower` (those without a target); every other
+ * ratio is a share of a baseline's speed.
  */
-export const higherIsBetter = (entry: Pick<RatioEntry, 'target'>) => !/^\s*(<|≤)/.test(entry.target ?? '')
+export const higherIsBetter = (entry: Pick<RatioEntry, 'target' | 'lower'>) => !entry.lower && !/^\s*(<|≤)/.test(entry.target ?? '')
 
 /** How much worse than the baseline's a ratio is before it is marked. */
 export const WORSE_THAN = 0.1

@@ -14,6 +14,14 @@ describe('bench results comparison', () => {
     expect(higherIsBetter({ target: '≤ 2.5' })).toBe(false)
   })
 
+  it('takes a ratio marked lower (a time without a target) as lower is better', () => {
+    expect(higherIsBetter({ lower: true })).toBe(false)
+    const help = (ratio: number): RatioEntry => ({ ...entry('--help', ratio), lower: true })
+    // The start-up of `l9kit --help` against node -e 0: faster is not worse, slower is.
+    expect(compareRatios(byKey(help(1.29)), byKey(help(1.45)))[0]!.worse).toBe(false)
+    expect(compareRatios(byKey(help(1.45)), byKey(help(1.29)))[0]!.worse).toBe(true)
+  })
+
   it('marks a ratio more than 10 % worse in its own direction, and only those', () => {
     const then = byKey(entry('speed', 1.0, '>= 0.8'), entry('speed ok', 1.0), entry('start', 1.2, '<= 1.3'), entry('start ok', 1.2, '<= 1.3'), entry('gone', 1))
     const now = byKey(entry('speed', 0.89, '>= 0.8'), entry('speed ok', 0.91), entry('start', 1.33, '<= 1.3'), entry('start ok', 1.31, '<= 1.3'), entry('new', 2))
