@@ -69,6 +69,18 @@ export function searchPaths() {
         responses: {
           '200': {
             description: 'The page’s events, newest first; an empty array past the last page.',
+            headers: {
+              'x-query-notice': {
+                description:
+                  'One header per term of `q` that looks like another language’s operator (`AND`, `OR`, `NOT`, `!` or `=` after a name), which the query ' +
+                  'searches as LeakIX does: `position N: ` (the term’s position, from 1) and how it was read and what to write instead (docs/search.md, ' +
+                  '"Coming from Shodan or Lucene"). Characters outside printable ASCII are written `\\uXXXX`. Absent when no term needs it; set before the ' +
+                  'search runs, so a refusal of such a query (422, 429) carries it too.',
+                schema: patterned('^position [1-9][0-9]*: '),
+                example:
+                  'position 10: `AND` is searched as a word: LeakIX\'s language has no AND, OR, NOT or TO; write `+term` to require a term, `-term` to exclude one, and no sign for "any of"',
+              },
+            },
             content: {
               'application/json': {
                 schema: { type: 'array', items: ref('event') },
