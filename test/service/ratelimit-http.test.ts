@@ -1,4 +1,5 @@
 /** Rate limiting over real HTTP: 429 `Rate-limited` with a Go-duration `x-limited-for` that is long enough. */
+import { Agent, get as httpGet } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { parseGoDuration } from '../../src/client/index.js'
@@ -70,6 +71,30 @@ describe('rate limiting', async () => {
     expect((await request(anonymous.url, path)).status).toBe(200)
     limited(await request(anonymous.url, path))
     expect((await request(anonymous.url, path, { headers: { 'api-key': 'key-number-one' } })).status).toBe(200)
+  })
+
+  it('charges each request on one kept-alive connection to the caller it names: the key, or the address', async () => {
+    // The anonymous caller is made once per connection (http/caller.ts): a key on the same
+    // connection is still its own caller, and the address's budget is shared with other connections.
+    const anonymous = await serveForTest({ store: new MemoryStore(), config: parseConfig('{"keys":[{"name":"k","key":"key-number-one","plan":"pro"}],"plans":{"anonymous":{"burst":1},"pro":{"burst":1}}}', 'x.json'), limiter: { now: () => 0 } })
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const onOne = (headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+        const req = httpGet(`${anonymous.url}/host/192.0.2.1`, { agent, headers }, (res) => {
+          res.resume()
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket }))
+        })
+        req.on('error', reject)
+      })
+    try {
+      expect(await onOne()).toEqual({ status: 200, reused: false })
+      expect(await onOne({ 'api-key': 'key-number-one' })).toEqual({ status: 200, reused: true })
+      expect(await onOne()).toEqual({ status: 429, reused: true })
+      expect(await onOne({ 'api-key': 'key-number-one' })).toEqual({ status: 429, reused: true })
+      expect((await request(anonymous.url, '/host/192.0.2.1')).status).toBe(429)
+    } finally {
+      agent.destroy()
+    }
   })
 
   it('has the documented default: 1 request/second with a burst of 2', async () => {

@@ -12,9 +12,7 @@ import { sendError } from './reply.js'
  */
 export function identify(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse, headers?: Readonly<Record<string, string>>): Caller | undefined {
   const header = req.headers['api-key']
-  if (header === undefined || header === '') {
-    return { plan: ctx.config.plans.anonymous, bucket: addressBucket(req) }
-  }
+  if (header === undefined || header === '') return anonymousCaller(ctx, req)
   const key = ctx.keys.identify(Array.isArray(header) ? header.join(',') : header)
   if (key === undefined) {
     sendError(res, 401, 'The api-key header holds no known key. Send a valid key, or no key (no api-key header, or an empty one) for the anonymous plan.', headers)
@@ -24,17 +22,19 @@ export function identify(ctx: ServiceContext, req: IncomingMessage, res: ServerR
 }
 
 /**
- * The anonymous bucket of the request's connection (`address:` + the client's address), named
- * once per connection: a new string per request made the limiter's Map hash it every time.
+ * The anonymous caller of the request's connection, its bucket `address:` + the client's
+ * address, made once per connection: a new string per request made the limiter's Map hash it
+ * every time, and a new caller per request was garbage. Callers are never changed once made.
  */
-const addressBuckets = new WeakMap<object, string>()
-function addressBucket(req: IncomingMessage): string {
-  let bucket = addressBuckets.get(req.socket)
-  if (bucket === undefined) {
-    bucket = `address:${req.socket.remoteAddress ?? 'unknown'}`
-    addressBuckets.set(req.socket, bucket)
+const anonymousCallers = new WeakMap<object, Caller>()
+function anonymousCaller(ctx: ServiceContext, req: IncomingMessage): Caller {
+  const plan = ctx.config.plans.anonymous
+  let caller = anonymousCallers.get(req.socket)
+  if (caller === undefined || caller.plan !== plan) {
+    caller = { plan, bucket: `address:${req.socket.remoteAddress ?? 'unknown'}` }
+    anonymousCallers.set(req.socket, caller)
   }
-  return bucket
+  return caller
 }
 
 /**

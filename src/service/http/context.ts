@@ -46,6 +46,6 @@ export function createContext(store: Store, config: ServiceConfig, limiter: Limi
 
 /** Who is asking: the plan to apply and the rate-limit bucket to charge. */
 export interface Caller {
-  plan: Plan
-  bucket: string
+  readonly plan: Plan
+  readonly bucket: string
 }

@@ -15,24 +15,14 @@ export interface Target {
   param: string
 }
 
-/** The lookup routes by prefix, most asked first (the hot path: a few startsWith, no expression). */
-const PREFIXES: readonly (readonly [string, RouteName])[] = [
-  ['/host/', 'host'],
-  ['/domain/', 'domain'],
-  ['/api/subdomains/', 'subdomains'],
-]
-
 /** The route a request target names, or null (→ 404). */
 export function matchRoute(url: string): Target | null {
   const q = url.indexOf('?')
   const path = q === -1 ? url : url.slice(0, q)
-  for (let i = 0; i < PREFIXES.length; i++) {
-    const prefix = PREFIXES[i]![0]
-    if (!path.startsWith(prefix)) continue
-    // One segment only: `/host/1.2.3.4/x` is not a route.
-    if (path.indexOf('/', prefix.length) !== -1) return null
-    return { route: PREFIXES[i]![1], param: path.slice(prefix.length) }
-  }
+  // The lookups first, most asked first (the hot path: a few startsWith, no loop, no expression).
+  if (path.startsWith('/host/')) return segment(path, 6, 'host')
+  if (path.startsWith('/domain/')) return segment(path, 8, 'domain')
+  if (path.startsWith('/api/subdomains/')) return segment(path, 16, 'subdomains')
   if (path === '/admin/events') return { route: 'ingest', param: '' }
   // The hook API (docs/hooks.md): its handler splits the rest of the path.
   if (path.startsWith('/api/hooks') && (path.length === 10 || path.charCodeAt(10) === 47)) return { route: 'hooks', param: path.slice(10) }
@@ -44,6 +34,11 @@ export function matchRoute(url: string): Target | null {
   if (path === '/ws/service' || path === '/ws/leak') return { route: 'live', param: path.slice(4) }
   if (path === '/bulk/search' || path === '/bulk/service') return { route: 'bulk', param: path.slice(6) }
   return null
+}
+
+/** A lookup route whose parameter is the one path segment after `at`: `/host/1.2.3.4/x` is not a route. */
+function segment(path: string, at: number, route: RouteName): Target | null {
+  return path.indexOf('/', at) === -1 ? { route, param: path.slice(at) } : null
 }
 
 /** The path of a request target (the query string cut off), for messages. */

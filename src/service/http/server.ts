@@ -35,16 +35,18 @@ export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: 
         if (wantsPage(req)) return sendHtmlError(req, res, 404, `There is no page at ${shown(apiPathOf(req))}.`)
         return sendError(res, 404, `No such route; routes are ${ROUTES_TEXT}.`, VARY_ACCEPT)
       }
+      const route = target.route
+      // The lookups first (the hot path); /host and /domain are the web view's pages for a browser.
+      if (route === 'host' || route === 'domain') return wantsPage(req) ? handlePage(ctx, req, res, route, target.param) : handleLookup(ctx, req, res, route, target.param)
+      if (route === 'subdomains') return handleLookup(ctx, req, res, route, target.param)
       if (target.route === 'ingest') return handleIngest(ctx, req, res)
-      if (target.route === 'resources' || target.route === 'hooks') return handleHookApi(ctx, req, res, target.route, target.param)
-      if (target.route === 'plugins') return handlePlugins(ctx, req, res, target.param)
-      if (target.route === 'live') return handleLivePlain(req, res)
-      if (target.route === 'bulk') return handleBulk(ctx, req, res, target.param)
-      if (target.route === 'count') return handleSearchCount(ctx, req, res)
+      if (route === 'resources' || route === 'hooks') return handleHookApi(ctx, req, res, route, target.param)
+      if (route === 'plugins') return handlePlugins(ctx, req, res, target.param)
+      if (route === 'live') return handleLivePlain(req, res)
+      if (route === 'bulk') return handleBulk(ctx, req, res, target.param)
+      if (route === 'count') return handleSearchCount(ctx, req, res)
       // A browser's /search is the web view's (pages.ts); anything else gets JSON.
-      if (target.route === 'search') return wantsPage(req) && handleWeb(ctx, req, res) ? undefined : handleSearch(ctx, req, res)
-      if ((target.route === 'host' || target.route === 'domain') && wantsPage(req)) return handlePage(ctx, req, res, target.route, target.param)
-      handleLookup(ctx, req, res, target.route, target.param)
+      if (route === 'search') return wantsPage(req) && handleWeb(ctx, req, res) ? undefined : handleSearch(ctx, req, res)
     } catch (error) {
       if (!res.headersSent) sendError(res, 500, failed('Unexpected failure', error), varies(req.url) ? VARY_ACCEPT : undefined)
       else res.destroy()
