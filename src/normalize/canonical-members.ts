@@ -25,14 +25,17 @@ const REQUIRED = new Set(EVENT_MEMBERS.filter(([, field]) => field.optional !== 
  */
 export function canonicalMembers(names: readonly string[]): (text: string) => Record<string, unknown> | null {
   const wanted = new Set(names)
-  const groups: [name: string, group: number][] = []
+  // Parallel lists, read by index in the per-line loop.
+  const members: string[] = []
+  const groups: number[] = []
   let count = 0
   // membersPattern visits the required members in order and adds no group of its own before
   // the optional region at the end, so the groups before a member are the checks before it.
   const pattern = membersPattern(EVENT_MEMBERS, (name, field) => {
     let part = field.pattern
     if (wanted.has(name)) {
-      groups.push([name, count + 1])
+      members.push(name)
+      groups.push(count + 1)
       part = { source: `(${part.source})`, checks: [always, ...part.checks] }
     }
     count += part.checks.length
@@ -48,7 +51,7 @@ export function canonicalMembers(names: readonly string[]): (text: string) => Re
     if (m === null) return null
     for (let i = 0; i < checks.length; i++) if (checks[i]!(m[i + 1], KEEP) !== true) return null
     const out: Record<string, unknown> = {}
-    for (const [name, group] of groups) out[name] = JSON.parse(m[group]!)
+    for (let i = 0; i < groups.length; i++) out[members[i]!] = JSON.parse(m[groups[i]!]!)
     const rest = region === 0 || optional.length === 0 ? '' : (m[region] ?? '')
     if (rest !== '') {
       const present = JSON.parse(`{${rest.slice(1)}}`) as Record<string, unknown>
