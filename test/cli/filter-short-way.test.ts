@@ -2,14 +2,16 @@
  * `l9kit filter` with its short way for canonical lines taken (a file over 1 MiB on the
  * command's own loop with `--jobs 1`, over 4 MiB with workers): the lines written and the counts
  * are those the long way gives line by line (parse, normalise, evaluate: filter-record.ts), on
- * canonical lines mixed with lenient, escaped, broken ones and ones with an empty fingerprint.
+ * canonical lines mixed with lenient, escaped, broken ones, ones with an empty fingerprint and
+ * lines holding two values (each a record, as with `--jobs 1`: the workers had called the line
+ * not JSON).
  * Runs the built CLI (the workers' entry point exists only there).
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { filterDocuments } from '../../src/cli/commands/filter-record.js'
-import { fromLine } from '../../src/jsonl/index.js'
+import { recordsOf } from '../../src/jsonl/index.js'
 import { parseQuery } from '../../src/query/index.js'
 import { emptyEvent, type Event } from '../../src/schema/index.js'
 import { runBuilt } from '../support/built-cli.js'
@@ -38,6 +40,8 @@ function line(i: number): string {
       return i % 3 === 0 ? '{not json' : text.replace('"time":"', '"time":"x') // not normalised
     case 5:
       return `{"port":"8443",${text.slice(1)}` // a member twice: JSON.parse keeps the last
+    case 6:
+      return `${text} ${text.replace('"port":"', '"port":"9')}` // two values on one line, read as jq reads them
     default:
       return text
   }
@@ -58,9 +62,11 @@ describe('l9kit filter, the short way taken', () => {
       let invalid = 0
       const matched: string[] = []
       lines.forEach((t, i) => {
-        const [judged] = filterDocuments(fromLine({ line: i + 1, offset: 0, text: t }), query)
-        if (judged!.verdict === true) matched.push(t)
-        else if (judged!.verdict !== false) invalid++
+        for (const record of recordsOf({ line: i + 1, offset: 0, text: t })) {
+          const [judged] = filterDocuments(record, query)
+          if (judged!.verdict === true) matched.push(record.text)
+          else if (judged!.verdict !== false) invalid++
+        }
       })
       expect(matched.length).toBeGreaterThan(100)
       expect(invalid).toBeGreaterThan(100)

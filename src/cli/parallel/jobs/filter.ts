@@ -1,5 +1,5 @@
 /** `filter` on a worker thread: counts are [matched, invalid]; matching lines to stdout as given, problems to stderr. */
-import { fromLine } from '../../../jsonl/index.js'
+import { recordsOf } from '../../../jsonl/index.js'
 import { parseQuery } from '../../../query/index.js'
 import { canonicalJudge, type CanonicalJudge } from '../../commands/filter-canonical.js'
 import { filterDocuments, judgedText } from '../../commands/filter-record.js'
@@ -40,15 +40,18 @@ export const create: JobFactory = (setup) => {
           return
         }
       }
-      const record = fromLine(item) // as readRecords() reads a JSON Lines line
-      for (const judged of filterDocuments(record, query)) {
-        const { verdict } = judged
-        if (verdict === true) {
-          if (judged.element || !pushBytes(item, out)) out.streams[0]!.push(judgedText(record, judged))
-          out.counts[0]!++
-        } else if (verdict !== false) {
-          out.counts[1]!++
-          for (const issue of verdict) out.streams[1]!.push(issueLine(setup.file, record.line, issue))
+      // As readRecords() reads a line: one record, or one per value of a line holding several.
+      for (const record of recordsOf(item)) {
+        for (const judged of filterDocuments(record, query)) {
+          const { verdict } = judged
+          if (verdict === true) {
+            // The line's own bytes only when the record is the whole line.
+            if (judged.element || record.text !== item.text || !pushBytes(item, out)) out.streams[0]!.push(judgedText(record, judged))
+            out.counts[0]!++
+          } else if (verdict !== false) {
+            out.counts[1]!++
+            for (const issue of verdict) out.streams[1]!.push(issueLine(setup.file, record.line, issue))
+          }
         }
       }
     },
