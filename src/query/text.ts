@@ -53,9 +53,21 @@ const SEP_JS = '[^0-9A-Za-z\\u0080-\\uffff]'
  */
 export function phraseMatcher(words: readonly string[]): (value: string) => boolean {
   const body = words.map(escapeJs).join(`${SEP_JS}+`)
-  const re = new RegExp(`(?:^|${SEP_JS})${body}(?:$|${SEP_JS})`)
+  const source = `(?:^|${SEP_JS})${body}(?:$|${SEP_JS})`
+  // Words of ASCII letters and digits only: the `i` flag folds exactly the ASCII letters here, so
+  // the value need not be lowered first (a copy of a long text per test). Without the `u` flag,
+  // case folding never maps a character above U+007F to one below it (ECMAScript Canonicalize),
+  // so neither the words nor the separator class match anything more or less. Other words
+  // would also match other cases of their non-ASCII letters: those values are lowered as before.
+  if (words.every((word) => ASCII_WORD.test(word))) {
+    const folded = new RegExp(source, 'i')
+    return (value) => folded.test(storable(value))
+  }
+  const re = new RegExp(source)
   return (value) => re.test(asciiLower(storable(value)))
 }
+
+const ASCII_WORD = /^[0-9a-z]+$/
 
 const escapeJs = (word: string) => word.replace(/[\\^$.*+?()[\]{}|/-]/g, (c) => `\\${c}`)
 

@@ -1,15 +1,15 @@
 /** `l9kit filter`: prints the event documents a search query matches, as given. */
-import { JsonlWriter, readRecords } from '../../jsonl/index.js'
+import { JsonlWriter } from '../../jsonl/index.js'
 import { parseQuery, type Query, QueryError, readingLine, readingOf } from '../../query/index.js'
 import { jobsOption, oneOf, parse, positiveInt } from '../args.js'
 import type { Command } from '../command.js'
 import { EXIT, UsageError } from '../command.js'
 import { keepingOutput } from '../keep-output.js'
 import { ProblemLimit } from '../problem-limit.js'
-import { issueLine, openInputs } from '../inputs.js'
+import { openInputs } from '../inputs.js'
 import type { FilterJobSettings } from '../parallel/jobs/filter.js'
 import { defaultJobs, runJobs } from '../parallel/run.js'
-import { filterDocuments, judgedText } from './filter-record.js'
+import { filterHere, type FilterHereState } from './filter-here.js'
 
 const HELP = `Usage: l9kit filter QUERY [FILE...] [options]
 
@@ -72,36 +72,25 @@ export const filter: Command = {
     const out = new JsonlWriter(io.stdout)
     const err = new JsonlWriter(io.stderr, 16 * 1024)
     const problems = new ProblemLimit(err, io.maxErrors)
-    let matched = 0
-    let invalid = 0
+    const counts = { matched: 0, invalid: 0 }
     const settings: FilterJobSettings = { query: text, scope }
+    const state: FilterHereState = { records: 0 }
     await keepingOutput([out, err], async () => {
       for (const input of inputs) {
         // Large JSON Lines inputs go to worker threads (--jobs); the rest is read here.
         const handled = await runJobs(input, { job: 'filter', jobs, maxLineBytes, settings }, [out, problems])
         if ('counts' in handled) {
-          matched += handled.counts[0]!
-          invalid += handled.counts[1]!
+          counts.matched += handled.counts[0]!
+          counts.invalid += handled.counts[1]!
           continue
         }
-        for await (const record of readRecords(handled.rest, { maxLineBytes })) {
-          for (const judged of filterDocuments(record, query)) {
-            const { verdict } = judged
-            if (verdict === true) {
-              matched++
-              const pending = out.write(judgedText(record, judged))
-              if (pending) await pending
-            } else if (verdict !== false) {
-              invalid++
-              for (const issue of verdict) await problems.write(issueLine(input.name, record.line, issue))
-            }
-          }
-        }
+        await filterHere({ ...input, stream: handled.rest }, query, maxLineBytes, counts, { out, problems }, state)
       }
     })
     await out.flush()
     const note = problems.note()
     if (note !== undefined) await err.write(note)
+    const { matched, invalid } = counts
     if (invalid > 0) await err.write(`filter: ${invalid} record${invalid === 1 ? '' : 's'} could not be read or normalised (above); ${matched} matched`)
     await err.flush()
     return matched > 0 ? EXIT.ok : EXIT.failed

@@ -11,10 +11,7 @@ import { readItems, recordsOf } from '../../jsonl/index.js'
 import type { Judge } from '../../validate/load-judge.js'
 import type { quietCanonical } from './validate-canonical.js'
 import { documentsOf, judgeFor, type ValidateSettings, validateRecord } from './validate-record.js'
-
-/** A file this large takes the short way from its first line; other inputs once they have this many records. */
-const SHORT_WAY_BYTES = 1 << 20
-const SHORT_WAY_RECORDS = 1000
+import { SHORT_WAY_BYTES, SHORT_WAY_RECORDS } from './short-way.js'
 
 /** What the loop keeps from one input to the next: the judge, the short way once loaded. */
 export interface HereState {
