@@ -10,16 +10,41 @@ export function piecesLength(pieces: readonly (Uint8Array | string)[]): number {
   return bytes
 }
 
+/**
+ * At least the UTF-8 length of the pieces together (a string's length counted three times:
+ * the most one UTF-16 unit takes), without encoding anything: room enough for writePieces.
+ */
+export function piecesRoom(pieces: readonly (Uint8Array | string)[]): number {
+  let bytes = 0
+  for (const piece of pieces) bytes += typeof piece === 'string' ? 3 * piece.length : piece.length
+  return bytes
+}
+
 /** Writes the pieces into `out` from `at`; the index after them. */
 export function writePieces(out: Buffer, at: number, pieces: readonly (Uint8Array | string)[]): number {
   for (const piece of pieces) {
-    if (typeof piece === 'string') at += out.write(piece, at)
+    if (typeof piece === 'string') at = writeText(out, at, piece)
     else {
       out.set(piece, at)
       at += piece.length
     }
   }
   return at
+}
+
+/**
+ * Writes a string as UTF-8: the short ASCII strings of a line (its members between the stored
+ * bytes) byte by byte, which costs less than a call to Buffer.write; anything else by it.
+ */
+function writeText(out: Buffer, at: number, text: string): number {
+  const n = text.length
+  if (n > 256) return at + out.write(text, at)
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i)
+    if (c > 0x7f) return at + out.write(text, at)
+    out[at + i] = c
+  }
+  return at + n
 }
 
 /** The pieces as one buffer (`bytes`: their length, when known). */
