@@ -10,16 +10,6 @@ export function piecesLength(pieces: readonly (Uint8Array | string)[]): number {
   return bytes
 }
 
-/**
- * At least the UTF-8 length of the pieces together (a string's length counted three times:
- * the most one UTF-16 unit takes), without encoding anything: room enough for writePieces.
- */
-export function piecesRoom(pieces: readonly (Uint8Array | string)[]): number {
-  let bytes = 0
-  for (const piece of pieces) bytes += typeof piece === 'string' ? 3 * piece.length : piece.length
-  return bytes
-}
-
 /** Writes the pieces into `out` from `at`; the index after them. */
 export function writePieces(out: Buffer, at: number, pieces: readonly (Uint8Array | string)[]): number {
   for (const piece of pieces) {
