@@ -9,21 +9,12 @@ import { parseTime } from './parse.js'
 /** Negative when `a` is earlier than `b`, positive when later, 0 when the same instant. */
 export function compareTimeText(a: string, b: string): number {
   if (!canonicalShape(a) || !canonicalShape(b)) return compareParsed(a, b)
-  // Character by character, no new strings (the bulk export sorts each resource's events so).
-  for (let i = 0; i < 19; i++) {
-    const x = a.charCodeAt(i)
-    const y = b.charCodeAt(i)
-    if (x !== y) return x < y ? -1 : 1
-  }
-  // The fraction's digits from index 20 up to the `Z`, a missing digit read as 0.
-  const endA = a.length - 1
-  const endB = b.length - 1
-  for (let i = 20; i < 29; i++) {
-    const x = i < endA ? a.charCodeAt(i) : 0x30
-    const y = i < endB ? b.charCodeAt(i) : 0x30
-    if (x !== y) return x < y ? -1 : 1
-  }
-  return 0
+  const head = a.slice(0, 19)
+  const other = b.slice(0, 19)
+  if (head !== other) return head < other ? -1 : 1
+  const x = a.slice(20, -1).padEnd(9, '0')
+  const y = b.slice(20, -1).padEnd(9, '0')
+  return x < y ? -1 : x > y ? 1 : 0
 }
 
 /** The markers of formatTime's text (the digits are taken on trust: the stores write canonical times). */

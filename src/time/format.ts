@@ -27,15 +27,9 @@ function split(value: Instant): { head: string; nanos: bigint } {
  */
 export function formatTime(value: Instant): string {
   if (value === ZERO_INSTANT) return ZERO_TIME
-  if (!inRange(value)) throw new RangeError(`instant ${value} is outside the years 0000–9999`)
-  // Whole seconds and nanoseconds (floored for instants before 1970), then in plain numbers.
-  let seconds = value / NS_PER_SECOND
-  let nanos = value % NS_PER_SECOND
-  if (nanos < 0n) {
-    seconds -= 1n
-    nanos += NS_PER_SECOND
-  }
-  return formatSeconds(Number(seconds), nanos === 0n ? '' : String(nanos).padStart(9, '0'))
+  const { head, nanos } = split(value)
+  if (nanos === 0n) return `${head}Z`
+  return `${head}.${nanos.toString().padStart(9, '0').replace(/0+$/, '')}Z`
 }
 
 /**
@@ -47,13 +41,10 @@ export function formatSeconds(seconds: number, fraction: string): string {
   const days = Math.floor(seconds / SECONDS_PER_DAY)
   const secondOfDay = seconds - days * SECONDS_PER_DAY
   const { year, month, day } = civilFromDays(days)
-  const clock = `${TWO_DIGITS[Math.floor(secondOfDay / 3600)]}:${TWO_DIGITS[Math.floor(secondOfDay / 60) % 60]}:${TWO_DIGITS[secondOfDay % 60]}`
+  const clock = `${pad(Math.floor(secondOfDay / 3600), 2)}:${pad(Math.floor(secondOfDay / 60) % 60, 2)}:${pad(secondOfDay % 60, 2)}`
   const digits = trimZeros(fraction)
-  return `${pad(year, 4)}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}T${clock}${digits === '' ? '' : `.${digits}`}Z`
+  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${clock}${digits === '' ? '' : `.${digits}`}Z`
 }
-
-/** `00` to `99`: the two-digit members of a date-time, without formatting a number each time. */
-const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => pad(n, 2))
 
 /** True when whole seconds since the epoch (any fraction added) have a four-digit UTC year. */
 export const secondsInRange = (seconds: number): boolean => seconds >= MIN_SECONDS && seconds < END_SECONDS
