@@ -110,15 +110,29 @@ export function summarize<M extends Member>(members: readonly M[], now: Instant,
     }
   }
   const sorted = [...members].sort(newestFirst)
-  const leaks = sorted.filter((m) => m.leak)
-  const update = max(members.map((m) => m.last))
+  // One pass for the counts (the bulk export makes one per resource: no array per member).
+  const ports = new Set<string>()
+  const plugins = new Set<string>()
+  const leaks = new Set<string>()
+  let leakEvents = 0
+  let created = sorted[0]!.first
+  let update = sorted[0]!.last
+  for (const m of sorted) {
+    if (m.first < created) created = m.first
+    if (m.last > update) update = m.last
+    if (m.port !== '') ports.add(m.port)
+    if (m.source !== '') plugins.add(m.source)
+    if (!m.leak) continue
+    leakEvents++
+    leaks.add(`${m.source}\n${hostKey(m.host)}\n${m.port}`)
+  }
   return {
     sorted,
-    open_ports: distinct(sorted.map((m) => m.port)).sort((a, b) => Number(a) - Number(b) || byteOrder(a, b)),
-    leak_count: distinct(leaks.map((m) => `${m.source}\n${hostKey(m.host)}\n${m.port}`)).length,
-    leak_event_count: leaks.length,
-    plugins: distinct(sorted.map((m) => m.source)).sort(byteOrder),
-    creation_date: formatTime(min(members.map((m) => m.first))),
+    open_ports: [...ports].sort(portOrder),
+    leak_count: leaks.size,
+    leak_event_count: leakEvents,
+    plugins: [...plugins].sort(byteOrder),
+    creation_date: formatTime(created),
     update_date: formatTime(update),
     fresh: now - update <= window,
   }
@@ -137,10 +151,8 @@ function newestFirst(x: Member, y: Member): number {
 }
 
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-const distinct = (values: string[]) => [...new Set(values.filter((v) => v !== ''))]
+const portOrder = (a: string, b: string) => Number(a) - Number(b) || byteOrder(a, b)
 const hostKey = (host: string) => (host === '' ? '' : (canonicalDomain(host) ?? host))
-const min = (values: Instant[]) => values.reduce((a, b) => (b < a ? b : a))
-const max = (values: Instant[]) => values.reduce((a, b) => (b > a ? b : a))
 
 /** Whether a geoip member says anything (the aggregation takes the newest that does). */
 export const hasGeoIp = (g: GeoIp) =>

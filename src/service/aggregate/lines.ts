@@ -12,6 +12,7 @@ import { emptyEvent } from '../../schema/index.js'
 import type { Instant } from '../../time/index.js'
 import { type AggregateOptions, summarize } from './aggregate.js'
 import { type EventFacts, readFacts } from './facts.js'
+import { jsonText, jsonTexts } from './json-text.js'
 import { resourceOf, type Resource } from './resource.js'
 
 const EMPTY = emptyEvent()
@@ -34,9 +35,11 @@ export type AggregationLine = (Uint8Array | string)[]
 export class LineMaker {
   private group: EventFacts[] = []
   private resource: Resource | undefined
-  // The last event's ip and host: neighbours mostly share them, and so their resource.
+  // The last event's ip and host: neighbours mostly share them, and so their resource. When
+  // the ip alone gave the resource (a valid address), the host does not change it.
   private lastIp = ''
   private lastHost = ''
+  private byIp = false
 
   constructor(
     private readonly now: Instant,
@@ -49,10 +52,11 @@ export class LineMaker {
     facts.first = first
     facts.last = last
     let done: AggregationLine | undefined
-    if (this.resource === undefined || facts.ip !== this.lastIp || facts.host !== this.lastHost) {
+    if (this.resource === undefined || facts.ip !== this.lastIp || (!this.byIp && facts.host !== this.lastHost)) {
       const next = resourceOf(facts)
       this.lastIp = facts.ip
       this.lastHost = facts.host
+      this.byIp = facts.ip !== '' && next.ip !== ''
       if (this.resource !== undefined && next.id !== this.resource.id) {
         done = aggregationLine(this.resource, this.group, this.now, this.options)
         this.group = []
@@ -105,13 +109,13 @@ function aggregationLine(resource: Resource, items: readonly EventFacts[], now: 
     if (network === undefined && place.hasNetwork) network = place.network
     if (geoip !== undefined && network !== undefined) break
   }
-  const ip = JSON.stringify(resource.ip)
-  const id = resource.id === resource.ip ? ip : JSON.stringify(resource.id)
+  const ip = jsonText(resource.ip)
+  const id = resource.id === resource.ip ? ip : jsonText(resource.id)
   // The constant pieces as bytes (nothing to encode), the rest as strings.
   const parts: (Uint8Array | string)[] = [
     SUMMARY_OPEN,
     s.sorted[0]!.summary,
-    `,"ip":${ip},"resource_id":${id},"open_ports":${JSON.stringify(s.open_ports)},"leak_count":${s.leak_count},"leak_event_count":${s.leak_event_count},"events":[`,
+    `,"ip":${ip},"resource_id":${id},"open_ports":${jsonTexts(s.open_ports)},"leak_count":${s.leak_count},"leak_event_count":${s.leak_event_count},"events":[`,
   ]
   for (let i = 0; i < s.sorted.length; i++) {
     if (i > 0) parts.push(COMMA)
@@ -119,7 +123,7 @@ function aggregationLine(resource: Resource, items: readonly EventFacts[], now: 
     // One spelling of the address in a line: an event stored as `2001:DB8::0` is written with the resource's `2001:db8::`.
     parts.push(item.ip === '' || resource.ip === '' || item.ip === resource.ip ? item.json : respelled(item.json, resource.ip))
   }
-  parts.push(PLUGINS_OPEN, JSON.stringify(s.plugins), GEOIP_OPEN, geoip ?? EMPTY_GEOIP, NETWORK_OPEN, network ?? EMPTY_NETWORK)
+  parts.push(PLUGINS_OPEN, jsonTexts(s.plugins), GEOIP_OPEN, geoip ?? EMPTY_GEOIP, NETWORK_OPEN, network ?? EMPTY_NETWORK)
   parts.push(`,"creation_date":"${s.creation_date}","update_date":"${s.update_date}","fresh":${s.fresh}}`)
   return parts
 }
