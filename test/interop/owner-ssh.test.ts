@@ -6,27 +6,18 @@
  * carry SSH data from the others.
  */
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { expect, it } from 'vitest'
 import { blocksOf } from '../docs/markdown.js'
 import { ROOT } from '../corpus/files.js'
 import { needs, run, works } from '../languages/support.js'
 import { testTempDir } from '../support/temp.js'
+import { PEERS } from './peers/peers.js'
 
 const PYTHON = '/usr/bin/python3'
 
-/** The peers folder: L9KIT_PEERS, else `shared/peers` in the nearest ancestor of the repository that has one. */
-function peers(): string | undefined {
-  if (process.env.L9KIT_PEERS) return process.env.L9KIT_PEERS
-  for (let dir = ROOT; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'shared', 'peers'))) return join(dir, 'shared', 'peers')
-    if (dirname(dir) === dir) return undefined
-  }
-}
-
 const model = (() => {
-  const root = peers()
-  const pkg = root && join(root, 'l9format-python', 'l9format')
+  const pkg = PEERS && join(PEERS, 'l9format-python', 'l9format')
   return pkg && existsSync(join(pkg, 'l9format.py')) ? resolve(pkg) : undefined
 })()
 

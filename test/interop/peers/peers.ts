@@ -15,15 +15,31 @@ import { needs } from '../../languages/support.js'
 
 export const PYTHON = '/usr/bin/python3'
 
-/** The peers folder: L9KIT_PEERS, else the first `shared/peers` in the repository root's ancestors. */
+/**
+ * The peers folder: L9KIT_PEERS, else the first `shared/peers` in the ancestors of the
+ * repository root, or of the repository it was cloned from when that is a local path (a clean
+ * clone in a temporary folder, as CI makes one, still finds the peers its origin sits beside).
+ */
 export function peersDir(): string | undefined {
   const given = process.env.L9KIT_PEERS
   if (given !== undefined && given !== '') return existsSync(given) ? resolve(given) : undefined
-  for (let dir = ROOT; ; dir = dirname(dir)) {
+  return [ROOT, localOrigin()].map((root) => root && besideAncestor(root)).find((dir) => dir !== undefined)
+}
+
+/** The first `shared/peers` in `root` and its ancestors. */
+function besideAncestor(root: string): string | undefined {
+  for (let dir = root; ; dir = dirname(dir)) {
     const candidate = join(dir, 'shared', 'peers')
     if (existsSync(join(candidate, 'README.md'))) return candidate
     if (dirname(dir) === dir) return undefined
   }
+}
+
+/** The `origin` remote of the repository when it is a folder on this machine (a path or a file: URL). */
+function localOrigin(): string | undefined {
+  const url = spawnSync('git', ['-C', ROOT, 'config', '--get', 'remote.origin.url'], { encoding: 'utf8' }).stdout?.trim() ?? ''
+  const path = url.startsWith('file://') ? url.slice('file://'.length) : url
+  return path.startsWith('/') && existsSync(path) ? path : undefined
 }
 
 export const PEERS = peersDir()
