@@ -86,10 +86,23 @@ export function packAnswer(batch: PrepareBatch, texts: readonly string[], result
 
 /** The buffers of an answer to move (not copy) between the threads. */
 export const moved = (answer: { bytes: Uint8Array; written?: Uint8Array }): ArrayBuffer[] =>
-  [answer.bytes, answer.written].filter((b): b is Uint8Array => b !== undefined && b.byteLength > 0).map((b) => b.buffer as ArrayBuffer)
+  [answer.bytes, ownBuffer(answer.written)].filter((b): b is Uint8Array => b !== undefined && b.byteLength > 0).map((b) => b.buffer as ArrayBuffer)
 
 /** Written bytes smaller than this are copied by the store rather than kept as a slab of their own. */
 const KEEP_WRITTEN_BYTES = 64 * 1024
+
+/**
+ * Written bytes in a buffer of their own. From a child process they arrive as a view of the
+ * whole IPC message (about a third more bytes: the results and the fields of every document);
+ * kept as they are, the store would hold all of it as a slab and count the rest as waste. One
+ * copy of the bytes that count is cheaper than the store copying them document by document.
+ */
+function ownBuffer(written: Uint8Array): Uint8Array {
+  if (written.byteLength < KEEP_WRITTEN_BYTES || written.byteLength === written.buffer.byteLength) return written
+  const own = new Uint8Array(new ArrayBuffer(written.byteLength))
+  own.set(written)
+  return own
+}
 
 /**
  * The results of a packed answer: each accepted document has `json` KEPT_AS_SENT and its
@@ -101,7 +114,7 @@ const KEEP_WRITTEN_BYTES = 64 * 1024
  */
 export function unpackAnswer(answer: PreparedAnswer): PrepareResult[] {
   const { kept } = answer
-  const buffers = [answer.bytes, answer.written].map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))
+  const buffers = [answer.bytes, ownBuffer(answer.written)].map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))
   let keptBytes = 0
   for (let k = 0; k < kept.length; k += FIELDS) if (kept[k + 12] === 0) keptBytes += (kept[k + 14] as number) - (kept[k + 13] as number)
   const owned = [keptBytes * 4 >= buffers[0]!.buffer.byteLength * 3, buffers[1]!.length >= KEEP_WRITTEN_BYTES]

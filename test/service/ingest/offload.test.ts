@@ -85,14 +85,13 @@ describe('large ingest on prepare workers', () => {
       expect(written.byteLength).toBeGreaterThanOrEqual(64 * 1024)
       expect(results.every((r) => r.ok && r.owned === true)).toBe(true)
       // The store keeps that buffer as a slab of its own: no copy, and nothing in it is waste.
-      // (From a process, the bytes are a view of the answer's whole message, kept with them:
-      // the rest of it counts as waste, a few per cent.)
+      // (From a process, the bytes arrive as a view of the answer's whole message: they are
+      // copied once into a buffer of their own, so the rest of the message is not kept.)
       const store = new MemoryStore()
       expect(store.ingestPrepared(results)).toMatchObject({ accepted: 40, duplicates: 0, rejected: [] })
       const jsonBytes = results.reduce((n, r) => n + (r.ok ? r.utf8!.length : 0), 0)
       expect(store.stats()).toEqual({ events: 40, jsonBytes, slabBytes: written.byteLength, wastedBytes: written.byteLength - jsonBytes })
-      if (kind === 'thread') expect(jsonBytes).toBe(written.byteLength)
-      else expect(written.byteLength - jsonBytes).toBeLessThan(jsonBytes / 10)
+      expect(jsonBytes).toBe(written.byteLength)
       // A few documents' bytes stay below a slab's worth: copied, not kept.
       const few = await pool.prepare({ bytes: new Uint8Array(0), items: texts.slice(0, 3) })
       expect(few.some((r) => r.ok && r.owned)).toBe(false)
@@ -138,7 +137,11 @@ describe('large ingest on prepare workers', () => {
     // The same bytes; where they sit (slabs, waste) may differ: a worker's batch buffer can be kept as it is.
     expect(offloaded.stats.events).toBe(inThread.stats.events)
     expect(offloaded.stats.jsonBytes).toBe(inThread.stats.jsonBytes)
-    expect(offloaded.stats.wastedBytes).toBeLessThanOrEqual(Math.max(inThread.stats.wastedBytes, offloaded.stats.jsonBytes / 3))
+    // Offloading adds waste only where the store keeps a batch's buffer as it came: that needs
+    // documents kept as sent to fill 3/4 of it, so the rest is at most a third of them, and
+    // such documents are under a tenth of this body (most lines are rewritten). The bound holds
+    // however the body is cut into batches; keeping the whole of a process's answer would not.
+    expect(offloaded.stats.wastedBytes).toBeLessThanOrEqual(inThread.stats.wastedBytes + offloaded.stats.jsonBytes / 10)
     // The mix did what it should: refusals on both sides of the first MiB, duplicates, lenient lines kept.
     const lines = inThread.report.rejected.map((r) => r.line)
     expect(lines[0]).toBeLessThan(100)
