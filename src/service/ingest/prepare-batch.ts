@@ -86,7 +86,7 @@ export function packAnswer(batch: PrepareBatch, texts: readonly string[], result
 
 /** The buffers of an answer to move (not copy) between the threads. */
 export const moved = (answer: { bytes: Uint8Array; written?: Uint8Array }): ArrayBuffer[] =>
-  [answer.bytes, ownBuffer(answer.written)].filter((b): b is Uint8Array => b !== undefined && b.byteLength > 0).map((b) => b.buffer as ArrayBuffer)
+  [answer.bytes, answer.written].filter((b): b is Uint8Array => b !== undefined && b.byteLength > 0).map((b) => b.buffer as ArrayBuffer)
 
 /** Written bytes smaller than this are copied by the store rather than kept as a slab of their own. */
 const KEEP_WRITTEN_BYTES = 64 * 1024
