@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, isAbsolute, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { commands } from '../../src/cli/commands/index.js'
 import { CACHE_SUFFIX, FAST_COMMANDS } from '../../src/cli/fast/commands.js'
@@ -68,7 +68,8 @@ describe('one-file stream commands with a V8 code cache (built CLI)', () => {
     }
   })
 
-  it.each(RUNS.map((args) => [args.join(' '), args] as const))('%s: the same answer from the one-file build as from the ES modules', (_name, args) => {
+  // Named by file names, not temp paths: the same test names on every run.
+  it.each(RUNS.map((args) => [args.map((a) => (isAbsolute(a) ? basename(a) : a)).join(' '), args] as const))('%s: the same answer from the one-file build as from the ES modules', (_name, args) => {
     const fast = run(args, true)
     expect(fast.signal).toBe(null)
     expect(fast).toEqual(run(args, false))
