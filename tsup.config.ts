@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup'
+import { buildFast } from './scripts/build-fast.js'
 
 /** The package's subpath entries (`l9kit/schema`, …): each is `dist/<name>/index.js` with its `.d.ts`. */
 const SUBPATHS = Object.fromEntries(
@@ -32,4 +33,6 @@ export default defineConfig({
   clean: true,
   // One declaration file per public entry, so each subpath of the exports map has its types.
   dts: { entry: { index: 'src/index.ts', ...SUBPATHS } },
+  // Then the stream commands' one-file builds with their code caches (dist/fast/).
+  onSuccess: () => buildFast('dist'),
 })

@@ -42,7 +42,9 @@ export async function buildPackage(dir: string, tree = root): Promise<string> {
   const { build } = await import('tsup')
   const config = (await import(pathToFileURL(join(tree, 'tsup.config.ts')).href)).default as Parameters<typeof build>[0]
   const entry = Object.fromEntries(Object.entries(config.entry as Record<string, string>).map(([name, path]) => [name, join(tree, path)]))
-  await build({ ...config, entry, outDir: dir, config: false, silent: true, dts: false, clean: true })
+  // Its one-file stream commands with their code caches (scripts/build-fast.ts) into `dir` too.
+  const { buildFast } = (await import(pathToFileURL(join(tree, 'scripts', 'build-fast.ts')).href).catch(() => ({}))) as { buildFast?: (outDir: string, root: string) => Promise<void> }
+  await build({ ...config, entry, outDir: dir, config: false, silent: true, dts: false, clean: true, onSuccess: buildFast && (() => buildFast(dir, tree)) })
   return join(dir, 'cli', 'main.js')
 }
 

@@ -5,7 +5,8 @@
  * budget of JavaScript bytes (ours and the libraries'), and no worker or zlib machinery for
  * a small plain input. What a process loads does not depend on the machine's speed, so these
  * limits hold anywhere; a change that puts TypeBox (or any heavy module) on a command's path
- * fails here.
+ * fails here. Each command is run both ways the CLI starts it: from its one-file build with its
+ * code cache (dist/fast/, the default when built) and from the ES modules (L9KIT_FAST=0).
  */
 import { spawnSync } from 'node:child_process'
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
@@ -32,11 +33,16 @@ interface Loaded {
   files: string[]
 }
 
-/** Runs the built CLI with the load hook; what it loaded. */
-function load(args: string[]): Loaded {
-  const trace = join(dir, `trace-${args.join('-').replace(/[^\w.-]/g, '_')}.txt`)
+/** How the CLI starts a stream command: from dist/fast/ (its default) or from the ES modules. */
+type Way = 'one file' | 'ES modules'
+const WAYS: Way[] = ['one file', 'ES modules']
+
+/** Runs the built CLI with the load hook, the command started `way`; what it loaded. */
+function load(args: string[], way: Way = 'one file'): Loaded {
+  const trace = join(dir, `trace-${way.replace(' ', '-')}-${args.join('-').replace(/[^\w.-]/g, '_')}.txt`)
   writeFileSync(trace, '')
-  const run = spawnSync(process.execPath, ['--import', HOOK, BUILT_CLI, ...args], { encoding: 'utf8', env: { ...process.env, L9KIT_LOAD_TRACE: trace } })
+  const env = { ...process.env, L9KIT_LOAD_TRACE: trace, L9KIT_FAST: way === 'one file' ? '1' : '0' }
+  const run = spawnSync(process.execPath, ['--import', HOOK, BUILT_CLI, ...args], { encoding: 'utf8', env })
   expect(run.status, `${args.join(' ')}: ${run.stderr}`).toBe(0)
   const loaded: Loaded = { libraries: new Set(), builtins: new Set(), bytes: 0, files: [] }
   for (const line of new Set(readFileSync(trace, 'utf8').split('\n').filter(Boolean))) {
@@ -76,8 +82,11 @@ const cases: { name: string; args: () => string[]; libraries?: string[]; budget:
 ]
 
 describe('start-up budget of the stream commands (built CLI, one small input)', () => {
-  it.each(cases)('$name loads only its allowed libraries, within its byte budget', ({ args, libraries = [], budget }) => {
-    const loaded = load(args())
+  it.each(WAYS.flatMap((way) => cases.map((c) => ({ ...c, way }))))('$name ($way) loads only its allowed libraries, within its byte budget', ({ args, libraries = [], budget, way }) => {
+    const loaded = load(args(), way)
+    // The way asked for is the way taken (a one-file build is read whole: it is what is counted).
+    const oneFile = join('dist', 'fast', `${args()[0]}.cjs`)
+    expect(loaded.files.some((f) => f.endsWith(oneFile)), `${oneFile} loaded`).toBe(way === 'one file')
     const outside = [...loaded.libraries].filter((l) => !libraries.includes(l))
     expect(outside, 'libraries outside the allowed list').toEqual([])
     expect(HEAVY.filter((l) => loaded.libraries.has(l) && !libraries.includes(l)), 'heavy libraries').toEqual([])
@@ -86,9 +95,9 @@ describe('start-up budget of the stream commands (built CLI, one small input)', 
     expect([...loaded.builtins].filter((b) => b === 'node:zlib' || b === 'node:worker_threads')).toEqual([])
   })
 
-  it('validate loads one profile of the event validator: the lenient one is not on the strict path', () => {
-    const strict = load(['validate', one])
-    const lenient = load(['validate', '--profile', 'lenient', one])
+  it.each(WAYS)('validate loads one profile of the event validator: the lenient one is not on the strict path (%s)', (way) => {
+    const strict = load(['validate', one], way)
+    const lenient = load(['validate', '--profile', 'lenient', one], way)
     const only = (a: Loaded, b: Loaded) => a.files.filter((f) => !b.files.includes(f))
     // Each profile's own validator module is loaded by that profile only.
     expect(only(strict, lenient).length).toBeGreaterThan(0)
