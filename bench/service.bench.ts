@@ -11,7 +11,7 @@
  *   the servers' thread nothing.
  * - the same host lookup on the PostgreSQL store (issue 39), with the lookup cache (the service's
  *   default `lookup_cache_bytes`) and without it (0), alternated with the same bare server, on
- *   the first L9KIT_BENCH_PG_EVENTS (default 20000) events. Database: L9KIT_BENCH_DATABASE_URL
+ *   the first L9KIT_BENCH_PG_EVENTS (default 20000) events and the others at that address. Database: L9KIT_BENCH_DATABASE_URL
  *   or L9KIT_TEST_DATABASE_URL, else a throwaway cluster (scripts/pg-cluster.sh); L9KIT_BENCH_PG=0
  *   skips it.
  * Sizes: L9KIT_BENCH_EVENTS (default 200000), L9KIT_BENCH_SECONDS per HTTP round (default 2,
@@ -186,8 +186,10 @@ async function postgresLookups(): Promise<void> {
   const on = await PostgresStore.open(url, { schema })
   const off = await PostgresStore.open(url, { schema })
   try {
+    // The first events, and every event at the looked-up address (so the answer is the memory store's bytes).
     const events = Math.min(count, Number(process.env.L9KIT_BENCH_PG_EVENTS ?? 20_000))
-    for (let from = 0; from < events; from += 5_000) await on.ingest(Array.from({ length: Math.min(5_000, events - from) }, (_, k) => benchEvent(from + k)))
+    const indexes = Array.from({ length: count }, (_, i) => i).filter((i) => i < events || benchEvent(i).ip === ip)
+    for (let at = 0; at < indexes.length; at += 5_000) await on.ingest(indexes.slice(at, at + 5_000).map((i) => benchEvent(i)))
     const cached = await startService({ store: on, config: parseConfig(JSON.stringify({ plans: { anonymous: { rate: 1e9, burst: 1e9 } } }), 'bench'), host: '127.0.0.1', port: 0 })
     const uncached = await startService({ store: off, config: parseConfig(JSON.stringify({ plans: { anonymous: { rate: 1e9, burst: 1e9 } }, lookup_cache_bytes: 0 }), 'bench'), host: '127.0.0.1', port: 0 })
     while (!on.lookups.cache.active) await new Promise((resolve) => setTimeout(resolve, 10))

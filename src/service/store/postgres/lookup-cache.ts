@@ -24,6 +24,12 @@ interface Group {
   since: number
 }
 
+/** An answer as kept: `value` holds no memory beyond its own (no view of a larger buffer), about `bytes` of it. */
+export interface Owned<T> {
+  value: T
+  bytes: number
+}
+
 /** Estimated bytes of a kept answer beyond its JSON: objects, arrays, map entries. */
 export const ENTRY_OVERHEAD = 200
 
@@ -105,14 +111,18 @@ export class LookupCache {
   }
 
   /**
-   * Runs `load` and keeps its answer (of about `bytes(value)` bytes) unless the epoch moved while
-   * it ran or the cache is not active; the answer is returned either way.
+   * Runs `load` and keeps its answer, as `own` makes it (a copy holding only its own bytes, and
+   * its size), unless the epoch moved while it ran or the cache is not active; the answer is
+   * returned either way.
    */
-  async load<T>(subject: string, kind: string, load: () => Promise<T>, bytes: (value: T) => number): Promise<T> {
+  async load<T>(subject: string, kind: string, load: () => Promise<T>, own: (value: T) => Owned<T>): Promise<T> {
     const epoch = this.epochValue
     const value = await load()
     if (this.beforeKeep !== undefined) await this.beforeKeep()
-    if (this.active && this.epochValue === epoch) this.keep(subject, kind, value, bytes(value) + ENTRY_OVERHEAD + subject.length * 2, epoch)
+    if (this.active && this.epochValue === epoch) {
+      const kept = own(value)
+      this.keep(subject, kind, kept.value, kept.bytes + ENTRY_OVERHEAD + subject.length * 2, epoch)
+    }
     return value
   }
 

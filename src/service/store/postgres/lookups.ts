@@ -7,19 +7,46 @@ import type { Sql } from 'postgres'
 import type { SubdomainEntry } from '../../../schema/index.js'
 import { canonicalDomain, reverseLabels } from '../../names/domain.js'
 import { canonicalIp } from '../../names/ip.js'
-import type { Awaitable, Lookup, SeenLookup } from '../types.js'
+import type { Awaitable, Lookup, SeenEvent, SeenLookup } from '../types.js'
 import { ChangeListener } from './change-listener.js'
 import { type Changed, changesChannel } from './changes.js'
-import { addressKey, LookupCache, nameKey } from './lookup-cache.js'
+import { addressKey, LookupCache, nameKey, type Owned } from './lookup-cache.js'
 import { rowsAtAddress, rowsUnderName, split, splitSeen } from './lookup-rows.js'
 import { subdomainsOf } from './summaries.js'
 
 /** Default byte budget of the lookup cache of a store made without the service (off: no LISTEN connection). */
 export const DEFAULT_LOOKUP_CACHE_BYTES = 0
 
-const lookupBytes = (l: Lookup) => sum(l.services, (b) => b.length + 80) + sum(l.leaks, (b) => b.length + 80)
-const seenBytes = (l: SeenLookup) => sum(l.services, (e) => e.json.length + 160) + sum(l.leaks, (e) => e.json.length + 160)
-const entriesBytes = (entries: SubdomainEntry[]) => sum(entries, (e) => e.subdomain.length * 2 + 120)
+/**
+ * The rows' JSON are views of the driver's socket reads (raw mode), which hold other rows too:
+ * a kept answer gets its own copy, one allocation for all its events.
+ */
+function ownBytes(all: readonly (readonly Uint8Array[])[]): Buffer[][] {
+  let total = 0
+  for (const list of all) for (const b of list) total += b.length
+  const out = Buffer.allocUnsafeSlow(total)
+  let at = 0
+  return all.map((list) =>
+    list.map((b) => {
+      out.set(b, at)
+      return out.subarray(at, (at += b.length))
+    }),
+  )
+}
+
+function ownLookup(l: Lookup): Owned<Lookup> {
+  const [services, leaks] = ownBytes([l.services, l.leaks])
+  return { value: { services: services!, leaks: leaks! }, bytes: sum([...services!, ...leaks!], (b) => b.length + 80) }
+}
+
+function ownSeen(l: SeenLookup): Owned<SeenLookup> {
+  const [services, leaks] = ownBytes([l.services.map((e) => e.json), l.leaks.map((e) => e.json)])
+  const copy = (events: readonly SeenEvent[], json: Buffer[]) => events.map((e, i) => ({ ...e, json: json[i]! }))
+  const value = { services: copy(l.services, services!), leaks: copy(l.leaks, leaks!) }
+  return { value, bytes: sum([...value.services, ...value.leaks], (e) => e.json.length + 160) }
+}
+
+const ownEntries = (entries: SubdomainEntry[]): Owned<SubdomainEntry[]> => ({ value: entries, bytes: sum(entries, (e) => e.subdomain.length * 2 + 120) })
 
 function sum<T>(items: readonly T[], size: (item: T) => number): number {
   let n = 0
@@ -71,41 +98,41 @@ export class PostgresLookups {
   host(ip: string): Awaitable<Lookup | null> {
     const canonical = canonicalIp(ip)
     if (canonical === null) return null
-    return this.answer(addressKey(canonical), 'h', async () => split(await rowsAtAddress(this.sql, canonical, false)), lookupBytes)
+    return this.answer(addressKey(canonical), 'h', async () => split(await rowsAtAddress(this.sql, canonical, false)), ownLookup)
   }
 
   hostSeen(ip: string): Awaitable<SeenLookup | null> {
     const canonical = canonicalIp(ip)
     if (canonical === null) return null
-    return this.answer(addressKey(canonical), 's', async () => splitSeen(await rowsAtAddress(this.sql, canonical, true)), seenBytes)
+    return this.answer(addressKey(canonical), 's', async () => splitSeen(await rowsAtAddress(this.sql, canonical, true)), ownSeen)
   }
 
   domain(name: string): Awaitable<Lookup | null> {
     const canonical = canonicalDomain(name)
     if (canonical === null) return null
-    return this.answer(nameKey(canonical), 'd', async () => split(await rowsUnderName(this.sql, reverseLabels(canonical), false)), lookupBytes)
+    return this.answer(nameKey(canonical), 'd', async () => split(await rowsUnderName(this.sql, reverseLabels(canonical), false)), ownLookup)
   }
 
   domainSeen(name: string): Awaitable<SeenLookup | null> {
     const canonical = canonicalDomain(name)
     if (canonical === null) return null
-    return this.answer(nameKey(canonical), 'D', async () => splitSeen(await rowsUnderName(this.sql, reverseLabels(canonical), true)), seenBytes)
+    return this.answer(nameKey(canonical), 'D', async () => splitSeen(await rowsUnderName(this.sql, reverseLabels(canonical), true)), ownSeen)
   }
 
   subdomains(name: string, limit?: number): Awaitable<SubdomainEntry[] | null> {
     const canonical = canonicalDomain(name)
     if (canonical === null) return null
-    return this.answer(nameKey(canonical), `u${limit ?? ''}`, () => subdomainsOf(this.sql, reverseLabels(canonical), limit), entriesBytes)
+    return this.answer(nameKey(canonical), `u${limit ?? ''}`, () => subdomainsOf(this.sql, reverseLabels(canonical), limit), ownEntries)
   }
 
   /** The kept answer, or the query's (kept if the cache allows). */
-  private answer<T>(subject: string, kind: string, query: () => Promise<T>, bytes: (value: T) => number): Awaitable<T> {
+  private answer<T>(subject: string, kind: string, query: () => Promise<T>, own: (value: T) => Owned<T>): Awaitable<T> {
     const kept = this.cache.get(subject, kind)
     if (kept !== undefined) return kept as T
     const load = async () => {
       await this.opening
       return query()
     }
-    return this.cache.limit === 0 ? load() : this.cache.load(subject, kind, load, bytes)
+    return this.cache.limit === 0 ? load() : this.cache.load(subject, kind, load, own)
   }
 }
