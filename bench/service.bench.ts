@@ -11,9 +11,9 @@
  *   the servers' thread nothing.
  * - the same host lookup on the PostgreSQL store (issue 39), with the lookup cache (the service's
  *   default `lookup_cache_bytes`) and without it (0), alternated with the same bare server, on
- *   the first L9KIT_BENCH_PG_EVENTS (default 20000) events and the others at that address. Database: L9KIT_BENCH_DATABASE_URL
- *   or L9KIT_TEST_DATABASE_URL, else a throwaway cluster (scripts/pg-cluster.sh); L9KIT_BENCH_PG=0
- *   skips it.
+ *   the first L9KIT_BENCH_PG_EVENTS (default 20000) events and the others at that address.
+ *   Database: L9KIT_BENCH_DATABASE_URL or L9KIT_TEST_DATABASE_URL, else a throwaway cluster
+ *   (scripts/pg-cluster.sh); L9KIT_BENCH_PG=0 skips it.
  * Sizes: L9KIT_BENCH_EVENTS (default 200000), L9KIT_BENCH_SECONDS per HTTP round (default 2,
  * five rounds each, alternating).
  */

@@ -10,6 +10,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Event } from '../../../src/schema/index.js'
 import type { Lookup } from '../../../src/service/store/index.js'
+import { HEARTBEAT } from '../../../src/service/store/postgres/change-listener.js'
 import { changePayloads, EVERYTHING, readChangePayload } from '../../../src/service/store/postgres/changes.js'
 import { LookupCache } from '../../../src/service/store/postgres/lookup-cache.js'
 import { parseConfig, startService } from '../../../src/service/index.js'
@@ -233,6 +234,29 @@ describePostgres('PostgresStore lookup cache, two processes on one database', ()
     await listening(b)
     await a.host('192.0.2.40')
     expect(kept(a.host('192.0.2.40'))).toBe(true)
+  })
+
+  it('takes a connection that went silent (its heartbeat not heard back) as lost, and makes another', async () => {
+    const saved = { ...HEARTBEAT }
+    Object.assign(HEARTBEAT, { everyMs: 20, timeoutMs: 100 })
+    const c = await PostgresStore.open(DATABASE_URL, { schema, lookupCacheBytes: 1 << 20 })
+    Object.assign(HEARTBEAT, saved)
+    try {
+      await listening(c)
+      await c.host('192.0.2.60')
+      expect(kept(c.host('192.0.2.60'))).toBe(true)
+      const down = once(c.lookups.listener!, 'down')
+      c.lookups.listener!.deaf = true // notifications stop arriving, the connection stays open
+      await down
+      expect(kept(c.host('192.0.2.60'))).toBe(false)
+      expect(c.version).toBeUndefined()
+      c.lookups.listener!.deaf = false
+      await listening(c)
+      await c.host('192.0.2.60')
+      expect(kept(c.host('192.0.2.60'))).toBe(true)
+    } finally {
+      await c.close()
+    }
   })
 
   it('answers the same bytes as a store that keeps nothing, over generated writes from both processes', async () => {

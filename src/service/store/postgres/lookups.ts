@@ -77,7 +77,7 @@ export class PostgresLookups {
   useCache(bytes: number): void {
     this.cache.limit = Math.max(0, Math.floor(bytes))
     if (this.cache.limit > 0 && this.listener === null) {
-      this.listener = new ChangeListener(this.url, this.schema, this.channel, this.cache, this.opening)
+      this.listener = new ChangeListener(this.url, this.schema, this.channel, this.cache, this.opening, this.sql)
     } else if (this.cache.limit === 0 && this.listener !== null) {
       void this.listener.close()
       this.listener = null
