@@ -9,9 +9,15 @@
  *   thread's CPU time per answer (read from /proc, steadier on a shared machine). The load
  *   generator runs in a worker thread over raw keep-alive sockets on 127.0.0.1, so it costs
  *   the servers' thread nothing.
+ * - the same host lookup on the PostgreSQL store (issue 39), with the lookup cache (the service's
+ *   default `lookup_cache_bytes`) and without it (0), alternated with the same bare server, on
+ *   the first L9KIT_BENCH_PG_EVENTS (default 20000) events and the others at that address.
+ *   Database: L9KIT_BENCH_DATABASE_URL or L9KIT_TEST_DATABASE_URL, else a throwaway cluster
+ *   (scripts/pg-cluster.sh); L9KIT_BENCH_PG=0 skips it.
  * Sizes: L9KIT_BENCH_EVENTS (default 200000), L9KIT_BENCH_SECONDS per HTTP round (default 2,
  * five rounds each, alternating).
  */
+import { execFileSync } from 'node:child_process'
 import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -21,7 +27,8 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { Worker } from 'node:worker_threads'
 import { isRecordError, readRecords } from '../src/jsonl/index.js'
-import { ingestStream, ingestText, MemoryStore, parseConfig, startService } from '../src/service/index.js'
+import { ingestStream, ingestText, MemoryStore, packageRoot, parseConfig, startService } from '../src/service/index.js'
+import { PostgresStore } from '../src/service/store/postgres/index.js'
 import { benchEvent } from './support/events.js'
 import { measureIngestStall, printStall } from './support/ingest-stall.js'
 import { mb, report } from './support/measure.js'
@@ -161,8 +168,59 @@ if (Number.isFinite(best.bareCpu)) {
   report('host lookup, service, server-thread CPU per answer', best.serviceCpu, 'µs', { value: best.bareCpu / best.serviceCpu, baseline: 'bare node:http', target: '>= 0.95' })
 }
 await service.close(100)
+if (process.env.L9KIT_BENCH_PG !== '0') await postgresLookups()
 bare.closeAllConnections()
 bare.close()
+
+/** The same host lookup from a PostgreSQL store, lookup cache on and off, each against the bare server. */
+async function postgresLookups(): Promise<void> {
+  let url = process.env.L9KIT_BENCH_DATABASE_URL || process.env.L9KIT_TEST_DATABASE_URL || ''
+  let cluster = ''
+  const script = join(packageRoot(), 'scripts/pg-cluster.sh')
+  if (url === '') {
+    const out = execFileSync(script, ['start'], { encoding: 'utf8' })
+    url = /L9KIT_TEST_DATABASE_URL=(\S+)/.exec(out)![1]!
+    cluster = /L9KIT_PG_CLUSTER_DIR=(\S+)/.exec(out)![1]!
+  }
+  const schema = `bench_service_${process.pid}`
+  const on = await PostgresStore.open(url, { schema })
+  const off = await PostgresStore.open(url, { schema })
+  try {
+    // The first events, and every event at the looked-up address (so the answer is the memory store's bytes).
+    const events = Math.min(count, Number(process.env.L9KIT_BENCH_PG_EVENTS ?? 20_000))
+    const indexes = Array.from({ length: count }, (_, i) => i).filter((i) => i < events || benchEvent(i).ip === ip)
+    for (let at = 0; at < indexes.length; at += 5_000) await on.ingest(indexes.slice(at, at + 5_000).map((i) => benchEvent(i)))
+    const cached = await startService({ store: on, config: parseConfig(JSON.stringify({ plans: { anonymous: { rate: 1e9, burst: 1e9 } } }), 'bench'), host: '127.0.0.1', port: 0 })
+    const uncached = await startService({ store: off, config: parseConfig(JSON.stringify({ plans: { anonymous: { rate: 1e9, burst: 1e9 } }, lookup_cache_bytes: 0 }), 'bench'), host: '127.0.0.1', port: 0 })
+    while (!on.lookups.cache.active) await new Promise((resolve) => setTimeout(resolve, 10))
+    const got = Buffer.from(await (await fetch(cached.url + path)).arrayBuffer())
+    if (!got.equals(body)) throw new Error(`PostgreSQL store: GET ${path} answered other bytes than the memory store (${got.length} vs ${body.length})`)
+    const pg = { bare: 0, on: 0, off: 0, bareCpu: Infinity, onCpu: Infinity, offCpu: Infinity }
+    for (let round = 0; round < rounds; round++) {
+      const b = await timedLoad(barePort, path, body.length)
+      const n = await timedLoad(cached.port, path, body.length)
+      const f = await timedLoad(uncached.port, path, body.length)
+      pg.bare = Math.max(pg.bare, b.rate)
+      pg.on = Math.max(pg.on, n.rate)
+      pg.off = Math.max(pg.off, f.rate)
+      pg.bareCpu = Math.min(pg.bareCpu, b.cpuPerRequest)
+      pg.onCpu = Math.min(pg.onCpu, n.cpuPerRequest)
+      pg.offCpu = Math.min(pg.offCpu, f.cpuPerRequest)
+    }
+    report('host lookup, bare node:http (same bytes), PostgreSQL rounds', pg.bare, 'req/s')
+    report('host lookup, PostgreSQL store, no lookup cache', pg.off, 'req/s', { value: pg.off / pg.bare, baseline: 'bare node:http' })
+    report('host lookup, PostgreSQL store, lookup cache', pg.on, 'req/s', { value: pg.on / pg.bare, baseline: 'bare node:http', target: '>= 0.95' })
+    if (Number.isFinite(pg.bareCpu)) {
+      report('host lookup, PostgreSQL store, no lookup cache, server-thread CPU per answer', pg.offCpu, 'µs', { value: pg.bareCpu / pg.offCpu, baseline: 'bare node:http' })
+      report('host lookup, PostgreSQL store, lookup cache, server-thread CPU per answer', pg.onCpu, 'µs', { value: pg.bareCpu / pg.onCpu, baseline: 'bare node:http', target: '>= 0.95' })
+    }
+    await Promise.all([cached.close(100), uncached.close(100)])
+    await on.sql`DROP SCHEMA IF EXISTS ${on.sql(schema)} CASCADE`
+  } finally {
+    await Promise.all([on.close(), off.close()])
+    if (cluster !== '') execFileSync(script, ['stop', cluster])
+  }
+}
 
 /**
  * CPU time (user + system) of this process's main thread, the servers' thread, in µs; NaN

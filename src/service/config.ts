@@ -9,6 +9,7 @@ import { type ApiKey, DEFAULT_PLANS, digest, KEY_PLANS, type KeyPlan, type Plan,
 import { defaultHookConfig, type HookConfig, readHookConfig } from './hooks/config.js'
 import { DEFAULT_LIVE_BUFFER_BYTES, readLiveBufferBytes } from './live/config.js'
 import { readPluginDescriptions } from './plugins/config.js'
+import { DEFAULT_LOOKUP_CACHE_BYTES, readLookupCacheBytes } from './store/lookup-cache-config.js'
 import { DEFAULT_SEARCH_PAGE_SIZE, readSearchPageSize, readSearchPages } from './store/search-config.js'
 import { DEFAULT_LIMITS, LIMIT_NAMES, PLAN_BUDGET_NAMES, readLimits, readPlanBudgets, type ServiceLimits } from './ratelimit/budgets.js'
 import { fallbackPriority, SERVICE_WORKER_KIND, isWorkerKind, type PrepareWorkerKind, type WorkerPriority } from './ingest/worker-priority.js'
@@ -47,6 +48,8 @@ export interface ServiceConfig extends HookConfig {
   liveBufferBytes: number
   /** Events in one page of GET /search (`search_page_size`). */
   searchPageSize: number
+  /** Bytes of lookup answers a PostgreSQL store keeps per process (`lookup_cache_bytes`; 0 = none). */
+  lookupCacheBytes: number
   /** The service's own bounds (docs/service.md, "Limits"). */ limits: ServiceLimits
   /** `FILE: /pointer: message` lines worth printing that do not stop the service (a short admin token). */
   warnings?: string[]
@@ -82,6 +85,7 @@ export function defaultConfig(): ServiceConfig {
     pluginDescriptions: new Map(),
     liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES,
     searchPageSize: DEFAULT_SEARCH_PAGE_SIZE,
+    lookupCacheBytes: DEFAULT_LOOKUP_CACHE_BYTES,
     limits: { ...DEFAULT_LIMITS },
     // The demo is for local use: hooks may point at a receiver on this machine.
     ...defaultHookConfig(),
@@ -110,7 +114,7 @@ export async function loadConfig(path: string): Promise<ServiceConfig> {
   return parseConfig(text, path)
 }
 
-const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks', 'plugins', 'live_buffer_bytes', 'search_page_size', ...LIMIT_NAMES]
+const TOP = ['keys', 'admin_token', 'admin_token_sha256', 'plans', 'max_body_bytes', 'ingest_worker_nice', 'ingest_workers', 'helper_thread_nice', 'web_key', 'hook_delivery', 'allow_private_hooks', 'plugins', 'live_buffer_bytes', 'search_page_size', 'lookup_cache_bytes', ...LIMIT_NAMES]
 const KEY_MEMBERS = ['name', 'key', 'key_sha256', 'plan', 'resources', 'hooks'] as const
 const PLAN_MEMBERS = ['subdomains', 'rate', 'burst', 'resources', 'hooks', 'live', 'bulk', 'search_pages', ...PLAN_BUDGET_NAMES]
 const SECRET = /^[\x21-\x7e]{8,256}$/
@@ -130,7 +134,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   unknownMembers(doc, TOP, '', problem)
 
   const helpers = fallbackPriority()
-  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: helpers.priority, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: helpers.priority, webKey: null, pluginDescriptions: new Map(), liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES, searchPageSize: DEFAULT_SEARCH_PAGE_SIZE, limits: readLimits(doc, problem), ...defaultHookConfig() }
+  const config: ServiceConfig = { keys: [], adminToken: null, plans: clonePlans(DEFAULT_PLANS), maxBodyBytes: DEFAULT_MAX_BODY_BYTES, ingestWorkerPriority: helpers.priority, ingestWorkers: SERVICE_WORKER_KIND, helperThreadPriority: helpers.priority, webKey: null, pluginDescriptions: new Map(), liveBufferBytes: DEFAULT_LIVE_BUFFER_BYTES, searchPageSize: DEFAULT_SEARCH_PAGE_SIZE, lookupCacheBytes: DEFAULT_LOOKUP_CACHE_BYTES, limits: readLimits(doc, problem), ...defaultHookConfig() }
   config.keys = readKeys(doc.keys, problem)
   Object.assign(config, readHookConfig(doc, problem))
   config.adminToken = readSecret(doc, 'admin_token', '', problem, false)
@@ -160,6 +164,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   config.pluginDescriptions = readPluginDescriptions(doc, problem)
   config.liveBufferBytes = readLiveBufferBytes(doc, problem) ?? config.liveBufferBytes
   config.searchPageSize = readSearchPageSize(doc, problem) ?? config.searchPageSize
+  config.lookupCacheBytes = readLookupCacheBytes(doc, problem) ?? config.lookupCacheBytes
   if (problems.length > 0) throw new ConfigError(problems)
   return config
 }

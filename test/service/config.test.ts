@@ -35,6 +35,7 @@ describe('configuration file', () => {
         search_page_size: 50,
         plugins: { DotEnvConfigPlugin: 'Environment files served over HTTP.' },
         live_buffer_bytes: 65536,
+        lookup_cache_bytes: 0,
         max_searches: 4,
         statement_timeout_ms: 1000,
       }),
@@ -64,6 +65,8 @@ describe('configuration file', () => {
     expect([...config.pluginDescriptions]).toEqual([['DotEnvConfigPlugin', 'Environment files served over HTTP.']])
     expect(config.liveBufferBytes).toBe(65536)
     expect(parseConfig('{}', 'keys.json').liveBufferBytes).toBe(4 * 1024 * 1024)
+    expect(config.lookupCacheBytes).toBe(0)
+    expect(parseConfig('{}', 'keys.json').lookupCacheBytes).toBe(32 * 1024 * 1024)
     expect(config.maxBodyBytes).toBe(1024)
     expect(config.ingestWorkerPriority).toBe('idle') // the default
     expect(parseConfig('{"ingest_worker_nice": 0}', 'keys.json').ingestWorkerPriority).toBe(0)
@@ -106,13 +109,14 @@ describe('configuration file', () => {
       search_page_size: 0,
       plugins: { '': 'x', good: 'fine', 'a/b': '' },
       live_buffer_bytes: 10,
+      lookup_cache_bytes: -1,
       ingest_worker_nice: 20,
       ingest_workers: 'threads',
       helper_thread_nice: 'low',
       colour: 'blue',
     })
     expect(found).toEqual([
-      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, ingest_workers, helper_thread_nice, web_key, hook_delivery, allow_private_hooks, plugins, live_buffer_bytes, search_page_size, max_searches, max_bulk_exports, bulk_idle_timeout_ms, max_live_connections, live_filter_work, statement_timeout_ms, search_timeout_ms)',
+      'keys.json: /colour: unknown member (known: keys, admin_token, admin_token_sha256, plans, max_body_bytes, ingest_worker_nice, ingest_workers, helper_thread_nice, web_key, hook_delivery, allow_private_hooks, plugins, live_buffer_bytes, search_page_size, lookup_cache_bytes, max_searches, max_bulk_exports, bulk_idle_timeout_ms, max_live_connections, live_filter_work, statement_timeout_ms, search_timeout_ms)',
       'keys.json: /max_searches: must be an integer ≥ 1: searches that evaluate events, running or waiting, in all (got 0)',
       "keys.json: /keys/0/plan: must be one of registered, pro (got \"gold\")",
       'keys.json: /keys/0/key: must be a string of 8 to 256 printable ASCII characters without spaces (value not shown)',
@@ -141,6 +145,7 @@ describe('configuration file', () => {
       'keys.json: /plugins/a~1b: must be a non-empty string describing the plugin',
       'keys.json: /live_buffer_bytes: must be an integer of at least 1024 bytes (got 10)',
       'keys.json: /search_page_size: must be an integer from 1 to 1000: events in one page of /search (got 0)',
+      'keys.json: /lookup_cache_bytes: must be an integer of bytes, 0 or more (0 = keep no answers; got -1)',
     ])
     for (const line of found) expect(line).not.toMatch(/short|long-enough-key|another-long-key/)
   })

@@ -39,6 +39,7 @@ export function createContext(store: Store, config: ServiceConfig, limiter: Limi
   const live = new LiveHub(store, { maxBufferedBytes: config.liveBufferBytes, filterWork: config.limits.liveFilterWork, launcher: launcherFor(fallbackPriority().priority) })
   // A store that evaluates queries in this process does it on the evaluation thread, at the ingest workers' priority.
   store.useEvaluator?.(sharedEvalThread(config.ingestWorkerPriority))
+  store.useLookupCache?.(config.lookupCacheBytes)
   const { maxSearches, maxBulkExports, maxLiveConnections } = config.limits
   const slots = { searches: new Slots(maxSearches), exports: new Slots(maxBulkExports), live: new Slots(maxLiveConnections) }
   return { store, config, keys: new KeyRing(config.keys), limiter: new RateLimiter(limiter), answers, live, slots }

@@ -187,6 +187,11 @@ export interface Store {
    */
   hostVersion?(ip: string): number
   /**
+   * Optional: sets how many bytes of lookup answers the store keeps (0 = none); the service
+   * calls it with its `lookup_cache_bytes`. A store that keeps answers anyway has no need of it.
+   */
+  useLookupCache?(bytes: number): void
+  /**
    * Deletes every stored event whose `tags` hold `tag` exactly (DELETE /admin/events?tag=…, how
    * a conformance run removes what it ingested); returns how many were deleted.
    */

@@ -16,6 +16,11 @@ export interface ConnectOptions {
   statementTimeoutMs?: number
   /** The connections' application_name (default `l9kit`): pg_stat_activity shows it. */
   application?: string
+  /**
+   * Driver options set over these defaults (the change listener's: no idle timeout, its own
+   * close and notification handlers, which the driver has but its types leave out).
+   */
+  driver?: Record<string, unknown>
 }
 
 /**
@@ -39,6 +44,7 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
       application_name: options.application ?? 'l9kit',
       ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: Math.max(1, Math.floor(options.statementTimeoutMs)) }),
     },
+    ...options.driver,
   })
 }
 

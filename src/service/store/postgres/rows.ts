@@ -62,7 +62,7 @@ export const STAGE_TABLE = `(
 /**
  * Merges the staged rows into events: a new identity is inserted; a known one keeps the
  * document (and the columns read from it) of its latest observation, its earliest first seen
- * and its latest last seen. Returns the identities inserted (`k`).
+ * and its latest last seen. Returns the rows inserted or changed (`k` their identity, `inserted` which).
  */
 export const MERGE_STAGED = `
 WITH merged AS (
@@ -81,7 +81,7 @@ WITH merged AS (
   WHERE excluded.last_seen > e.last_seen OR excluded.first_seen < e.first_seen
   RETURNING id, identity, xmax = 0 AS inserted
 )
-SELECT id::text, identity AS k FROM merged WHERE inserted`
+SELECT id::text, identity AS k, inserted FROM merged`
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1')
 const FIELDS = 15

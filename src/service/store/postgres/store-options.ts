@@ -20,6 +20,12 @@ export interface PostgresStoreOptions {
    * connection, and a lookup never waits for theirs.
    */
   searchConnections?: number
+  /**
+   * Bytes of lookup answers this process keeps, invalidated by the database (lookups.ts,
+   * docs/service.md "Kept lookup answers on PostgreSQL"); default 0 = none kept and no LISTEN
+   * connection. `l9kit serve` sets the service config's `lookup_cache_bytes`.
+   */
+  lookupCacheBytes?: number
 }
 
 /** Default timeout of every statement but a search page's (ratelimit/budgets.ts has the service's). */

@@ -7,23 +7,23 @@
 import type { Sql } from 'postgres'
 import type { Event, SubdomainEntry } from '../../../schema/index.js'
 import type { Instant } from '../../../time/index.js'
-import { canonicalDomain, reverseLabels } from '../../names/domain.js'
-import { canonicalIp } from '../../names/ip.js'
 import { jsonOf, prepare, type Prepared, type PrepareResult } from '../prepare.js'
 import { nowInstant } from '../plugin-windows.js'
-import type { IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenEvent, SeenLookup, Store } from '../types.js'
+import type { Awaitable, IngestListener, IngestResult, Lookup, NewEventFeed, NewEventListener, PluginCount, SeenEvent, SeenLookup, Store } from '../types.js'
 import type { Query } from '../../../query/index.js'
 import type { SearchAllOptions, SearchOptions, SearchPage } from '../search.js'
 import { connect } from './connect.js'
 import { PostgresSearch } from './searching.js'
 import type { CountRequest, CountResult } from '../count.js'
 import { migrate } from './migrations.js'
-import { rowsAtAddress, rowsUnderName, split, splitSeen } from './lookup-rows.js'
+import { type Changed, changedRows, notifyChanged } from './changes.js'
+import { DEFAULT_LOOKUP_CACHE_BYTES, PostgresLookups } from './lookups.js'
+import { addressKey } from './lookup-cache.js'
 import { deleteTagged } from './tagged.js'
 import { NewEventFeeds, newEventsChannel, notifyAdded } from './new-events.js'
 import { countAdded, pruneCounts, readPlugins } from './plugin-counts.js'
 import { withRetry } from './retry.js'
-import { severityCountsOf, subdomainsOf } from './summaries.js'
+import { severityCountsOf } from './summaries.js'
 import { copyBinary, foldBatch, MERGE_STAGED, STAGE_TABLE, writeAll } from './rows.js'
 import { DEFAULT_STATEMENT_TIMEOUT_MS, type IngestHook, type PostgresStoreOptions } from './store-options.js'
 
@@ -50,6 +50,8 @@ export class PostgresStore implements Store {
   private readonly channel: string
   private readonly newEvents: NewEventFeeds
   private prunedAt = 0
+  /** Host, domain and subdomain lookups, and the answers kept of them (lookups.ts). */
+  readonly lookups: PostgresLookups
 
   /**
    * Connects lazily and applies pending migrations; every method waits for that. Use
@@ -63,6 +65,7 @@ export class PostgresStore implements Store {
     this.searches = new PostgresSearch(url, options, this.opening)
     this.channel = newEventsChannel(this.schema)
     this.newEvents = new NewEventFeeds(this.sql, this.channel, this.opening)
+    this.lookups = new PostgresLookups(this.sql, url, this.schema, this.opening, options.lookupCacheBytes ?? DEFAULT_LOOKUP_CACHE_BYTES)
   }
 
   /** A store whose schema is migrated and whose size is known. */
@@ -90,7 +93,7 @@ export class PostgresStore implements Store {
 
   /** Closes the pool (queries in flight finish first, for at most `timeoutSeconds`). */
   async close(timeoutSeconds = 5): Promise<void> {
-    await this.newEvents.close()
+    await Promise.all([this.newEvents.close(), this.lookups.close()])
     await Promise.all([this.searches.close(timeoutSeconds), this.sql.end({ timeout: timeoutSeconds })])
   }
 
@@ -167,6 +170,7 @@ export class PostgresStore implements Store {
   private async store(batch: Prepared[], result: IngestResult): Promise<void> {
     const { rows, keys } = foldBatch(batch)
     const now = nowInstant()
+    let changed: Changed | null = null
     const fresh = await withRetry(() =>
       this.sql.begin(async (tx) => {
         // Made once per connection and emptied at each commit: cheaper than a table per batch.
@@ -174,7 +178,9 @@ export class PostgresStore implements Store {
         await tx`CREATE TEMP TABLE IF NOT EXISTS l9kit_stage ${tx.unsafe(STAGE_TABLE)} WITH (toast_tuple_target = 8160) ON COMMIT DELETE ROWS`
         const copy = await tx`COPY l9kit_stage FROM STDIN (FORMAT binary)`.writable()
         await writeAll(copy, copyBinary(rows))
-        const added = (await tx.unsafe(MERGE_STAGED)) as unknown as { id: string; k: Buffer }[]
+        const merged = (await tx.unsafe(MERGE_STAGED)) as unknown as { id: string; k: Buffer; inserted: boolean }[]
+        await notifyChanged(tx, this.lookups.channel, (changed = changedRows(rows, merged)))
+        const added = merged.filter((r) => r.inserted)
         const fresh = new Set(added.map((r) => r.k.toString('latin1')))
         if (fresh.size === 0) return fresh
         const addedEvents = rows.filter((r) => fresh.has(r.identity)).map((r) => batch[r.firstAt]!)
@@ -185,6 +191,7 @@ export class PostgresStore implements Store {
         return fresh
       }),
     )
+    this.lookups.changed(changed)
     // A row is new for the first copy of its identity in the batch only; later copies are duplicates.
     const seen = new Set<string>()
     for (let i = 0; i < batch.length; i++) {
@@ -206,39 +213,29 @@ export class PostgresStore implements Store {
     }
   }
 
-  async host(ip: string): Promise<Lookup | null> {
-    const canonical = canonicalIp(ip)
-    if (canonical === null) return null
-    await this.opening
-    return split(await rowsAtAddress(this.sql, canonical, false))
+  // The lookups, answered from the kept answers where they can be (lookups.ts).
+  host = (ip: string): Awaitable<Lookup | null> => this.lookups.host(ip)
+  domain = (name: string): Awaitable<Lookup | null> => this.lookups.domain(name)
+  subdomains = (name: string, limit?: number): Awaitable<SubdomainEntry[] | null> => this.lookups.subdomains(name, limit)
+  hostSeen = (ip: string): Awaitable<SeenLookup | null> => this.lookups.hostSeen(ip)
+  domainSeen = (name: string): Awaitable<SeenLookup | null> => this.lookups.domainSeen(name)
+
+  /**
+   * While lookup answers are kept and the database's changes heard: the cache's epoch, so the
+   * HTTP layer keeps finished answers too, dropped when it moves; else undefined.
+   */
+  get version(): number | undefined {
+    return this.lookups.cache.active ? this.lookups.cache.epoch : undefined
   }
 
-  async domain(name: string): Promise<Lookup | null> {
-    const canonical = canonicalDomain(name)
-    if (canonical === null) return null
-    await this.opening
-    return split(await rowsUnderName(this.sql, reverseLabels(canonical), false))
+  /** An epoch since which nothing stored at `ip` changed (lookup-cache.ts). */
+  hostVersion(ip: string): number {
+    return this.lookups.cache.unchangedSince(addressKey(ip))
   }
 
-  async subdomains(name: string, limit?: number): Promise<SubdomainEntry[] | null> {
-    const canonical = canonicalDomain(name)
-    if (canonical === null) return null
-    await this.opening
-    return subdomainsOf(this.sql, reverseLabels(canonical), limit)
-  }
-
-  async hostSeen(ip: string): Promise<SeenLookup | null> {
-    const canonical = canonicalIp(ip)
-    if (canonical === null) return null
-    await this.opening
-    return splitSeen(await rowsAtAddress(this.sql, canonical, true))
-  }
-
-  async domainSeen(name: string): Promise<SeenLookup | null> {
-    const canonical = canonicalDomain(name)
-    if (canonical === null) return null
-    await this.opening
-    return splitSeen(await rowsUnderName(this.sql, reverseLabels(canonical), true))
+  /** Sets the byte budget of the lookup answers kept (0 = none), e.g. from the service's `lookup_cache_bytes`. */
+  useLookupCache(bytes: number): void {
+    this.lookups.useCache(bytes)
   }
 
   /** One page of the events matching `query`, newest first (postgres/search.ts, on the search pool). */
@@ -269,7 +266,8 @@ export class PostgresStore implements Store {
   /** Deletes the events whose `tags` hold `tag` (tagged.ts); how many. */
   async deleteTagged(tag: string): Promise<number> {
     await this.opening
-    const deleted = await deleteTagged(this.sql, tag)
+    const { deleted, changed } = await deleteTagged(this.sql, tag, this.lookups.channel)
+    this.lookups.changed(changed)
     this.stored = Math.max(0, this.stored - deleted)
     return deleted
   }

@@ -2,6 +2,7 @@
 import type { Sql } from 'postgres'
 import { storable } from '../../../query/index.js'
 import { nowInstant } from '../plugin-windows.js'
+import { addEventOf, type Changed, noChange, notifyChanged } from './changes.js'
 import { countDeleted } from './plugin-counts.js'
 
 /**
@@ -13,21 +14,26 @@ import { countDeleted } from './plugin-counts.js'
  * such a character from another deletes only its own events; then deleted by id, and the plugin
  * counts lose them in the same transaction.
  */
-export async function deleteTagged(sql: Sql, tag: string): Promise<number> {
+export async function deleteTagged(sql: Sql, tag: string, changesChannel: string): Promise<{ deleted: number; changed: Changed }> {
   const plain = /^[^"\\<>&'\u0000-\u001f\u007f-\uffff]*/.exec(tag)![0]
   const found = await sql<{ id: string; json: string }[]>`
     SELECT id::text, json FROM events
     WHERE CASE WHEN strpos(json, ${plain}) > 0
       THEN EXISTS (SELECT 1 FROM json_array_elements_text(l9kit_doc(json) -> 'tags') t WHERE t = ${storable(tag)})
       ELSE false END`
-  const ids = found.filter((row) => holdsTag(row.json, tag)).map((row) => row.id)
-  if (ids.length === 0) return 0
+  const rows = found.filter((row) => holdsTag(row.json, tag))
+  const changed = noChange()
+  if (rows.length === 0) return { deleted: 0, changed }
+  const json = new Map(rows.map((row) => [row.id, row.json]))
   return sql.begin(async (tx) => {
-    const deleted = await tx<{ source: string; first_seen: string }[]>`
-      DELETE FROM events WHERE id = ANY(${ids}::bigint[])
-      RETURNING source, first_seen::text`
+    const deleted = await tx<{ id: string; source: string; first_seen: string }[]>`
+      DELETE FROM events WHERE id = ANY(${[...json.keys()]}::bigint[])
+      RETURNING id::text, source, first_seen::text`
     await countDeleted(tx, deleted, nowInstant())
-    return deleted.length
+    // The lookups' kept answers about what went (lookup-cache.ts), told at commit.
+    for (const row of deleted) addEventOf(changed, json.get(row.id)!)
+    await notifyChanged(tx, changesChannel, changed)
+    return { deleted: deleted.length, changed }
   })
 }
 
