@@ -24,13 +24,44 @@ function split(value: Instant): { head: string; nanos: bigint } {
 /**
  * The canonical form: UTC, `Z`, fraction with trailing zeros removed (none when zero).
  * Throws RangeError outside the years 0000–9999 (canonicalTime reports that as a reason).
+ * One bigint division, the rest in plain numbers, and the date of the last day written kept (the
+ * bulk export writes two times per line: split()'s four bigint operations, padStart calls and
+ * a regular expression were about 7 % of its line making).
  */
 export function formatTime(value: Instant): string {
   if (value === ZERO_INSTANT) return ZERO_TIME
-  const { head, nanos } = split(value)
-  if (nanos === 0n) return `${head}Z`
-  return `${head}.${nanos.toString().padStart(9, '0').replace(/0+$/, '')}Z`
+  if (!inRange(value)) throw new RangeError(`instant ${value} is outside the years 0000–9999`)
+  let whole = value / NS_PER_SECOND
+  let nanos = Number(value - whole * NS_PER_SECOND)
+  if (nanos < 0) {
+    // bigint division truncates toward zero; we need the floor for instants before 1970.
+    whole -= 1n
+    nanos += 1e9
+  }
+  const seconds = Number(whole)
+  const days = Math.floor(seconds / SECONDS_PER_DAY)
+  const secondOfDay = seconds - days * SECONDS_PER_DAY
+  if (days !== lastDay) {
+    const { year, month, day } = civilFromDays(days)
+    lastDate = `${pad(year, 4)}-${TWO_DIGITS[month]!}-${TWO_DIGITS[day]!}T`
+    lastDay = days
+  }
+  const head = `${lastDate}${TWO_DIGITS[Math.floor(secondOfDay / 3600)]!}:${TWO_DIGITS[Math.floor(secondOfDay / 60) % 60]!}:${TWO_DIGITS[secondOfDay % 60]!}`
+  if (nanos === 0) return `${head}Z`
+  // The fraction's digits without trailing zeros: nanos/10^k written in 9-k digits.
+  let width = 9
+  while (nanos % 10 === 0) {
+    nanos /= 10
+    width--
+  }
+  return `${head}.${String(nanos).padStart(width, '0')}Z`
 }
+
+/** "00" … "99". */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => pad(n, 2))
+/** The day number formatTime wrote last and its `YYYY-MM-DDT`. */
+let lastDay = Number.NaN
+let lastDate = ''
 
 /**
  * The canonical form of whole seconds since the epoch plus fraction digits (as read by
