@@ -91,6 +91,6 @@ export async function buildFast(outDir: string, root = process.cwd()): Promise<v
       'code-cache': join(root, 'src', 'cli', 'fast', 'code-cache.ts'),
     },
   })
-  const made = spawnSync(process.execPath, [join(fast, 'code-cache.cjs')], { stdio: 'inherit' })
+  const made = spawnSync(process.execPath, [join(fast, 'code-cache.cjs'), '--corpus', join(root, 'corpus')], { stdio: 'inherit' })
   if (made.status !== 0) throw new Error(`${join(fast, 'code-cache.cjs')}: exit ${made.status}`)
 }

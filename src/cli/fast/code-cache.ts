@@ -19,8 +19,11 @@ import type { FastEntry } from './entry.js'
 
 const here = __dirname
 const check = process.argv.includes('--check')
+// The corpus of the tree built: `--corpus DIR` (a build into another folder, as the bench's), else beside dist/.
+const corpusAt = process.argv.indexOf('--corpus')
+const corpus = corpusAt > 0 ? process.argv[corpusAt + 1]! : join(here, '..', '..', 'corpus')
 const events = ['service-https-nginx-ipv4.json', 'service-protocols-every-object.json'].map((name) =>
-  JSON.stringify(JSON.parse(readFileSync(join(here, '..', '..', 'corpus', 'valid', name), 'utf8'))),
+  JSON.stringify(JSON.parse(readFileSync(join(corpus, 'valid', name), 'utf8'))),
 )
 const dir = mkdtempSync(join(tmpdir(), 'l9kit-code-cache-'))
 const one = join(dir, 'one.json')
