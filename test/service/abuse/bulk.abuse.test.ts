@@ -91,7 +91,10 @@ forEachStore('bulk export abuse', (kind) => {
     else expect(outcome).toBe('complete')
   })
 
-  it('ten costly exports dropped by their clients stop their work at once: lookups answered meanwhile, the store’s searches usable again', async () => {
+  // Its lookups' p90 ratio met 17.5 once in CI on PostgreSQL (80 lookups during the abuse, where a
+  // few slow ones move p90), passing in every other run: retried, so a real stall (work that goes
+  // on after the clients left) still fails all three tries.
+  it('ten costly exports dropped by their clients stop their work at once: lookups answered meanwhile, the store’s searches usable again', { retry: 2 }, async () => {
     const config = abuseConfig({ max_bulk_exports: 10, plans: { pro: { bulk_exports: 10 } } })
     // Statements that would run for minutes: only cancelling them frees the pool within the test's time.
     const costlyStore = await kind.make({ statementTimeoutMs: 600_000, searchTimeoutMs: 600_000 })
