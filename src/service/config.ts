@@ -13,7 +13,8 @@ import { DEFAULT_LOOKUP_CACHE_BYTES, readLookupCacheBytes } from './store/lookup
 import { DEFAULT_SEARCH_PAGE_SIZE, readSearchPageSize, readSearchPages } from './store/search-config.js'
 import { DEFAULT_LIMITS, LIMIT_NAMES, PLAN_BUDGET_NAMES, readLimits, readPlanBudgets, type ServiceLimits } from './ratelimit/budgets.js'
 import { fallbackPriority, SERVICE_WORKER_KIND, isWorkerKind, type PrepareWorkerKind, type WorkerPriority } from './ingest/worker-priority.js'
-import { isObject, type Problem, readPriority, show, unknownMembers } from './config-members.js'
+import { readPriority, unknownMembers } from './config-members.js'
+import { isObject, type Problem, readInteger, show } from './config-reading.js'
 
 /** Hook members (docs/hooks.md): `hookDelivery`, `allowPrivateHooks`, and `declared` resources and hooks per key. */
 export interface ServiceConfig extends HookConfig {
@@ -144,11 +145,7 @@ export function parseConfig(text: string, file: string): ServiceConfig {
   }
   if (helpers.problem !== undefined) (config.warnings ??= []).push(helpers.problem)
   if (doc.plans !== undefined) readPlans(doc.plans, config.plans, problem)
-  if (doc.max_body_bytes !== undefined) {
-    if (!Number.isSafeInteger(doc.max_body_bytes) || (doc.max_body_bytes as number) < 1) {
-      problem('/max_body_bytes', `must be a positive integer (got ${show(doc.max_body_bytes)})`)
-    } else config.maxBodyBytes = doc.max_body_bytes as number
-  }
+  config.maxBodyBytes = readInteger(doc, 'max_body_bytes', '', 1, Number.MAX_SAFE_INTEGER, 'a positive integer', problem) ?? config.maxBodyBytes
   config.ingestWorkerPriority = readPriority(doc, 'ingest_worker_nice', problem) ?? config.ingestWorkerPriority
   if (doc.ingest_workers !== undefined) {
     if (!isWorkerKind(doc.ingest_workers)) problem('/ingest_workers', `must be "process" or "thread" (got ${show(doc.ingest_workers)})`)

@@ -145,7 +145,7 @@ describe('configuration file', () => {
       'keys.json: /plugins/a~1b: must be a non-empty string describing the plugin',
       'keys.json: /live_buffer_bytes: must be an integer of at least 1024 bytes (got 10)',
       'keys.json: /search_page_size: must be an integer from 1 to 1000: events in one page of /search (got 0)',
-      'keys.json: /lookup_cache_bytes: must be an integer of bytes, 0 or more (0 = keep no answers; got -1)',
+      'keys.json: /lookup_cache_bytes: must be an integer of bytes, 0 or more; 0 = keep no answers (got -1)',
     ])
     for (const line of found) expect(line).not.toMatch(/short|long-enough-key|another-long-key/)
   })

@@ -10,6 +10,7 @@ import { bodyProblems } from './check-body.js'
 import { DEFAULT_DELIVERY, type DeliverySettings } from './dispatcher.js'
 import { canonicalResource } from './match.js'
 import { urlShapeProblem } from './ssrf.js'
+import { isObject, type Problem, show } from '../config-reading.js'
 import type { DeclaredHooks } from '../store/declared-hooks.js'
 import type { NewHook, WatchedResource } from '../store/hook-types.js'
 
@@ -19,8 +20,6 @@ export interface HookConfig {
   allowPrivateHooks: boolean
   declared: DeclaredHooks
 }
-
-type Problem = (pointer: string, message: string) => void
 
 /** Integer members of `hook_delivery`: config name, setting, smallest value. */
 const DELIVERY_MEMBERS: [name: string, key: 'timeoutMs' | 'retryAfterMaxMs' | 'queueLimit', min: number][] = [
@@ -138,12 +137,4 @@ function reportSchema(schema: TSchema, item: unknown, pointer: string, problem: 
   const problems = bodyProblems(schema, item)
   for (const p of problems) problem(`${pointer}${p.pointer}`, p.pointer.endsWith('/secret') ? `must be whsec_ followed by the base64 of ${SECRET_BYTES.min} to ${SECRET_BYTES.max} bytes (value not shown)` : p.message)
   return problems.length === 0
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-function show(value: unknown): string {
-  if (value === undefined) return 'nothing'
-  const text = JSON.stringify(value)
-  return text.length > 40 ? text.slice(0, 37) + '...' : text
 }

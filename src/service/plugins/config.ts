@@ -4,7 +4,7 @@
  * by a default sentence naming it.
  */
 
-type Problem = (pointer: string, message: string) => void
+import type { Problem } from '../config-reading.js'
 
 /** The description of a plugin: the configured one, or the default sentence. */
 export function describePlugin(name: string, descriptions: ReadonlyMap<string, string>): string {

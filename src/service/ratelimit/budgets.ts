@@ -11,7 +11,7 @@
  * a pro key's export some minutes of it.
  */
 
-type Problem = (pointer: string, message: string) => void
+import { type Problem, show } from '../config-reading.js'
 
 /** The budget members of a plan (auth/plans.ts Plan has them). */
 export interface PlanBudgets {
@@ -114,5 +114,3 @@ export function readPlanBudgets(spec: Record<string, unknown>, plan: PlanBudgets
     else problem(`${at}/${name}`, `must be an integer ≥ 0: the ${what} one key may have at once (got ${show(v)})`)
   }
 }
-
-const show = (value: unknown) => JSON.stringify(value)?.slice(0, 40) ?? 'nothing'

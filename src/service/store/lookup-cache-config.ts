@@ -5,7 +5,7 @@
  * its answers in memory anyway and ignores it.
  */
 
-type Problem = (pointer: string, message: string) => void
+import { type Problem, readInteger } from '../config-reading.js'
 
 /**
  * Default: 32 MiB per process, some 10 000 host answers of a few events each: the addresses
@@ -15,9 +15,5 @@ export const DEFAULT_LOOKUP_CACHE_BYTES = 32 * 1024 * 1024
 
 /** Reads `lookup_cache_bytes`; undefined when absent or wrong (reported). */
 export function readLookupCacheBytes(doc: Record<string, unknown>, problem: Problem): number | undefined {
-  const value = doc.lookup_cache_bytes
-  if (value === undefined) return undefined
-  if (Number.isSafeInteger(value) && (value as number) >= 0) return value as number
-  problem('/lookup_cache_bytes', `must be an integer of bytes, 0 or more (0 = keep no answers; got ${JSON.stringify(value)?.slice(0, 40) ?? 'nothing'})`)
-  return undefined
+  return readInteger(doc, 'lookup_cache_bytes', '', 0, Number.MAX_SAFE_INTEGER, 'an integer of bytes, 0 or more; 0 = keep no answers', problem)
 }
