@@ -10,11 +10,11 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Event } from '../../../src/schema/index.js'
 import type { Lookup } from '../../../src/service/store/index.js'
-import { HEARTBEAT } from '../../../src/service/store/postgres/change-listener.js'
+import { ChangeListener, HEARTBEAT } from '../../../src/service/store/postgres/change-listener.js'
 import { changePayloads, EVERYTHING, readChangePayload } from '../../../src/service/store/postgres/changes.js'
 import { LookupCache } from '../../../src/service/store/postgres/lookup-cache.js'
 import { parseConfig, startService } from '../../../src/service/index.js'
-import { PostgresStore } from '../../../src/service/store/postgres/index.js'
+import { connect, PostgresStore } from '../../../src/service/store/postgres/index.js'
 import { makeEvent, request } from '../support.js'
 import { DATABASE_URL, describePostgres, dropSchemasAfterAll, freshSchema } from './database.js'
 
@@ -256,6 +256,31 @@ describePostgres('PostgresStore lookup cache, two processes on one database', ()
       expect(kept(c.host('192.0.2.60'))).toBe(true)
     } finally {
       await c.close()
+    }
+  })
+
+  it('never serves when what the pool notifies does not reach the listener (as behind a transaction-mode pooler)', async () => {
+    // NOTIFY is per database: a pool on the cluster's `postgres` database stands for a pooler that
+    // lends the LISTEN connection to others. The same listener with a pool on its own database serves.
+    const elsewhere = connect(DATABASE_URL.replace(/\/[^/]*$/, '/postgres'), { max: 1 })
+    const here = connect(DATABASE_URL, { schema, max: 1 })
+    const beat = { everyMs: 20, timeoutMs: 100 }
+    const lost = new LookupCache(1 << 20)
+    const deafListener = new ChangeListener(DATABASE_URL, schema, a.lookups.channel, lost, Promise.resolve(), elsewhere, beat)
+    const heard = new LookupCache(1 << 20)
+    const listener = new ChangeListener(DATABASE_URL, schema, a.lookups.channel, heard, Promise.resolve(), here, beat)
+    try {
+      const events: string[] = []
+      deafListener.on('listening', () => events.push('listening'))
+      await once(deafListener, 'down') // its first heartbeat went unheard: the connection is replaced
+      await once(deafListener, 'down') // and so is the next one
+      expect(events).toEqual([])
+      expect(lost.active).toBe(false)
+      await once(listener, 'listening')
+      expect(heard.active).toBe(true)
+    } finally {
+      await Promise.all([deafListener.close(), listener.close()])
+      await Promise.all([elsewhere.end({ timeout: 1 }), here.end({ timeout: 1 })])
     }
   })
 

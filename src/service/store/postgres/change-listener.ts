@@ -10,6 +10,11 @@
  * keepalive would notice after minutes). So while listening it sends itself a heartbeat through
  * the store's pool every `heartbeatMs`; one not heard back within `heartbeatTimeoutMs` counts as
  * a lost connection, and a new one is made.
+ *
+ * The cache starts serving only when the first heartbeat, sent right after LISTEN, is heard: the
+ * proof that what the pool's connections notify reaches this one. Behind a transaction-mode
+ * pooler (PgBouncer's `pool_mode = transaction`) LISTEN lands on a server connection the pooler
+ * lends to others, nothing comes back, and the cache never serves: lookups query as without it.
  */
 import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
@@ -26,8 +31,9 @@ const RETRY_MAX_MS = 5_000
 export const HEARTBEAT = { everyMs: 5_000, timeoutMs: 15_000 }
 
 /**
- * Events (for tests and logs): `listening` each time LISTEN is in place, `down` when the
- * connection is lost (closed, or silent past a heartbeat), `heard` after a notification was
+ * Events (for tests and logs): `listening` each time LISTEN is in place and its first heartbeat
+ * came back (the cache serves from then on), `down` when the connection is lost or replaced
+ * (closed, or silent past a heartbeat), `heard` after a notification was
  * applied to the cache (with what changed and the payload).
  */
 export class ChangeListener extends EventEmitter {
@@ -96,10 +102,8 @@ export class ChangeListener extends EventEmitter {
       await sql.unsafe(`LISTEN ${quoteIdent(this.channel)}`)
       this.trying = false
       if (this.closed || sql !== this.sql) return
-      this.retryMs = RETRY_FIRST_MS
       this.awaiting = null
-      this.cache.up()
-      this.emit('listening')
+      this.send() // the cache goes up when this comes back (heard)
     } catch {
       this.trying = false
       this.retry()
@@ -123,13 +127,20 @@ export class ChangeListener extends EventEmitter {
     this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2)
   }
 
-  /** Sends a heartbeat while listening; a silent connection (or one the pool cannot reach) is replaced. */
+  /**
+   * Sends a heartbeat while listening; a silent connection (or one the pool cannot reach) is
+   * replaced, and so is a new one whose first heartbeat does not come back.
+   */
   private heartbeat(timeoutMs: number): void {
-    if (this.closed || !this.cache.active) return
+    if (this.closed || this.trying) return
     if (this.awaiting !== null) {
       if (Date.now() - this.awaiting.at > timeoutMs) this.replace()
       return
     }
+    if (this.cache.active) this.send()
+  }
+
+  private send(): void {
     const token = randomBytes(8).toString('hex')
     this.awaiting = { token, at: Date.now() }
     this.pool`SELECT pg_notify(${this.channel}, ${JSON.stringify({ i: [], n: [], beat: token })})`.catch(() => this.replace())
@@ -150,7 +161,14 @@ export class ChangeListener extends EventEmitter {
     const changed = readChangePayload(payload)
     if (changed === null) this.cache.clear()
     else if (changed.ips.size + changed.names.size > 0) this.cache.evict(changed.ips, changed.names)
-    else if (this.awaiting !== null && payload.includes(this.awaiting.token)) this.awaiting = null
+    else if (this.awaiting !== null && payload.includes(this.awaiting.token)) {
+      this.awaiting = null
+      if (!this.cache.active) {
+        this.retryMs = RETRY_FIRST_MS
+        this.cache.up()
+        this.emit('listening')
+      }
+    }
     this.emit('heard', changed, payload)
   }
 }
