@@ -18,6 +18,10 @@ import { matchRoute, ROUTES_TEXT } from './route.js'
 import { handlePage, handleWeb, searchPage, wantsPage } from './pages.js'
 import { apiPathOf, sendHtmlError } from './send-html.js'
 import { noteRequest } from '../ingest/slices.js'
+import { keepTickObjectClasses } from './tick-maps.js'
+
+// At load, before anything of the service runs (and before any full garbage collection): tick-maps.ts.
+keepTickObjectClasses()
 
 /** The request handler: every answer is JSON, whatever happens, except the web view's pages for browsers (../web). */
 export function createHandler(ctx: ServiceContext): (req: IncomingMessage, res: ServerResponse) => void {

@@ -2,6 +2,7 @@
  * Token-bucket rate limiting per caller: a bucket holds up to `burst` tokens, refills at
  * `rate` tokens per second, and each request takes one. The clock is injectable for tests.
  */
+import { performance } from 'node:perf_hooks'
 
 /** How fast one caller may go. */
 export interface RateRule {
@@ -40,6 +41,7 @@ export class RateLimiter {
   private sweepAt: number
 
   constructor(options: LimiterOptions = {}) {
+    // The module's `performance`, not the global one: that is a getter, run on every request.
     this.now = options.now ?? (() => performance.now())
     this.graceMs = options.graceMs ?? 5
     this.sweepAt = options.maxIdleBuckets ?? 10_000
