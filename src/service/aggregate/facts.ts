@@ -15,6 +15,7 @@
 import type { Event } from '../../schema/index.js'
 import type { Instant } from '../../time/index.js'
 import type { Member } from './aggregate.js'
+import { latin1Text } from './buffer-codec.js'
 import { bytesOf, numberEnd, QUOTE, RepeatedText, startsWith, stringAt, stringEnd, textsEnd } from './json-bytes.js'
 import { type Place, placeOf, placeOfObjects } from './place.js'
 
@@ -116,9 +117,10 @@ export function readFactsInPlace(json: Uint8Array): EventFacts | undefined {
   const leak = SPANS[1] === SPANS[0]! + 5 && startsWith(b, SPANS[0]!, LEAK)
   const source = SOURCES.read(b, SPANS[2]!, SPANS[3]!)
   const ip = IPS.read(b, SPANS[6]!, SPANS[7]!)
-  const host = stringAt(b, SPANS[8]!, SPANS[9]!)
   const port = PORTS.read(b, SPANS[10]!, SPANS[11]!)
-  const facts = new StoredFacts(b, leak, source, '', ip, host, port, '', undefined)
+  const facts = new StoredFacts(b, leak, source, '', ip, '', port, '', undefined)
+  facts.hostAt = SPANS[8]!
+  facts.hostEnd = SPANS[9]!
   facts.fingerprintAt = SPANS[4]!
   facts.fingerprintEnd = SPANS[5]!
   facts.timeAt = timeAt
@@ -129,12 +131,15 @@ export function readFactsInPlace(json: Uint8Array): EventFacts | undefined {
 }
 
 /**
- * Facts read in place; the time and the fingerprint (needed only to order a resource's events),
- * the summary (the newest event's only) and the place are read when first asked for. A class:
- * no closure per event.
+ * Facts read in place; the host (needed when the address does not give the resource, or to tell
+ * a resource's leaks apart), the time and the fingerprint (needed only to order a resource's
+ * events), the summary (the newest event's only) and the place are read when first asked for.
+ * A class: no closure per event.
  */
 class StoredFacts implements EventFacts {
-  /** The fingerprint's quotes, the time's text and the summary's JSON text in `json`, while not read yet. */
+  /** The host's and the fingerprint's quotes, the time's text and the summary's JSON text in `json`, while not read yet. */
+  hostAt = -1
+  hostEnd = -1
   fingerprintAt = -1
   fingerprintEnd = -1
   timeAt = -1
@@ -152,7 +157,7 @@ class StoredFacts implements EventFacts {
     readonly source: string,
     private fingerprintText: string,
     readonly ip: string,
-    readonly host: string,
+    private hostText: string,
     readonly port: string,
     private timeText: string,
     private summaryText: Uint8Array | undefined,
@@ -162,9 +167,17 @@ class StoredFacts implements EventFacts {
     return (this.summaryText ??= this.json.subarray(this.summaryAt, this.summaryEnd))
   }
 
+  get host(): string {
+    if (this.hostAt >= 0) {
+      this.hostText = stringAt(this.json, this.hostAt, this.hostEnd)
+      this.hostAt = -1
+    }
+    return this.hostText
+  }
+
   get time(): string {
     if (this.timeAt >= 0) {
-      this.timeText = this.json.toString('latin1', this.timeAt, this.timeEnd)
+      this.timeText = latin1Text(this.json, this.timeAt, this.timeEnd)
       this.timeAt = -1
     }
     return this.timeText

@@ -4,6 +4,8 @@
  * what they read (the caller then reads the document the ordinary way).
  */
 
+import { utf8Text } from './buffer-codec.js'
+
 export const QUOTE = 0x22
 export const BACKSLASH = 0x5c
 
@@ -39,8 +41,8 @@ export function stringEnd(b: Buffer, from: number): number {
 
 /** The value of the string whose quotes are at `open` and `close`. */
 export function stringAt(b: Buffer, open: number, close: number): string {
-  const raw = b.toString('utf8', open + 1, close)
-  return raw.includes('\\') ? (JSON.parse(b.toString('utf8', open, close + 1)) as string) : raw
+  const raw = utf8Text(b, open + 1, close)
+  return raw.includes('\\') ? (JSON.parse(utf8Text(b, open, close + 1)) as string) : raw
 }
 
 /**
@@ -67,7 +69,8 @@ export class RepeatedText {
     }
     this.text = stringAt(b, open, close)
     if (n <= this.last.length) {
-      this.last.set(b.subarray(open + 1, close))
+      // Byte by byte: cheaper than a view and a copy for these few bytes.
+      for (let i = 0; i < n; i++) this.last[i] = b[open + 1 + i]!
       this.length = n
     } else this.length = -1
     return this.text

@@ -2,11 +2,22 @@
  * Text made of pieces (strings and bytes, as an aggregation line is: aggregate/lines.ts),
  * written into one buffer without joining the pieces first.
  */
+import { writeUtf8 } from './buffer-codec.js'
 
 /** The UTF-8 length of the pieces together. */
 export function piecesLength(pieces: readonly (Uint8Array | string)[]): number {
   let bytes = 0
   for (const piece of pieces) bytes += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length
+  return bytes
+}
+
+/**
+ * At least the UTF-8 length of the pieces together, without encoding the strings (Buffer.byteLength
+ * was a sizeable part of writing a line): a UTF-16 unit is at most three bytes.
+ */
+export function piecesRoom(pieces: readonly (Uint8Array | string)[]): number {
+  let bytes = 0
+  for (const piece of pieces) bytes += typeof piece === 'string' ? 3 * piece.length : piece.length
   return bytes
 }
 
@@ -30,10 +41,10 @@ export function writePieces(out: Buffer, at: number, pieces: readonly (Uint8Arra
  */
 function writeText(out: Buffer, at: number, text: string): number {
   const n = text.length
-  if (n > SHORT) return at + out.write(text, at)
+  if (n > SHORT) return at + writeUtf8(out, text, at)
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i)
-    if (c > 0x7f) return at + out.write(text, at)
+    if (c > 0x7f) return at + writeUtf8(out, text, at)
     out[at + i] = c
   }
   return at + n
