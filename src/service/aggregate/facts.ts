@@ -15,7 +15,6 @@
 import type { Event } from '../../schema/index.js'
 import type { Instant } from '../../time/index.js'
 import type { Member } from './aggregate.js'
-import { latin1Text } from './buffer-codec.js'
 import { bytesOf, numberEnd, QUOTE, RepeatedText, startsWith, stringAt, stringEnd, textsEnd } from './json-bytes.js'
 import { type Place, placeOf, placeOfObjects } from './place.js'
 
@@ -177,7 +176,7 @@ class StoredFacts implements EventFacts {
 
   get time(): string {
     if (this.timeAt >= 0) {
-      this.timeText = latin1Text(this.json, this.timeAt, this.timeEnd)
+      this.timeText = this.json.toString('latin1', this.timeAt, this.timeEnd)
       this.timeAt = -1
     }
     return this.timeText

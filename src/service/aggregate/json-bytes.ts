@@ -4,8 +4,6 @@
  * what they read (the caller then reads the document the ordinary way).
  */
 
-import { utf8Text } from './buffer-codec.js'
-
 export const QUOTE = 0x22
 export const BACKSLASH = 0x5c
 
@@ -41,8 +39,8 @@ export function stringEnd(b: Buffer, from: number): number {
 
 /** The value of the string whose quotes are at `open` and `close`. */
 export function stringAt(b: Buffer, open: number, close: number): string {
-  const raw = utf8Text(b, open + 1, close)
-  return raw.includes('\\') ? (JSON.parse(utf8Text(b, open, close + 1)) as string) : raw
+  const raw = b.toString('utf8', open + 1, close)
+  return raw.includes('\\') ? (JSON.parse(b.toString('utf8', open, close + 1)) as string) : raw
 }
 
 /**

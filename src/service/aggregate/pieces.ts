@@ -2,8 +2,6 @@
  * Text made of pieces (strings and bytes, as an aggregation line is: aggregate/lines.ts),
  * written into one buffer without joining the pieces first.
  */
-import { writeUtf8 } from './buffer-codec.js'
-
 /** The UTF-8 length of the pieces together. */
 export function piecesLength(pieces: readonly (Uint8Array | string)[]): number {
   let bytes = 0
@@ -41,10 +39,10 @@ export function writePieces(out: Buffer, at: number, pieces: readonly (Uint8Arra
  */
 function writeText(out: Buffer, at: number, text: string): number {
   const n = text.length
-  if (n > SHORT) return at + writeUtf8(out, text, at)
+  if (n > SHORT) return at + out.write(text, at)
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i)
-    if (c > 0x7f) return at + writeUtf8(out, text, at)
+    if (c > 0x7f) return at + out.write(text, at)
     out[at + i] = c
   }
   return at + n
