@@ -109,6 +109,7 @@ export function summarize<M extends Member>(members: readonly M[], now: Instant,
       fresh: now - update <= window,
     }
   }
+  if (members.length <= FEW) return summarizeFew(members, now, window)
   const sorted = [...members].sort(newestFirst)
   // One pass for the counts (the bulk export makes one per resource: no array per member).
   const ports = new Set<string>()
@@ -124,7 +125,7 @@ export function summarize<M extends Member>(members: readonly M[], now: Instant,
     if (m.source !== '') plugins.add(m.source)
     if (!m.leak) continue
     leakEvents++
-    leaks.add(`${m.source}\n${hostKey(m.host)}\n${m.port}`)
+    leaks.add(leakKey(m.source, hostKey(m.host), m.port))
   }
   return {
     sorted,
@@ -137,6 +138,57 @@ export function summarize<M extends Member>(members: readonly M[], now: Instant,
     fresh: now - update <= window,
   }
 }
+
+/** Up to this many members, summarize() compares them pair by pair (no sets, no keys): most resources have a few events. */
+const FEW = 8
+
+/** summarize() of a few members (two to FEW): the same answer, sorted by insertion, counted by comparing pairs. */
+function summarizeFew<M extends Member>(members: readonly M[], now: Instant, window: bigint): Summary<M> {
+  const sorted = members.slice()
+  for (let i = 1; i < sorted.length; i++) {
+    const m = sorted[i]!
+    let j = i - 1
+    for (; j >= 0 && newestFirst(sorted[j]!, m) > 0; j--) sorted[j + 1] = sorted[j]!
+    sorted[j + 1] = m
+  }
+  const ports: string[] = []
+  const plugins: string[] = []
+  // Each member's host key, made only when two leaks differ in nothing else.
+  const keys: (string | undefined)[] = []
+  const keyOf = (i: number) => (keys[i] ??= hostKey(sorted[i]!.host))
+  let leaks = 0
+  let leakEvents = 0
+  let created = sorted[0]!.first
+  let update = sorted[0]!.last
+  for (let i = 0; i < sorted.length; i++) {
+    const m = sorted[i]!
+    if (m.first < created) created = m.first
+    if (m.last > update) update = m.last
+    if (m.port !== '' && !ports.includes(m.port)) ports.push(m.port)
+    if (m.source !== '' && !plugins.includes(m.source)) plugins.push(m.source)
+    if (!m.leak) continue
+    leakEvents++
+    let counted = false
+    for (let j = 0; j < i && !counted; j++) {
+      const o = sorted[j]!
+      counted = o.leak && o.source === m.source && o.port === m.port && (o.host === m.host || keyOf(j) === keyOf(i))
+    }
+    if (!counted) leaks++
+  }
+  return {
+    sorted,
+    open_ports: ports.sort(portOrder),
+    leak_count: leaks,
+    leak_event_count: leakEvents,
+    plugins: plugins.sort(byteOrder),
+    creation_date: formatTime(created),
+    update_date: formatTime(update),
+    fresh: now - update <= window,
+  }
+}
+
+/** A leak's identity as one string: source and host key with their lengths first, so that no two identities share one. */
+const leakKey = (source: string, host: string, port: string) => `${source.length},${host.length},${source}${host}${port}`
 
 /** The instant of a canonical time (a RangeError for anything else: the stores write canonical times). */
 export function instantOf(text: string): Instant {

@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads'
 import { type ExportAnswer, type ExportBatch, type ExportDrop, type ExportRecycle, movedOf, roomFor } from './export-batch.js'
 import { type AggregationLine, LineMaker } from './lines.js'
-import { piecesLength, writePieces } from './pieces.js'
+import { piecesRoom, writePieces } from './pieces.js'
 
 const makers = new Map<number, LineMaker>()
 /** Answer buffers the exports gave back once written (a few: they are about the same size). */
@@ -39,17 +39,18 @@ function answerBatch(batch: ExportBatch): ExportAnswer {
   // The batch's buffer is no longer read: back to the export for its next batch.
   const spent = batch.bytes
   if (lines.length === 0) return { export: batch.export, spent }
-  let total = lines.length
-  for (const line of lines) total += piecesLength(line)
+  // Room for the lines, a little more than they take (their strings counted at three bytes a unit).
+  let room = lines.length
+  for (const line of lines) room += piecesRoom(line)
   // A buffer given back, or one of its own (never one of the shared pool's), so that it can be moved.
-  const spare = spares.findIndex((b) => b.byteLength >= total)
-  const out = spare >= 0 ? Buffer.from(spares.splice(spare, 1)[0]!) : Buffer.allocUnsafeSlow(roomFor(total))
+  const spare = spares.findIndex((b) => b.byteLength >= room)
+  const out = spare >= 0 ? Buffer.from(spares.splice(spare, 1)[0]!) : Buffer.allocUnsafeSlow(roomFor(room))
   let at = 0
   for (const line of lines) {
     at = writePieces(out, at, line)
     out[at++] = NEWLINE
   }
-  return { export: batch.export, lines: out.buffer as ArrayBuffer, length: total, spent }
+  return { export: batch.export, lines: out.buffer as ArrayBuffer, length: at, spent }
 }
 
 if (parentPort !== null) {

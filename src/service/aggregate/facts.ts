@@ -116,9 +116,10 @@ export function readFactsInPlace(json: Uint8Array): EventFacts | undefined {
   const leak = SPANS[1] === SPANS[0]! + 5 && startsWith(b, SPANS[0]!, LEAK)
   const source = SOURCES.read(b, SPANS[2]!, SPANS[3]!)
   const ip = IPS.read(b, SPANS[6]!, SPANS[7]!)
-  const host = stringAt(b, SPANS[8]!, SPANS[9]!)
   const port = PORTS.read(b, SPANS[10]!, SPANS[11]!)
-  const facts = new StoredFacts(b, leak, source, '', ip, host, port, '', undefined)
+  const facts = new StoredFacts(b, leak, source, '', ip, '', port, '', undefined)
+  facts.hostAt = SPANS[8]!
+  facts.hostEnd = SPANS[9]!
   facts.fingerprintAt = SPANS[4]!
   facts.fingerprintEnd = SPANS[5]!
   facts.timeAt = timeAt
@@ -129,12 +130,15 @@ export function readFactsInPlace(json: Uint8Array): EventFacts | undefined {
 }
 
 /**
- * Facts read in place; the time and the fingerprint (needed only to order a resource's events),
- * the summary (the newest event's only) and the place are read when first asked for. A class:
- * no closure per event.
+ * Facts read in place; the host (needed when the address does not give the resource, or to tell
+ * a resource's leaks apart), the time and the fingerprint (needed only to order a resource's
+ * events), the summary (the newest event's only) and the place are read when first asked for.
+ * A class: no closure per event.
  */
 class StoredFacts implements EventFacts {
-  /** The fingerprint's quotes, the time's text and the summary's JSON text in `json`, while not read yet. */
+  /** The host's and the fingerprint's quotes, the time's text and the summary's JSON text in `json`, while not read yet. */
+  hostAt = -1
+  hostEnd = -1
   fingerprintAt = -1
   fingerprintEnd = -1
   timeAt = -1
@@ -152,7 +156,7 @@ class StoredFacts implements EventFacts {
     readonly source: string,
     private fingerprintText: string,
     readonly ip: string,
-    readonly host: string,
+    private hostText: string,
     readonly port: string,
     private timeText: string,
     private summaryText: Uint8Array | undefined,
@@ -160,6 +164,14 @@ class StoredFacts implements EventFacts {
 
   get summary(): Uint8Array {
     return (this.summaryText ??= this.json.subarray(this.summaryAt, this.summaryEnd))
+  }
+
+  get host(): string {
+    if (this.hostAt >= 0) {
+      this.hostText = stringAt(this.json, this.hostAt, this.hostEnd)
+      this.hostAt = -1
+    }
+    return this.hostText
   }
 
   get time(): string {

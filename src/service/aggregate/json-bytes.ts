@@ -67,7 +67,8 @@ export class RepeatedText {
     }
     this.text = stringAt(b, open, close)
     if (n <= this.last.length) {
-      this.last.set(b.subarray(open + 1, close))
+      // Byte by byte: cheaper than a view and a copy for these few bytes.
+      for (let i = 0; i < n; i++) this.last[i] = b[open + 1 + i]!
       this.length = n
     } else this.length = -1
     return this.text

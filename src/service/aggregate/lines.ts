@@ -55,8 +55,9 @@ export class LineMaker {
     if (this.resource === undefined || facts.ip !== this.lastIp || (!this.byIp && facts.host !== this.lastHost)) {
       const next = resourceOf(facts)
       this.lastIp = facts.ip
-      this.lastHost = facts.host
       this.byIp = facts.ip !== '' && next.ip !== ''
+      // Compared only while the address does not give the resource (read otherwise: facts.ts reads it on demand).
+      this.lastHost = this.byIp ? '' : facts.host
       if (this.resource !== undefined && next.id !== this.resource.id) {
         done = aggregationLine(this.resource, this.group, this.now, this.options)
         this.group = []

@@ -2,11 +2,20 @@
  * Text made of pieces (strings and bytes, as an aggregation line is: aggregate/lines.ts),
  * written into one buffer without joining the pieces first.
  */
-
 /** The UTF-8 length of the pieces together. */
 export function piecesLength(pieces: readonly (Uint8Array | string)[]): number {
   let bytes = 0
   for (const piece of pieces) bytes += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length
+  return bytes
+}
+
+/**
+ * At least the UTF-8 length of the pieces together, without encoding the strings (Buffer.byteLength
+ * was a sizeable part of writing a line): a UTF-16 unit is at most three bytes.
+ */
+export function piecesRoom(pieces: readonly (Uint8Array | string)[]): number {
+  let bytes = 0
+  for (const piece of pieces) bytes += typeof piece === 'string' ? 3 * piece.length : piece.length
   return bytes
 }
 

@@ -12,6 +12,8 @@ import { strictEvent } from '../../../src/conformance/arbitraries.js'
 import { normalize } from '../../../src/normalize/index.js'
 import { type Event, exampleAggregation } from '../../../src/schema/index.js'
 import { aggregate, FRESH_WINDOW, resourceOf, type SeenItem } from '../../../src/service/aggregate/index.js'
+import { type Member, summarize } from '../../../src/service/aggregate/aggregate.js'
+import { canonicalDomain } from '../../../src/service/names/domain.js'
 import { formatTime, parseTime } from '../../../src/time/index.js'
 import { validateDocument } from '../../../src/validate/index.js'
 import { LANGUAGES, needs, works } from '../../languages/support.js'
@@ -94,6 +96,36 @@ describe('aggregate()', () => {
     const made = aggregate([leak('9200', 'a'), leak('9200', 'b'), leak('80', 'c'), leak('80', 'd', 'WWW.Example.COM.'), leak('10000', 'e')], NOW)
     expect([made.leak_count, made.leak_event_count]).toEqual([3, 5])
     expect(made.open_ports).toEqual(['80', '9200', '10000'])
+  })
+
+  it('counts a few members (compared pair by pair) as it counts many (in sets), and as the definition says (property)', () => {
+    // Values that collide when joined carelessly (a source or host holding the separator), hosts
+    // equal only once canonical, equal times (the order then falls to fingerprint, host, port, source).
+    const memberArb = fc.record({
+      leak: fc.boolean(),
+      source: fc.constantFrom('ElasticSearchOpenPlugin', 'a\nb', 'a', ''),
+      fingerprint: fc.constantFrom('a', 'b'),
+      host: fc.constantFrom('www.example.com', 'WWW.Example.com.', 'b\nc', 'c', '', 'x..bad'),
+      port: fc.constantFrom('80', '080', ''),
+      time: fc.constantFrom('2024-01-05T10:00:00Z', '2024-01-05T10:00:00.5Z', '2023-12-31T23:59:59Z'),
+      first: fc.bigInt({ min: 1n, max: 50n }),
+      last: fc.bigInt({ min: 50n, max: 100n }),
+    })
+    const leakId = (m: Member) => JSON.stringify([m.source, m.host === '' ? '' : (canonicalDomain(m.host) ?? m.host), m.port])
+    fc.assert(
+      fc.property(fc.array(memberArb, { minLength: 2, maxLength: 12 }), (drawn) => {
+        // One fingerprint each (so the order is total and each member's two copies sit together below), in a shuffled order.
+        const members = drawn.map((m, i) => ({ ...m, fingerprint: `${m.fingerprint}${(i * 5) % 13}` }))
+        const few = summarize(members, 100n)
+        expect(few.leak_count).toBe(new Set(members.filter((m) => m.leak).map(leakId)).size)
+        expect(few.leak_event_count).toBe(members.filter((m) => m.leak).length)
+        expect(new Set(few.sorted)).toEqual(new Set(members))
+        // Twice each member: as many leaks, ports and plugins, each member twice in the same order.
+        const twice = summarize([...members, ...members], 100n)
+        expect({ ...twice, sorted: twice.sorted.filter((_, i) => i % 2 === 0), leak_event_count: twice.leak_event_count / 2 }).toEqual(few)
+      }),
+      { numRuns: 500 },
+    )
   })
 
   it('is fresh up to 7 days after the last sighting, not a nanosecond more', () => {

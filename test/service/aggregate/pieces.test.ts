@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { joinPieces, piecesLength, writePieces } from '../../../src/service/aggregate/pieces.js'
+import { joinPieces, piecesLength, piecesRoom, writePieces } from '../../../src/service/aggregate/pieces.js'
 
 /** ASCII and non-ASCII text (two- to four-byte UTF-8 and lone surrogates), short and long. */
 const text = fc.oneof(
@@ -24,6 +24,8 @@ describe('line pieces', () => {
       fc.property(fc.array(piece, { maxLength: 8 }), fc.nat({ max: 7 }), (pieces, offset) => {
         const want = expected(pieces)
         expect(piecesLength(pieces)).toBe(want.length)
+        // The export thread sizes its buffers by piecesRoom: never less than the bytes written.
+        expect(piecesRoom(pieces)).toBeGreaterThanOrEqual(want.length)
         const out = Buffer.alloc(offset + want.length + 3, 0xee)
         expect(writePieces(out, offset, pieces)).toBe(offset + want.length)
         expect(out.subarray(offset, offset + want.length).equals(want)).toBe(true)
