@@ -2,7 +2,7 @@
  * The stream commands' one-file CommonJS builds with their V8 code caches (src/cli/fast/,
  * chosen by src/cli/main.ts; docs/speed.md, "Start-up"): `<out>/fast/<command>.cjs`, each
  * document's validator in `<out>/fast/validators/<name>.cjs`, then `<out>/fast/code-cache.cjs`
- * run to write each file's `.v8cache`. Run by tsup.config.ts once the ES modules are built
+ * run to write each file's `.v8cache`; and the package's CommonJS bin, `<out>/cli/main.cjs`. Run by tsup.config.ts once the ES modules are built
  * (in order, so the two builds never share a folder while it is being cleaned).
  */
 import { spawnSync } from 'node:child_process'
@@ -84,6 +84,9 @@ export async function buildFast(outDir: string, root = process.cwd()): Promise<v
   for (const name of FAST_COMMANDS) {
     await build({ ...common, entry: { [name]: join(root, 'src', 'cli', 'fast', `${name}.ts`) }, esbuildPlugins: [validatorsApart, onlyJob(name)] })
   }
+  // The package's bin, <out>/cli/main.cjs (src/cli/fast/bin.ts): its import() of the ES
+  // modules' entry stays an import().
+  await build({ ...common, outDir: join(outDir, 'cli'), entry: { main: join(root, 'src', 'cli', 'fast', 'bin.ts') }, esbuildOptions: undefined })
   await build({
     ...common,
     entry: {

@@ -4,6 +4,7 @@
  * are bundled in, since the temp folder is outside node_modules' reach.
  */
 import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
@@ -36,7 +37,8 @@ export async function buildCli(dir: string): Promise<{ cli: string; validate: st
  * The package as `npm run build` makes it (the project's tsup config: its entries, its chunks,
  * libraries left in node_modules), without declarations, into `dir`, which must lie inside the
  * repository so that node finds node_modules as an installed package does. For start-up, where
- * what a command loads (and from where) is what is measured. Returns the CLI's path.
+ * what a command loads (and from where) is what is measured. Returns the path of the CLI as the
+ * package's bin runs it.
  */
 export async function buildPackage(dir: string, tree = root): Promise<string> {
   const { build } = await import('tsup')
@@ -45,7 +47,9 @@ export async function buildPackage(dir: string, tree = root): Promise<string> {
   // Its one-file stream commands with their code caches (scripts/build-fast.ts) into `dir` too.
   const { buildFast } = (await import(pathToFileURL(join(tree, 'scripts', 'build-fast.ts')).href).catch(() => ({}))) as { buildFast?: (outDir: string, root: string) => Promise<void> }
   await build({ ...config, entry, outDir: dir, config: false, silent: true, dts: false, clean: true, onSuccess: buildFast && (() => buildFast(dir, tree)) })
-  return join(dir, 'cli', 'main.js')
+  // The package's bin: main.cjs where the tree builds one (scripts/build-fast.ts), else main.js.
+  const bin = join(dir, 'cli', 'main.cjs')
+  return existsSync(bin) ? bin : join(dir, 'cli', 'main.js')
 }
 
 /** Wall time of one process run, in milliseconds (its output is discarded). */

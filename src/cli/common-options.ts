@@ -10,8 +10,7 @@
  * `-` unless it is written `--name=-value`, so a lone `-o`, `-q` or `--max-errors` token before
  * `--` can only be one of these options.
  */
-import { createWriteStream, open as openFile } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { createWriteStream, open as openFile, stat as statFile } from 'node:fs'
 import { promisify } from 'node:util'
 import type { Readable, Writable } from 'node:stream'
 import { positiveInt } from './args.js'
@@ -91,10 +90,18 @@ export interface CommonIo {
  * command starts reading standard input that is a terminal.
  */
 export async function commonIo(command: string, argv: readonly string[], io: Io, common: CommonOptions): Promise<CommonIo> {
-  const set: Io = { ...io, quiet: common.quiet || io.quiet === true }
+  // io's members copied as they are: its `stdin` may be a getter (start.ts), not to be called
+  // before a command reads standard input (making process.stdin loads a stream of its kind).
+  const set = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as Io
+  set.quiet = common.quiet || io.quiet === true
   if (common.maxErrors !== undefined) set.maxErrors = common.maxErrors
-  const terminal = isTerminal(io.stdin) ? terminalInput(io.stdin, () => (set.quiet ? undefined : io.stderr.write(stdinHint(command)))) : undefined
-  if (terminal) set.stdin = terminal
+  let terminal: Readable | undefined
+  let stdin: Readable | undefined
+  Object.defineProperty(set, 'stdin', {
+    enumerable: true,
+    configurable: true,
+    get: () => (stdin ??= isTerminal(io.stdin) ? (terminal = terminalInput(io.stdin, () => (set.quiet ? undefined : io.stderr.write(stdinHint(command))))) : io.stdin),
+  })
   const stopReading = () => void terminal?.destroy()
   if (common.output === undefined) return { io: set, finish: async () => stopReading() }
   const file = await openOutput(command, common.output, argv)
@@ -121,11 +128,11 @@ export const stdinHint = (command: string) =>
 
 /** Opens `path` for writing, refusing one of the command's own input files. */
 async function openOutput(command: string, path: string, argv: readonly string[]): Promise<Writable> {
-  const existing = await stat(path).catch(() => undefined)
+  const existing = await promisify(statFile)(path).catch(() => undefined)
   if (existing?.isFile()) {
     for (const arg of argv) {
       if (arg.startsWith('-')) continue
-      const other = await stat(arg).catch(() => undefined)
+      const other = await promisify(statFile)(arg).catch(() => undefined)
       if (other && other.dev === existing.dev && other.ino === existing.ino) {
         throw new UsageError(`${command}: --output ${path} is also an input (${arg}): it would be emptied before it is read`)
       }

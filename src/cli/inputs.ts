@@ -15,11 +15,12 @@ export interface NamedInput {
 }
 
 /**
- * Opens every FILE now (none given, or `-`, is standard input), so a missing file is a
+ * Opens every FILE now (none given, or `-`, is standard input; `stdin` may be a function
+ * giving it, called only then), so a missing file is a
  * usage error before any output is written. gzip-compressed inputs are decompressed; `warn`
  * hears what is read with a warning (a gzip trailer cut short: every byte read, CRC unchecked).
  */
-export async function openInputs(paths: string[], stdin: Readable, warn?: Warn): Promise<NamedInput[]> {
+export async function openInputs(paths: string[], stdin: Readable | (() => Readable), warn?: Warn): Promise<NamedInput[]> {
   const list = paths.length === 0 ? ['-'] : paths
   const opened: NamedInput[] = []
   for (const path of list) opened.push({ name: inputName(path), ...(await openSized(path, stdin, warn)) })

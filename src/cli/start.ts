@@ -23,7 +23,11 @@ export async function start(argv: string[], workerUrl: URL, program: () => Promi
     if (error.code === 'EPIPE') process.exit(EXIT.ok)
   })
   process.exitCode = await run(argv, {
-    stdin: process.stdin,
+    // Made when a command reads it (commonIo, openInputs): process.stdin of a file or a
+    // terminal loads stream modules a command given FILEs does not need.
+    get stdin() {
+      return process.stdin
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     stderrIsTTY: Boolean(process.stderr.isTTY),

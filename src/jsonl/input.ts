@@ -1,5 +1,5 @@
 /** Opening inputs (files or standard input) and writing JSON Lines in batches. */
-import { close, createReadStream, fstat, open, read } from 'node:fs'
+import { close, closeSync, createReadStream, fstat, fstatSync, open, openSync, read, readSync, statSync } from 'node:fs'
 import type { Readable, Writable } from 'node:stream'
 import { promisify } from 'node:util'
 import { gunzipStream, isGzip, maybeGunzip, type Warn } from './gzip.js'
@@ -12,7 +12,7 @@ export const CHUNK_BYTES = 1 << 20
  * file fails here with an error naming the path (ENOENT, EACCES, EISDIR), not mid-stream.
  * gzip-compressed input (told by its first bytes) comes out decompressed (gzip.ts).
  */
-export async function openInput(path: string, stdin: Readable, warn?: Warn): Promise<AsyncIterable<Uint8Array>> {
+export async function openInput(path: string, stdin: Readable | (() => Readable), warn?: Warn): Promise<AsyncIterable<Uint8Array>> {
   return (await openSized(path, stdin, warn)).stream
 }
 
@@ -26,10 +26,13 @@ export interface SizedInput {
 
 /**
  * Like openInput, with the file's size in bytes (undefined for standard input). `warn` hears
- * what is read with a word of warning (a gzip trailer cut short).
+ * what is read with a word of warning (a gzip trailer cut short). `stdin` may be a function
+ * giving standard input: it is called only for `-`.
  */
-export async function openSized(path: string, stdin: Readable, warn?: Warn): Promise<SizedInput> {
-  if (path === '-') return { stream: maybeGunzip(stdin, inputName(path), warn) }
+export async function openSized(path: string, stdin: Readable | (() => Readable), warn?: Warn): Promise<SizedInput> {
+  if (path === '-') return { stream: maybeGunzip(typeof stdin === 'function' ? stdin() : stdin, inputName(path), warn) }
+  const small = readSmallFile(path)
+  if (small !== undefined && !isGzip(small.bytes.subarray(0, 3))) return { stream: whole(small.bytes), size: small.size }
   const fd = await promisify(open)(path, 'r')
   const stat = await promisify(fstat)(fd).catch(async (error: unknown) => {
     await promisify(close)(fd)
@@ -52,6 +55,44 @@ export async function openSized(path: string, stdin: Readable, warn?: Warn): Pro
   const stream = file()
   if (!isGzip(magic.subarray(0, bytesRead))) return { stream, size: stat.size }
   return { stream: gunzipStream(stream, path, warn), size: stat.size, read: () => stream.bytesRead }
+}
+
+/**
+ * A regular file of at most one chunk (CHUNK_BYTES), read whole now with plain synchronous
+ * calls: what its stream would give in one chunk, without loading the file stream's modules or
+ * starting libuv's thread pool for a few kilobytes (start-up of a short run, docs/speed.md).
+ * Undefined for anything else (larger, not a regular file, an error on the way): the caller
+ * then opens it as before, which also reports any error as before.
+ */
+function readSmallFile(path: string): { bytes: Buffer; size: number } | undefined {
+  let fd: number
+  try {
+    // stat first: opening a FIFO would wait for a writer here, blocking the event loop.
+    const stat = statSync(path, { throwIfNoEntry: false })
+    if (stat === undefined || !stat.isFile() || stat.size > CHUNK_BYTES) return undefined
+    fd = openSync(path, 'r')
+  } catch {
+    return undefined
+  }
+  try {
+    // The file opened may not be the one looked at (replaced meanwhile): judged again.
+    const stat = fstatSync(fd)
+    if (!stat.isFile() || stat.size > CHUNK_BYTES) return undefined
+    // One byte more than its size: a file that grew meanwhile is read as a stream after all.
+    const bytes = Buffer.allocUnsafeSlow(stat.size + 1)
+    let length = 0
+    for (let n; length < bytes.length && (n = readSync(fd, bytes, length, bytes.length - length, null)) > 0; ) length += n
+    return length > stat.size ? undefined : { bytes: bytes.subarray(0, length), size: stat.size }
+  } catch {
+    return undefined
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** `bytes` as a one-chunk input (none for an empty file, as its stream gives none). */
+async function* whole(bytes: Buffer): AsyncGenerator<Uint8Array> {
+  if (bytes.length > 0) yield bytes
 }
 
 /** Display name of an input in messages. */

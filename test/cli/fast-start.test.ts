@@ -28,7 +28,7 @@ writeFileSync(aggregation, `${JSON.stringify(exampleAggregation())}\n`)
 writeFileSync(lines, `${JSON.stringify(JSON.parse(readFileSync(valid, 'utf8')))}\n{"port":\n${JSON.stringify(JSON.parse(readFileSync(invalid, 'utf8')))}\n`)
 writeFileSync(httpx, '{"timestamp":"2024-09-23T12:03:07+02:00","port":"443","url":"https://a.example.com","host":"a.example.com","host_ip":"192.0.2.1","scheme":"https","status_code":200}\nnot json\n')
 
-/** Runs `cli` (a built dist/cli/main.js) with `args`, started from its one-file build or not. */
+/** Runs `cli` (a built dist/cli/main.cjs, the bin, or main.js) with `args`, started from its one-file build or not. */
 function run(args: string[], fast: boolean, cli = BUILT_CLI) {
   const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, L9KIT_FAST: fast ? '1' : '0' } })
   return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr }
@@ -75,10 +75,17 @@ describe('one-file stream commands with a V8 code cache (built CLI)', () => {
     expect(fast).toEqual(run(args, false))
   })
 
+  // The package's bin (main.cjs, CommonJS) and the ES modules' entry (main.js) run the same way.
+  it.each([['validate', valid], ['validate', lines], ['--help'], ['version'], ['no-such-command']])('%s: the bin (main.cjs) answers as dist/cli/main.js does', (...args: string[]) => {
+    const bin = run(args, true)
+    expect(bin.stdout + bin.stderr).not.toBe('')
+    expect(bin).toEqual(run(args, true, join(DIST, 'cli', 'main.js')))
+  })
+
   describe('a copy of the build whose caches are damaged, foreign or gone', () => {
     const copy = join(dir, 'dist')
     cpSync(DIST, copy, { recursive: true })
-    const cli = join(copy, 'cli', 'main.js')
+    const cli = join(copy, 'cli', 'main.cjs')
     const caches = [join(copy, 'fast', `validate.cjs${CACHE_SUFFIX}`), join(copy, 'fast', 'validators', `event.cjs${CACHE_SUFFIX}`)]
     const intact = caches.map((file) => readFileSync(file))
     const expected = [['validate', valid], ['validate', lines]].map((args) => ({ args, answer: run(args, false) }))

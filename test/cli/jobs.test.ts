@@ -1,7 +1,7 @@
 /**
  * `--jobs N` (src/cli/parallel) writes byte for byte what `--jobs 1` writes, with the same
  * exit code, for files and for standard input (validate, normalize, fingerprint, convert): same line numbers in every message, same
- * order. Runs the built CLI (dist/cli/main.js, as `npm test` builds it first): the worker
+ * order. Runs the built CLI (dist/cli/main.cjs, as `npm test` builds it first): the worker
  * threads' entry point exists only there. The inputs are above the size at which workers start.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'

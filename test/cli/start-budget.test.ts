@@ -18,6 +18,7 @@ import { BUILT_CLI } from '../support/built-cli.js'
 import { fileTempDir } from '../support/temp.js'
 
 const HOOK = join(import.meta.dirname, '..', 'support', 'load-trace.mjs')
+const NATIVES_HOOK = join(import.meta.dirname, '..', 'support', 'natives-trace.cjs')
 const dir = fileTempDir('l9kit-start-budget-')
 
 /** Libraries no stream command may load, named so that a failure says which one came in. */
@@ -60,6 +61,19 @@ function load(args: string[], way: Way = 'one file'): Loaded {
   return loaded
 }
 
+/**
+ * node's own modules (public and internal: `internal/fs/streams`, …) that the built CLI loads
+ * for `args`, started from its one-file build (test/support/natives-trace.cjs).
+ */
+function natives(args: string[]): Set<string> {
+  const trace = join(dir, `natives-${args.join('-').replace(/[^\w.-]/g, '_')}.txt`)
+  const env = { ...process.env, L9KIT_NATIVES_TRACE: trace, L9KIT_FAST: '1' }
+  // Standard input /dev/null, as a benchmark runs it: process.stdin, once made, is a file stream.
+  const run = spawnSync(process.execPath, ['--require', NATIVES_HOOK, BUILT_CLI, ...args], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] })
+  expect(run.status, `${args.join(' ')}: ${run.stderr}`).toBe(0)
+  return new Set(readFileSync(trace, 'utf8').split('\n').filter(Boolean))
+}
+
 const KB = 1024
 
 const one = join(dir, 'one.json')
@@ -95,6 +109,16 @@ describe('start-up budget of the stream commands (built CLI, one small input)', 
     expect([...loaded.builtins].filter((b) => b === 'node:zlib' || b === 'node:worker_threads')).toEqual([])
   })
 
+  // node's own modules count too: a short run from the one-file build reads a small file whole
+  // (jsonl/input.ts), makes process.stdin only when it reads it (start.ts), and loads
+  // node:fs/promises only for an output file: node's file streams, its promise-based fs and the
+  // readline it brings cost a run of one record more than validating it (docs/speed.md).
+  it.each(cases)('$name (one file) loads none of node\'s file streams, fs/promises or readline', ({ args }) => {
+    const loaded = natives(args())
+    expect(loaded.has('fs'), 'the trace lists node\'s modules').toBe(true)
+    expect(['internal/fs/streams', 'internal/fs/promises', 'fs/promises', 'internal/readline/interface', 'readline'].filter((m) => loaded.has(m))).toEqual([])
+  })
+
   it.each(WAYS)('validate loads one profile of the event validator: the lenient one is not on the strict path (%s)', (way) => {
     const strict = load(['validate', one], way)
     const lenient = load(['validate', '--profile', 'lenient', one], way)
@@ -106,7 +130,7 @@ describe('start-up budget of the stream commands (built CLI, one small input)', 
 
   it('sees what a command loads (the trace is not empty, and counts the libraries of a regex query)', () => {
     const loaded = load(['filter', 'host:~.*example.*', one])
-    expect(loaded.files.some((f) => f.endsWith(join('cli', 'main.js')))).toBe(true)
+    expect(loaded.files.some((f) => f.endsWith(join('cli', 'main.cjs')))).toBe(true)
     expect(loaded.libraries.has('re2js')).toBe(true)
   })
 })

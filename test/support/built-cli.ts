@@ -1,12 +1,12 @@
 /**
- * Runs the built CLI (dist/cli/main.js, as `npm test` builds it first) as a child process:
+ * Runs the built CLI (dist/cli/main.cjs, the package's bin, as `npm test` builds it first) as a child process:
  * for tests of `--jobs`, whose worker threads' entry point exists only there.
  */
 import { spawn } from 'node:child_process'
 import { createReadStream } from 'node:fs'
 import { join } from 'node:path'
 
-export const BUILT_CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js')
+export const BUILT_CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.cjs')
 
 export interface BuiltRun {
   code: number | null
@@ -14,7 +14,7 @@ export interface BuiltRun {
   stderr: string
 }
 
-/** `node dist/cli/main.js ...args`, with `stdinFile` (if any) on standard input. */
+/** `node dist/cli/main.cjs ...args`, with `stdinFile` (if any) on standard input. */
 export function runBuilt(args: string[], stdinFile?: string): Promise<BuiltRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BUILT_CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })

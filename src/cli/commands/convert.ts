@@ -150,7 +150,7 @@ export const convert: Command = {
       maxLineBytes: positiveInt('convert', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024),
     }
     const jobs = jobsOption('convert', values.jobs, defaultJobs())
-    const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
+    const inputs = await openInputs(positionals, () => io.stdin, warnOn(io.stderr))
     const out = new JsonlWriter(io.stdout)
     const counts: Counts = { converted: 0, skipped: 0 }
     // Ctrl-C: stop reading, keep what was converted, still print the summary.

@@ -68,7 +68,7 @@ export const filter: Command = {
     // Words that look like operators keep LeakIX's meaning, but never silently.
     const reading = readingLine(readingOf(query))
     if (reading !== '') io.stderr.write(`l9kit filter: warning: ${reading}\n`)
-    const inputs = await openInputs(paths, io.stdin)
+    const inputs = await openInputs(paths, () => io.stdin)
     const out = new JsonlWriter(io.stdout)
     const err = new JsonlWriter(io.stderr, 16 * 1024)
     const problems = new ProblemLimit(err, io.maxErrors)

@@ -44,7 +44,7 @@ export const fingerprint: Command = {
     const version = oneOf('fingerprint', 'algo', values.algo, ['v1', 'v2'] as const, 'v1') === 'v2' ? 2 : 1
     const maxLineBytes = positiveInt('fingerprint', 'max-line-bytes', values['max-line-bytes'], 64 * 1024 * 1024)
     const jobs = jobsOption('fingerprint', values.jobs, defaultJobs())
-    const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
+    const inputs = await openInputs(positionals, () => io.stdin, warnOn(io.stderr))
     const progress = new Progress(io)
     const out = new JsonlWriter(progress.stdout)
     const err = new JsonlWriter(progress.stderr, 16 * 1024)

@@ -1,5 +1,4 @@
 /** `l9kit normalize`: rewrites event documents in canonical form, as compact JSON Lines. */
-import { open } from 'node:fs/promises'
 import type { Writable } from 'node:stream'
 import { JsonlWriter } from '../../jsonl/index.js'
 import { normalizeRecords, resolveOptions } from '../../normalize/index.js'
@@ -52,6 +51,8 @@ Exit status: 0 all records normalised (--check: all canonical), 1 some record fa
 (--check: or is not canonical), 2 usage or I/O error.`
 
 async function openRejects(path: string): Promise<Writable> {
+  // node:fs/promises loaded here only: it brings readline and more, which a run without --rejects does not need.
+  const { open } = await import('node:fs/promises')
   const handle = await open(path, 'w') // fails now (exit 2) if the file cannot be created
   return handle.createWriteStream()
 }
@@ -86,7 +87,7 @@ export const normalize: Command = {
     }
     const showWarnings = !values['no-warnings'] && !io.quiet
     const jobs = jobsOption('normalize', values.jobs, defaultJobs())
-    const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
+    const inputs = await openInputs(positionals, () => io.stdin, warnOn(io.stderr))
     const rejectsStream = values.rejects === undefined ? undefined : await openRejects(values.rejects)
     const rejects = rejectsStream && new JsonlWriter(rejectsStream)
     const progress = new Progress(io)

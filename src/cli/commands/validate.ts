@@ -76,7 +76,7 @@ export const validate: Command = {
     // junit and sarif are built from the json format's records.
     const reportDocument = format === 'junit' || format === 'sarif'
     const settings: ValidateSettings = { profile, format: format === 'text' ? 'text' : 'json', showWarnings, arrays: values.array ?? false, warningRecords: reportDocument, document }
-    const inputs = await openInputs(positionals, io.stdin, warnOn(io.stderr))
+    const inputs = await openInputs(positionals, () => io.stdin, warnOn(io.stderr))
     const progress = new Progress(io)
     const out = new JsonlWriter(progress.stdout)
     // The junit and sarif reports' code is loaded only for them.
