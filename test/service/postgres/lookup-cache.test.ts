@@ -269,14 +269,20 @@ describePostgres('PostgresStore lookup cache, two processes on one database', ()
     const deafListener = new ChangeListener(DATABASE_URL, schema, a.lookups.channel, lost, Promise.resolve(), elsewhere, beat)
     const heard = new LookupCache(1 << 20)
     const listener = new ChangeListener(DATABASE_URL, schema, a.lookups.channel, heard, Promise.resolve(), here, beat)
+    // Every wait set up now, before either listener can get there.
+    const events: string[] = []
+    deafListener.on('listening', () => events.push('listening'))
+    const twiceDown = new Promise<void>((resolve) => {
+      let downs = 0
+      deafListener.on('down', () => ++downs === 2 && resolve())
+    })
+    const up = once(listener, 'listening')
     try {
-      const events: string[] = []
-      deafListener.on('listening', () => events.push('listening'))
-      await once(deafListener, 'down') // its first heartbeat went unheard: the connection is replaced
-      await once(deafListener, 'down') // and so is the next one
+      // Its first heartbeat went unheard: the connection is replaced; and so is the next one.
+      await twiceDown
       expect(events).toEqual([])
       expect(lost.active).toBe(false)
-      await once(listener, 'listening')
+      await up
       expect(heard.active).toBe(true)
     } finally {
       await Promise.all([deafListener.close(), listener.close()])
