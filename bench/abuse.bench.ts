@@ -12,12 +12,11 @@
  * Database: L9KIT_BENCH_DATABASE_URL or L9KIT_TEST_DATABASE_URL, else a throwaway cluster made
  * with scripts/pg-cluster.sh; L9KIT_BENCH_ABUSE_STORES=memory to leave PostgreSQL out.
  */
-import { execFileSync } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
-import { join } from 'node:path'
 import { emptyEvent, type Event } from '../src/schema/index.js'
-import { lowerHelperThreads, MemoryStore, packageRoot, parseConfig, startService, type Store } from '../src/service/index.js'
+import { lowerHelperThreads, MemoryStore, parseConfig, startService, type Store } from '../src/service/index.js'
 import { PostgresStore } from '../src/service/store/postgres/index.js'
+import { benchDatabase } from './support/database.js'
 import { probe } from './support/stall-threads.js'
 
 const EVENTS = 20_000
@@ -126,21 +125,14 @@ async function measure(name: string, store: Store): Promise<void> {
 lowerHelperThreads('idle')
 await measure('memory store', new MemoryStore())
 if (process.env.L9KIT_BENCH_ABUSE_STORES !== 'memory') {
-  let url = process.env.L9KIT_BENCH_DATABASE_URL || process.env.L9KIT_TEST_DATABASE_URL || ''
-  let clusterDir = ''
-  const script = join(packageRoot(), 'scripts/pg-cluster.sh')
-  if (url === '') {
-    const out = execFileSync(script, ['start'], { encoding: 'utf8' })
-    url = /L9KIT_TEST_DATABASE_URL=(\S+)/.exec(out)![1]!
-    clusterDir = /L9KIT_PG_CLUSTER_DIR=(\S+)/.exec(out)![1]!
-  }
+  const database = benchDatabase()
   const schema = `bench_abuse_${process.pid}`
-  const store = await PostgresStore.open(url, { schema })
+  const store = await PostgresStore.open(database.url, { schema })
   try {
     await measure('PostgreSQL', store)
   } finally {
     await store.sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined)
     await store.close()
-    if (clusterDir !== '') execFileSync(script, ['stop'], { env: { ...process.env, L9KIT_PG_CLUSTER_DIR: clusterDir } })
+    database.stop()
   }
 }

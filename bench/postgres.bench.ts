@@ -15,7 +15,7 @@
  * made with scripts/pg-cluster.sh. Sizes: L9KIT_BENCH_PG_SIZES (default 10000,100000,1000000);
  * L9KIT_BENCH_SECONDS per HTTP round (default 2, best of 3 rounds).
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,6 +23,7 @@ import { ingestStream, JsonText, MemoryStore, packageRoot, parseConfig, prepare,
 import { connect, PostgresStore } from '../src/service/store/postgres/index.js'
 import { foldBatch, type StagedRow } from '../src/service/store/postgres/rows.js'
 import { reverseLabels } from '../src/service/index.js'
+import { benchDatabase } from './support/database.js'
 import { httpLoad, type LoadResult } from './support/http-load.js'
 import { measureIngestStall, printStall } from './support/ingest-stall.js'
 import { ipOf, line, lines } from './support/indexed-events.js'
@@ -35,13 +36,8 @@ const root = packageRoot()
 const dir = mkdtempSync(join(tmpdir(), 'l9kit-bench-pg-'))
 
 // The database: given, or a throwaway cluster stopped at the end.
-let url = process.env.L9KIT_BENCH_DATABASE_URL || process.env.L9KIT_TEST_DATABASE_URL || ''
-let clusterDir = ''
-if (url === '') {
-  const out = execFileSync(join(root, 'scripts/pg-cluster.sh'), ['start'], { encoding: 'utf8' })
-  url = /L9KIT_TEST_DATABASE_URL=(\S+)/.exec(out)![1]!
-  clusterDir = /L9KIT_PG_CLUSTER_DIR=(\S+)/.exec(out)![1]!
-}
+const database = benchDatabase()
+const url = database.url
 const schemas: string[] = []
 const schemaName = (name: string) => {
   const s = `bench_${name}_${process.pid}`
@@ -68,7 +64,7 @@ try {
   const sql = connect(url, { max: 1 })
   for (const s of schemas) await sql`DROP SCHEMA IF EXISTS ${sql(s)} CASCADE`
   await sql.end({ timeout: 5 })
-  if (clusterDir) execFileSync(join(root, 'scripts/pg-cluster.sh'), ['stop', clusterDir])
+  database.stop()
   rmSync(dir, { recursive: true, force: true })
 }
 

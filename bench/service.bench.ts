@@ -17,7 +17,6 @@
  * Sizes: L9KIT_BENCH_EVENTS (default 200000), L9KIT_BENCH_SECONDS per HTTP round (default 2,
  * five rounds each, alternating).
  */
-import { execFileSync } from 'node:child_process'
 import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -27,8 +26,9 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { Worker } from 'node:worker_threads'
 import { isRecordError, readRecords } from '../src/jsonl/index.js'
-import { ingestStream, ingestText, MemoryStore, packageRoot, parseConfig, startService } from '../src/service/index.js'
+import { ingestStream, ingestText, MemoryStore, parseConfig, startService } from '../src/service/index.js'
 import { PostgresStore } from '../src/service/store/postgres/index.js'
+import { benchDatabase } from './support/database.js'
 import { benchEvent } from './support/events.js'
 import { measureIngestStall, printStall } from './support/ingest-stall.js'
 import { mb, report } from './support/measure.js'
@@ -180,14 +180,8 @@ bare.close()
 
 /** The same host lookup from a PostgreSQL store, lookup cache on and off, each against the bare server. */
 async function postgresLookups(): Promise<void> {
-  let url = process.env.L9KIT_BENCH_DATABASE_URL || process.env.L9KIT_TEST_DATABASE_URL || ''
-  let cluster = ''
-  const script = join(packageRoot(), 'scripts/pg-cluster.sh')
-  if (url === '') {
-    const out = execFileSync(script, ['start'], { encoding: 'utf8' })
-    url = /L9KIT_TEST_DATABASE_URL=(\S+)/.exec(out)![1]!
-    cluster = /L9KIT_PG_CLUSTER_DIR=(\S+)/.exec(out)![1]!
-  }
+  const database = benchDatabase()
+  const url = database.url
   const schema = `bench_service_${process.pid}`
   const on = await PostgresStore.open(url, { schema })
   const off = await PostgresStore.open(url, { schema })
@@ -224,7 +218,7 @@ async function postgresLookups(): Promise<void> {
     await on.sql`DROP SCHEMA IF EXISTS ${on.sql(schema)} CASCADE`
   } finally {
     await Promise.all([on.close(), off.close()])
-    if (cluster !== '') execFileSync(script, ['stop', cluster])
+    database.stop()
   }
 }
 
