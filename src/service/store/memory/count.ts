@@ -14,12 +14,11 @@ import type { Query } from '../../../query/index.js'
 import { type CountRequest, type CountResult, DEFAULT_FACET_DISTINCT_LIMIT, tooManyValues } from '../count.js'
 import { SearchLimitError } from '../search.js'
 import type { FacetColumn } from './search-index.js'
-import { type MatchBounds, matching } from './matching.js'
+import { type MatchBounds, matching, turn } from './matching.js'
 import type { SearchView } from './search.js'
 
 /** JSON reads between turns of the event loop: about a millisecond of parsing 2–3 KB events. */
 export const READ_STEP = 64
-const turn = () => new Promise((resolve) => setImmediate(resolve))
 
 /** One facet being counted: by column number, or by value text. */
 interface Tally {

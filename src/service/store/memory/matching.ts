@@ -42,7 +42,8 @@ const INLINE_COST = 20
 const EXACT_STEP = 1_000
 
 const SELECTIVE = 'add a selective term (ip, host, plugin, severity, port, country, l9fp, time)'
-const turn = () => new Promise((resolve) => setImmediate(resolve))
+/** One turn of the event loop: what arrived meanwhile (a lookup) is answered first. */
+export const turn = () => new Promise((resolve) => setImmediate(resolve))
 
 /** The plan of `query` over the store's indexes. */
 export const planOf = (view: SearchView, query: Query): Plan => plan(query.cond, view.index)
